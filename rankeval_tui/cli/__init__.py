@@ -1,0 +1,68 @@
+"""``rankeval-tui``: argparse subcommands that call core or launch the app.
+
+Each subcommand lives in its own module with a ``register(subparsers)`` function that sets
+``func(args) -> int``. ``main`` turns every ``ContractError`` into one ``error:`` line and
+exit 2; any other exception is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from rankeval_tui import __version__
+from rankeval_tui.core.errors import ContractError
+
+# Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
+COMMAND_MODULES = ("score", "validate", "adapt")
+
+APP_COMMAND = "inspect"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but usage errors are one ``error:`` line (exit 2) like every other error."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog="rankeval-tui",
+        description="Offline retrieval evaluation with a fixed, checkable protocol. "
+                    "Without a subcommand, opens the app on PROTOCOL (default: the bundled demo).",
+    )
+    parser.add_argument("--version", action="version", version=f"rankeval-tui {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"rankeval_tui.cli.{name}").register(subparsers)
+    return parser
+
+
+def normalise(argv: list[str], commands: set[str]) -> list[str]:
+    """``rankeval-tui`` and ``rankeval-tui PROTOCOL`` open the app (the ``inspect`` command)."""
+    if APP_COMMAND not in commands:
+        return argv
+    if not argv:
+        return [APP_COMMAND]
+    if argv[0] not in commands and not argv[0].startswith("-"):
+        return [APP_COMMAND, *argv]
+    return argv
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    args = parser.parse_args(normalise(list(sys.argv[1:] if argv is None else argv), commands))
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.func(args))
+    except ContractError as error:
+        print(f"error: {error.one_line()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,68 @@
+"""Argument helpers shared by subcommands: protocol location, runs, k and split overrides."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rankeval_tui.core.adapter import adapt_for_protocol
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluate import Run
+from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run, parse_run_argument, run_files
+from rankeval_tui.core.protocol import Protocol
+
+DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
+
+
+def add_protocol_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("protocol", nargs="?", type=Path, default=None, metavar="PROTOCOL",
+                        help="protocol directory (default: the bundled demo, the seed tutorial's fixture)")
+    parser.add_argument("--qrels", type=Path, default=None, metavar="PATH",
+                        help="qrels file (default: PROTOCOL/qrels.toml)")
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--run", action="append", default=[], metavar="[NAME=]PATH",
+                        help="run file (JSON or TREC), repeatable; default: every file in PROTOCOL/runs/")
+    parser.add_argument("--chunk-map", type=Path, default=None, metavar="MAP.toml",
+                        help="score chunk runs through the first-occurrence chunk->document adapter")
+    parser.add_argument("--k", type=int, default=None, help="override the protocol's k (changes the hash)")
+    parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
+
+
+def protocol_dir(args: argparse.Namespace) -> Path:
+    return args.protocol if args.protocol is not None else DEMO_PROTOCOL
+
+
+def load_protocol_from_args(args: argparse.Namespace) -> Protocol:
+    protocol = load_protocol(protocol_dir(args), args.qrels)
+    if getattr(args, "k", None) is not None:
+        protocol = protocol.with_k(args.k)
+    if getattr(args, "split", None) is not None:
+        protocol = protocol.with_split(args.split)
+    return protocol
+
+
+def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:
+    """Every run named on the command line (or found in runs/), adapted when --chunk-map is given."""
+    directory = protocol_dir(args)
+    if args.run:
+        specs = [parse_run_argument(a, directory) for a in args.run]
+    else:
+        specs = [(None, path) for path in run_files(directory)]
+        if not specs:
+            raise ContractError("no runs: give --run PATH or put run files in runs/", file=directory)
+    runs = [load_run(path, name) for name, path in specs]
+    names = [run.name for run in runs]
+    for name in names:
+        if names.count(name) > 1:
+            raise ContractError(f"two runs are named {name!r}; name them with NAME=PATH")
+    if args.chunk_map is not None:
+        mapping = load_chunk_map(args.chunk_map)
+        runs = [adapt_for_protocol(protocol.definition, mapping, run, map_source=args.chunk_map)
+                .as_run(run.name, run.source) for run in runs]
+    for run in runs:
+        for warning in run.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+    return runs

@@ -1,0 +1,79 @@
+"""Paired per-query comparison of two reports scored under the same protocol.
+
+A better mean can hide a regression on one query (the seed: fixture_B beats fixture_A on the
+mean, 5/6 vs 1/2, yet q2's first relevant document fell from rank 1 to rank 2). This module
+makes each query's delta explicit so views can mark it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from rankeval_tui.core.evaluate import QueryRow, Report
+
+Metric = Literal["recall", "rr"]
+METRICS: tuple[Metric, ...] = ("recall", "rr")
+METRIC_LABELS = {"recall": "Recall@k", "rr": "RR@k"}
+
+
+@dataclass(frozen=True)
+class PairedRow:
+    """One query under both runs. ``delta`` is None where the query has no relevant document."""
+
+    query: str
+    baseline: QueryRow
+    candidate: QueryRow
+
+    def value(self, metric: Metric, side: Literal["baseline", "candidate"]) -> Fraction | None:
+        return getattr(getattr(self, side), metric)
+
+    def delta(self, metric: Metric) -> Fraction | None:
+        base, cand = self.value(metric, "baseline"), self.value(metric, "candidate")
+        if base is None or cand is None:
+            return None
+        return cand - base
+
+    def outcome(self, metric: Metric) -> Literal["win", "tie", "loss", "n/a"]:
+        delta = self.delta(metric)
+        if delta is None:
+            return "n/a"
+        return "win" if delta > 0 else "loss" if delta < 0 else "tie"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A candidate report against a baseline report, query by query."""
+
+    baseline: Report
+    candidate: Report
+    rows: tuple[PairedRow, ...]
+
+    def counts(self, metric: Metric) -> dict[str, int]:
+        """Win / tie / loss over the eligible queries."""
+        counts = {"win": 0, "tie": 0, "loss": 0}
+        for row in self.rows:
+            outcome = row.outcome(metric)
+            if outcome != "n/a":
+                counts[outcome] += 1
+        return counts
+
+    def regressions(self, metric: Metric) -> list[str]:
+        return [row.query for row in self.rows if row.outcome(metric) == "loss"]
+
+    def improvements(self, metric: Metric) -> list[str]:
+        return [row.query for row in self.rows if row.outcome(metric) == "win"]
+
+    def mean_delta(self, metric: Metric) -> Fraction | None:
+        base = self.baseline.recall_at_k if metric == "recall" else self.baseline.mrr_at_k
+        cand = self.candidate.recall_at_k if metric == "recall" else self.candidate.mrr_at_k
+        return None if base is None or cand is None else cand - base
+
+
+def compare(baseline: Report, candidate: Report) -> Comparison:
+    """Pair two reports; they must come from the same protocol (hash) or the pairing is meaningless."""
+    if baseline.protocol_sha256 != candidate.protocol_sha256:
+        raise ValueError("reports were scored under different protocols; refusing to compare")
+    rows = tuple(PairedRow(b.query, b, c) for b, c in zip(baseline.rows, candidate.rows))
+    return Comparison(baseline, candidate, rows)

@@ -1,0 +1,222 @@
+"""The one evaluator: Recall@k and RR@k per query, macro means over a fixed denominator.
+
+Every number a user sees (CLI table, JSON, Markdown, scoring screen) comes from ``evaluate``.
+Renderers and screens format a ``Report``; they never recompute a metric.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.protocol import Protocol
+
+
+@dataclass(frozen=True)
+class Run:
+    """A named document ranking per query, as read from a file (or built in memory)."""
+
+    name: str
+    rankings: Mapping[str, Sequence[str]]
+    source: Path | None = None
+    adapter_sha256: str | None = None
+    warnings: tuple[str, ...] = ()
+    """Things worth telling the user that do not invalidate the run (e.g. TREC rank/score order)."""
+
+
+@dataclass(frozen=True)
+class QueryRow:
+    """The evaluator's facts about one query of the split.
+
+    ``recall`` and ``rr`` are ``None`` when the query has no relevant document: 0/0 is not
+    a score, and such a query is excluded from both means.
+    """
+
+    query: str
+    missing: bool
+    returned: int
+    relevant: int
+    hits: int
+    first_relevant_rank: int | None
+    recall: Fraction | None
+    rr: Fraction | None
+
+    @property
+    def eligible(self) -> bool:
+        return self.relevant > 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "missing": self.missing,
+            "returned": self.returned,
+            "relevant": self.relevant,
+            "hits": self.hits,
+            "first_relevant_rank": self.first_relevant_rank,
+            "recall": fraction_text(self.recall),
+            "rr": fraction_text(self.rr),
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """A run scored under a protocol. Data only: renderers format it, never recompute it."""
+
+    run: str
+    protocol_sha256: str
+    split: str
+    k: int
+    rows: tuple[QueryRow, ...]
+    recall_at_k: Fraction | None
+    mrr_at_k: Fraction | None
+    adapter_sha256: str | None = None
+    source: Path | None = field(default=None, compare=False)
+
+    @property
+    def total_queries(self) -> int:
+        return len(self.rows)
+
+    @property
+    def eligible_queries(self) -> int:
+        return sum(1 for row in self.rows if row.eligible)
+
+    @property
+    def missing_queries(self) -> list[str]:
+        return [row.query for row in self.rows if row.missing]
+
+    @property
+    def no_relevant_queries(self) -> list[str]:
+        return [row.query for row in self.rows if not row.eligible]
+
+    def row(self, query: str) -> QueryRow:
+        for row in self.rows:
+            if row.query == query:
+                return row
+        raise KeyError(query)
+
+    def to_json(self) -> dict[str, Any]:
+        """The seed's report keys with the seed's values; Fractions as "p/q", None as null."""
+        data: dict[str, Any] = {
+            "protocol_sha256": self.protocol_sha256,
+            "split": self.split,
+            "k": self.k,
+            "total_queries": self.total_queries,
+            "eligible_queries": self.eligible_queries,
+            "no_relevant_queries": self.no_relevant_queries,
+            "missing_queries": self.missing_queries,
+            "recall_at_k": fraction_text(self.recall_at_k),
+            "mrr_at_k": fraction_text(self.mrr_at_k),
+            "rows": [row.to_json() for row in self.rows],
+        }
+        if self.adapter_sha256 is not None:
+            data["adapter_sha256"] = self.adapter_sha256
+        if self.source is not None:
+            data["source"] = str(self.source)
+        return data
+
+
+def fraction_text(value: Fraction | None) -> str | None:
+    """"5/6", "1", "0" or None: exact at the JSON edge, as the seed prints them."""
+    return None if value is None else str(value)
+
+
+def exact_mean(values: Iterable[Fraction]) -> Fraction | None:
+    """Exact mean of fractions, or None for no values.
+
+    Summing numerators per denominator keeps this integer arithmetic for the common case of a
+    few distinct denominators, instead of one Fraction normalisation per addition.
+    """
+    by_denominator: dict[int, int] = {}
+    count = 0
+    for value in values:
+        by_denominator[value.denominator] = by_denominator.get(value.denominator, 0) + value.numerator
+        count += 1
+    if not count:
+        return None
+    total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
+    return total / count
+
+
+def check_run(protocol: Protocol, run: Run) -> None:
+    """Validate the whole run before any number is computed (the seed's rule).
+
+    Every ranking is checked in full, past k too: a duplicate at rank 90 rejects the run,
+    because silently cutting it off would hide dirty upstream data.
+    """
+    if not isinstance(run.rankings, Mapping):
+        raise ContractError("a run must map query IDs to rankings", file=run.source)
+    selected = set(protocol.selected_queries)
+    for query in run.rankings:
+        if query not in selected:
+            where = describe_id("query", query)
+            if query in protocol.queries:
+                rule = (f"unknown or wrong-split query: it belongs to split "
+                        f"{protocol.queries[query].split!r}, not {protocol.split!r}")
+            else:
+                rule = "unknown or wrong-split query: not in the protocol"
+            raise ContractError(rule, file=run.source, where=where)
+    corpus = protocol.definition.document_ids
+    for query, ranking in run.rankings.items():
+        if not isinstance(ranking, list) or not all(type(d) is str for d in ranking):
+            raise ContractError("ranking must be a list of document IDs", file=run.source,
+                                where=describe_id("query", query))
+        seen = set(ranking)
+        if len(seen) != len(ranking):
+            duplicate = first_duplicate(ranking)
+            raise ContractError("duplicate document ID; deduplicate upstream explicitly",
+                                file=run.source,
+                                where=f"{describe_id('query', query)}, {describe_id('document', duplicate)}")
+        if not seen <= corpus:
+            unknown = next(d for d in ranking if d not in corpus)
+            raise ContractError("unknown document ID: not in the corpus", file=run.source,
+                                where=f"{describe_id('query', query)}, {describe_id('document', unknown)}")
+
+
+def first_duplicate(ranking: Sequence[str]) -> str:
+    seen: set[str] = set()
+    for doc in ranking:
+        if doc in seen:
+            return doc
+        seen.add(doc)
+    raise ValueError("no duplicate")
+
+
+def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k: int,
+                missing: bool) -> QueryRow:
+    top = ranking[:k]
+    first = next((rank for rank, doc in enumerate(top, 1) if doc in relevant), None)
+    hits = len(relevant.intersection(top))
+    if relevant:
+        recall: Fraction | None = Fraction(hits, len(relevant))
+        rr: Fraction | None = Fraction(1, first) if first else Fraction(0)
+    else:
+        recall = rr = None
+    return QueryRow(query=query, missing=missing, returned=len(ranking), relevant=len(relevant),
+                    hits=hits, first_relevant_rank=first, recall=recall, rr=rr)
+
+
+def evaluate(protocol: Protocol, run: Run) -> Report:
+    """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything."""
+    check_run(protocol, run)
+    k = protocol.k
+    relevant = protocol.relevant
+    rows = tuple(
+        score_query(query, run.rankings.get(query, []), relevant[query], k,
+                    missing=query not in run.rankings)
+        for query in protocol.selected_queries
+    )
+    eligible = [row for row in rows if row.eligible]
+    return Report(
+        run=run.name,
+        protocol_sha256=protocol.protocol_sha256,
+        split=protocol.split,
+        k=k,
+        rows=rows,
+        recall_at_k=exact_mean(row.recall for row in eligible),  # type: ignore[misc]
+        mrr_at_k=exact_mean(row.rr for row in eligible),  # type: ignore[misc]
+        adapter_sha256=run.adapter_sha256,
+        source=run.source,
+    )

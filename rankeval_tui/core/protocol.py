@@ -1,0 +1,189 @@
+"""The evaluation protocol: corpus, queries, exhaustive 0/1 qrels, split and k.
+
+A ``Protocol`` is validated when it is built, so every object of this type is one the evaluator
+may score runs against. ``ProtocolDefinition`` is the part without labels (what the judging
+screen needs before the qrels exist).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Mapping
+
+from rankeval_tui.core.errors import ContractError, describe_id
+
+
+@dataclass(frozen=True)
+class Query:
+    """One query: its text, the split it belongs to, and an optional information-need narrative."""
+
+    text: str
+    split: str
+    need: str | None = None
+
+    def canonical(self) -> dict[str, str]:
+        """The query as the protocol hash sees it (``need`` only where given, as the seed)."""
+        data = {"text": self.text, "split": self.split}
+        if self.need is not None:
+            data["need"] = self.need
+        return data
+
+
+def check_k(k: object, *, file: str | Path | None = None) -> int:
+    """k must be a positive int; ``True`` is an int in Python but is not a cutoff."""
+    if type(k) is not int or k < 1:
+        raise ContractError(f"k must be a positive integer, got {k!r}", file=file)
+    return k
+
+
+@dataclass(frozen=True)
+class ProtocolDefinition:
+    """Everything of a protocol except its labels."""
+
+    name: str
+    k: int
+    split: str
+    relevance: str
+    documents: Mapping[str, str]
+    queries: Mapping[str, Query]
+    description: str | None = None
+    source: Path | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        check_k(self.k, file=self.source)
+        if not self.documents:
+            raise ContractError("nonempty corpus required: no [documents]", file=self.source)
+        if not self.queries:
+            raise ContractError("nonempty queries required: no [queries]", file=self.source)
+        if not self.selected_queries:
+            raise ContractError(f"split has no queries: split {self.split!r}", file=self.source)
+
+    @cached_property
+    def selected_queries(self) -> tuple[str, ...]:
+        """The fixed denominator: query IDs of the split, in protocol order."""
+        return tuple(q for q, meta in self.queries.items() if meta.split == self.split)
+
+    @cached_property
+    def document_ids(self) -> frozenset[str]:
+        return frozenset(self.documents)
+
+    @property
+    def pair_count(self) -> int:
+        """Pairs an annotator must judge: every query of every split times every document."""
+        return len(self.queries) * len(self.documents)
+
+    def with_k(self, k: int) -> "ProtocolDefinition":
+        return replace(self, k=k)
+
+    def with_split(self, split: str) -> "ProtocolDefinition":
+        return replace(self, split=split)
+
+
+def check_qrels(definition: ProtocolDefinition, qrels: Mapping[str, Mapping[str, object]],
+                *, file: str | Path | None = None) -> None:
+    """Exhaustive binary qrels: every query, every document, an explicit integer 0 or 1.
+
+    A missing pair is unjudged, never an implicit 0; ``True``/``False`` are refused although
+    Python would add them up as 1 and 0.
+    """
+    if set(qrels) != set(definition.queries):
+        absent = [q for q in definition.queries if q not in qrels]
+        extra = [q for q in qrels if q not in definition.queries]
+        where = describe_id("query", (absent or extra)[0])
+        rule = "qrels must cover every query" if absent else "qrels name an unknown query"
+        raise ContractError(rule, file=file, where=where)
+    corpus = definition.document_ids
+    for query in definition.queries:
+        row = qrels[query]
+        if row.keys() != corpus:
+            unjudged = sorted(corpus - row.keys())
+            unknown = sorted(row.keys() - corpus)
+            if unjudged:
+                where = f"{describe_id('query', query)}, {describe_id('document', unjudged[0])}"
+                more = f" ({len(unjudged)} unjudged in this query)" if len(unjudged) > 1 else ""
+                raise ContractError("unjudged or unknown documents: exhaustive qrels required; "
+                                    f"pair is unjudged{more}", file=file, where=where)
+            where = f"{describe_id('query', query)}, {describe_id('document', unknown[0])}"
+            raise ContractError("unjudged or unknown documents: exhaustive qrels required; "
+                                "document is not in the corpus", file=file, where=where)
+        # Fast path for the common valid case; the slow path names the offending pair.
+        if set(map(type, row.values())) <= {int} and set(row.values()) <= {0, 1}:
+            continue
+        for doc, label in row.items():
+            if type(label) is not int or label not in (0, 1):
+                where = f"{describe_id('query', query)}, {describe_id('document', doc)}"
+                raise ContractError(f"qrels labels must be integer 0 or 1, got {label!r}",
+                                    file=file, where=where)
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A protocol definition with its exhaustive qrels, validated on construction."""
+
+    definition: ProtocolDefinition
+    qrels: Mapping[str, Mapping[str, int]]
+    qrels_source: Path | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        check_qrels(self.definition, self.qrels, file=self.qrels_source)
+
+    # Convenience views, so callers rarely need ``.definition``.
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+    @property
+    def k(self) -> int:
+        return self.definition.k
+
+    @property
+    def split(self) -> str:
+        return self.definition.split
+
+    @property
+    def documents(self) -> Mapping[str, str]:
+        return self.definition.documents
+
+    @property
+    def queries(self) -> Mapping[str, Query]:
+        return self.definition.queries
+
+    @property
+    def selected_queries(self) -> tuple[str, ...]:
+        return self.definition.selected_queries
+
+    @cached_property
+    def relevant(self) -> dict[str, frozenset[str]]:
+        """Relevant documents per query, computed once and shared by every run scored."""
+        return {q: frozenset(d for d, label in row.items() if label == 1)
+                for q, row in self.qrels.items()}
+
+    @cached_property
+    def protocol_sha256(self) -> str:
+        """sha256 of the seed's canonical JSON of corpus, queries, qrels, split and k.
+
+        The run is deliberately not part of it: two runs scored under one hash are comparable.
+        """
+        canonical = json.dumps(
+            {
+                "corpus": dict(self.documents),
+                "queries": {q: meta.canonical() for q, meta in self.queries.items()},
+                "qrels": {q: dict(row) for q, row in self.qrels.items()},
+                "split": self.split,
+                "k": self.k,
+            },
+            sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+        )
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+    def with_k(self, k: int) -> "Protocol":
+        """The same labels under another cutoff (a new protocol hash)."""
+        return Protocol(self.definition.with_k(check_k(k)), self.qrels, self.qrels_source)
+
+    def with_split(self, split: str) -> "Protocol":
+        """The same labels scored on another split (a new protocol hash)."""
+        return Protocol(self.definition.with_split(split), self.qrels, self.qrels_source)

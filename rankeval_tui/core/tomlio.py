@@ -1,0 +1,47 @@
+"""TOML reading with file-named errors, and tomli-w writing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from rankeval_tui.core.errors import ContractError
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; every failure is a ContractError naming the file."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ContractError("file not found", file=path) from None
+    except IsADirectoryError:
+        raise ContractError("is a directory, expected a TOML file", file=path) from None
+    except OSError as error:
+        raise ContractError(f"cannot read: {error.strerror}", file=path) from None
+    return parse_toml(raw, path)
+
+
+def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise ContractError("starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM",
+                            file=path)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ContractError(f"not valid UTF-8 at byte {error.start}", file=path) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ContractError(f"invalid TOML: {error}", file=path) from None
+
+
+def dump_toml(data: dict[str, Any]) -> str:
+    return tomli_w.dumps(data)
