@@ -1,0 +1,1 @@
+"""The Textual app: views over core objects. Screens never parse files or compute metrics."""
