@@ -1,0 +1,191 @@
+"""A scoring session: one protocol, several runs, every run scored by the one evaluator.
+
+This is the scoring screen's view model, kept in core so it is testable without a terminal.
+It holds no metric code: every number comes from ``evaluate`` (and ``compare`` for pairs).
+What it adds is the bookkeeping a screen needs and the CLI does not:
+
+- a run that breaks the contract is kept, *rejected* with its ``ContractError`` line, so the
+  screen can show why while the other runs stay usable (the CLI instead stops at the first);
+- k and split can be changed, which means a new protocol hash and a fresh ``evaluate`` of every
+  run (the runs are not re-read);
+- ``reload`` re-reads the protocol, qrels and run files from disk, keeping k and split.
+
+Sessions are immutable: ``with_k`` / ``with_split`` / ``reload`` return new ones, so a screen
+can swap the whole state at once and never shows a half-updated mix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from rankeval_tui.core.adapter import adapt_for_protocol
+from rankeval_tui.core.compare import Comparison, compare
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluate import Report, Run, evaluate
+from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run, run_files
+from rankeval_tui.core.protocol import Protocol
+
+RunSpec = tuple[str | None, Path]
+"""``(name or None, path)`` as ``parse_run_argument`` returns it; None names a run by its stem."""
+
+
+@dataclass(frozen=True)
+class LoadedRun:
+    """A run file as read from disk: the run, or the reason it could not be read."""
+
+    name: str
+    path: Path
+    run: Run | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ScoredRun:
+    """One run under the session's protocol: a report, or the one-line reason it was rejected."""
+
+    name: str
+    path: Path | None
+    report: Report | None
+    error: str | None = None
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def rejected(self) -> bool:
+        return self.report is None
+
+
+def read_runs(specs: Sequence[RunSpec]) -> tuple[LoadedRun, ...]:
+    """Read every run file; an unreadable or malformed file becomes a rejected entry, not an abort.
+
+    Two runs with one name would make "baseline" ambiguous, so the second is rejected with the
+    same advice the CLI gives.
+    """
+    loaded: list[LoadedRun] = []
+    names: set[str] = set()
+    for name, path in specs:
+        run_name = name or path.stem
+        if run_name in names:
+            error = ContractError(f"two runs are named {run_name!r}; name them with NAME=PATH", file=path)
+            loaded.append(LoadedRun(run_name, path, None, error.one_line()))
+            continue
+        names.add(run_name)
+        try:
+            loaded.append(LoadedRun(run_name, path, load_run(path, run_name)))
+        except ContractError as error:
+            loaded.append(LoadedRun(run_name, path, None, error.one_line()))
+    return tuple(loaded)
+
+
+def score_run(protocol: Protocol, loaded: LoadedRun, chunk_map: Mapping[str, str] | None,
+              chunk_map_path: Path | None) -> ScoredRun:
+    """``evaluate`` one run (through the chunk adapter when a map is given), catching only
+    ``ContractError``: anything else is a bug and must surface."""
+    if loaded.run is None:
+        return ScoredRun(loaded.name, loaded.path, None, loaded.error)
+    run = loaded.run
+    try:
+        if chunk_map is not None:
+            run = adapt_for_protocol(protocol.definition, chunk_map, run,
+                                     map_source=chunk_map_path).as_run(run.name, run.source)
+        return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run), None, loaded.run.warnings)
+    except ContractError as error:
+        return ScoredRun(loaded.name, loaded.path, None, error.one_line(), loaded.run.warnings)
+
+
+@dataclass(frozen=True)
+class ScoringSession:
+    """A protocol as loaded from disk, the current k and split, and every run scored under them."""
+
+    protocol_dir: Path
+    base: Protocol
+    """The protocol as its files define it (its own k and split)."""
+    protocol: Protocol
+    """``base`` with the session's k and split: the one every report was scored under."""
+    loaded: tuple[LoadedRun, ...]
+    scored: tuple[ScoredRun, ...]
+    run_specs: tuple[RunSpec, ...] = ()
+    qrels_path: Path | None = None
+    chunk_map_path: Path | None = None
+    chunk_map: Mapping[str, str] | None = field(default=None, compare=False)
+
+    # ------------------------------------------------------------------ building
+
+    @classmethod
+    def load(cls, protocol_dir: str | Path, run_specs: Sequence[RunSpec] | None = None, *,
+             qrels_path: Path | None = None, k: int | None = None, split: str | None = None,
+             chunk_map_path: Path | None = None) -> "ScoringSession":
+        """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
+        score against); a bad run does not (it is kept as rejected). No ``run_specs`` means every
+        file in ``runs/``, as the CLI does."""
+        protocol_dir = Path(protocol_dir)
+        base = load_protocol(protocol_dir, qrels_path)
+        chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
+        specs = tuple(run_specs) if run_specs else tuple((None, p) for p in run_files(protocol_dir))
+        protocol = base
+        if k is not None:
+            protocol = protocol.with_k(k)
+        if split is not None:
+            protocol = protocol.with_split(split)
+        loaded = read_runs(specs)
+        return cls(protocol_dir, base, protocol, loaded, cls._score(protocol, loaded, chunk_map, chunk_map_path),
+                   specs, qrels_path, chunk_map_path, chunk_map)
+
+    @staticmethod
+    def _score(protocol: Protocol, loaded: Sequence[LoadedRun], chunk_map: Mapping[str, str] | None,
+               chunk_map_path: Path | None) -> tuple[ScoredRun, ...]:
+        return tuple(score_run(protocol, run, chunk_map, chunk_map_path) for run in loaded)
+
+    def _rescored(self, protocol: Protocol) -> "ScoringSession":
+        return replace(self, protocol=protocol,
+                       scored=self._score(protocol, self.loaded, self.chunk_map, self.chunk_map_path))
+
+    def with_k(self, k: int) -> "ScoringSession":
+        """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read."""
+        return self._rescored(self.protocol.with_k(k))
+
+    def with_split(self, split: str) -> "ScoringSession":
+        """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
+        if split not in self.splits:
+            raise ContractError(f"unknown split {split!r} (known: {', '.join(self.splits)})",
+                                file=self.base.definition.source)
+        return self._rescored(self.protocol.with_split(split))
+
+    def reload(self) -> "ScoringSession":
+        """Re-read every file from disk, keeping the session's k and split."""
+        return ScoringSession.load(self.protocol_dir, self.run_specs, qrels_path=self.qrels_path,
+                                   k=self.protocol.k, split=self.protocol.split,
+                                   chunk_map_path=self.chunk_map_path)
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def splits(self) -> tuple[str, ...]:
+        """The protocol's splits in order of first appearance."""
+        return tuple(dict.fromkeys(meta.split for meta in self.base.queries.values()))
+
+    @property
+    def accepted(self) -> tuple[ScoredRun, ...]:
+        return tuple(s for s in self.scored if not s.rejected)
+
+    @property
+    def rejected(self) -> tuple[ScoredRun, ...]:
+        return tuple(s for s in self.scored if s.rejected)
+
+    @property
+    def eligible_queries(self) -> int:
+        """Selected queries with at least one relevant document (the means' denominator)."""
+        relevant = self.protocol.relevant
+        return sum(1 for q in self.protocol.selected_queries if relevant[q])
+
+    def report(self, name: str) -> Report:
+        """The report of an accepted run; ``KeyError`` for an unknown or rejected one."""
+        for scored in self.scored:
+            if scored.name == name and scored.report is not None:
+                return scored.report
+        raise KeyError(name)
+
+    def comparison(self, baseline: str, candidate: str) -> Comparison:
+        """``core.compare`` of two accepted runs (both were scored under ``self.protocol``)."""
+        return compare(self.report(baseline), self.report(candidate))
