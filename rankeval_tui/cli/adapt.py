@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-from rankeval_tui.cli.common import DEMO_PROTOCOL
 from rankeval_tui.core.adapter import adapt_for_protocol
 from rankeval_tui.core.atomic import atomic_write_text
 from rankeval_tui.core.files import load_chunk_map, load_definition, load_run
@@ -15,7 +14,7 @@ from rankeval_tui.core.files import load_chunk_map, load_definition, load_run
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("adapt", help="collapse a chunk run to a document run (first occurrence)")
-    parser.add_argument("protocol", type=Path, nargs="?", default=DEMO_PROTOCOL, metavar="PROTOCOL")
+    parser.add_argument("protocol", type=Path, metavar="PROTOCOL")
     parser.add_argument("chunk_run", type=Path, metavar="CHUNK_RUN.json")
     parser.add_argument("--chunk-map", type=Path, required=True, metavar="MAP.toml")
     parser.add_argument("--split", default=None, help="override the protocol's split")

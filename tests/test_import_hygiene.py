@@ -1,0 +1,25 @@
+"""core/ is pure domain: importing it (and the headless CLI paths) must not import textual."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def modules_after(statement: str) -> set[str]:
+    code = f"import sys; {statement}; print('\\n'.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def test_core_does_not_import_textual():
+    loaded = modules_after("import rankeval_tui.core, rankeval_tui.core.evaluate, rankeval_tui.core.files, "
+                           "rankeval_tui.core.adapter, rankeval_tui.core.compare, rankeval_tui.core.render")
+    assert "rankeval_tui.core.evaluate" in loaded
+    assert not any(name == "textual" or name.startswith("textual.") for name in loaded)
+
+
+def test_headless_score_does_not_import_textual():
+    loaded = modules_after("from rankeval_tui.cli import build_parser; build_parser()")
+    assert "rankeval_tui.cli.score" in loaded
+    assert not any(name == "textual" or name.startswith("textual.") for name in loaded)
