@@ -1,0 +1,701 @@
+"""Judging: the session an annotator works in, its crash-safe journal, and the writer lock.
+
+Why a journal: annotators label for hours, often over SSH. Rewriting qrels.toml on every key
+would cost O(pairs) per key and could leave a half-written file; instead every judgment, change,
+undo, redo, note and dispute flag is one JSON line appended to ``qrels.toml.journal`` and
+fsynced *before* the screen shows it as recorded. Replaying the journal on start rebuilds the
+exact state (cursor included), so ``kill -9`` loses nothing the screen had shown. The exhaustive
+qrels.toml is written (atomically, by ``core.files.write_qrels``) only when every pair is judged.
+
+Rules kept here, not in the screen:
+- no default label: a pair is unjudged until ``label(0|1)`` is called for it;
+- the document order is corpus order or a per-query shuffle reproducible from a seed;
+- a torn last journal line (the write did not finish, so nothing was acknowledged) is reported
+  and cut off, never read as a label; a malformed line before it is an error;
+- one writer per qrels file: ``qrels.toml.lock`` made with O_CREAT|O_EXCL; a stale lock of a
+  dead process is only removed when the user asks (``break_lock``).
+
+This module never imports textual.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import json
+import os
+import random
+import socket
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from rankeval_tui.core.atomic import fsync_directory
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
+from rankeval_tui.core.protocol import ProtocolDefinition
+
+Order = Literal["corpus", "shuffled"]
+JOURNAL_VERSION = 1
+JOURNAL_SUFFIX = ".journal"
+LOCK_SUFFIX = ".lock"
+# Labels, notes and dispute flags are the three things an annotator records about a pair.
+Kind = Literal["label", "note", "disputed"]
+
+
+def definition_sha256(definition: ProtocolDefinition) -> str:
+    """Hash of what is judged (corpus and every query), so a journal is never replayed
+    against an edited protocol. k and split are left out: they do not change the pairs."""
+    canonical = json.dumps(
+        {"corpus": dict(definition.documents),
+         "queries": {q: meta.canonical() for q, meta in definition.queries.items()}},
+        sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def document_order(definition: ProtocolDefinition, order: Order, seed: int | None) -> dict[str, tuple[str, ...]]:
+    """Documents per query, in the order the annotator sees them.
+
+    The shuffle is seeded per query (``"{seed}:{query}"``) so it is reproducible from the seed
+    recorded in provenance and independent of query order; it hides any system's ranking order.
+    """
+    corpus = tuple(definition.documents)
+    if order == "corpus":
+        return {q: corpus for q in definition.queries}
+    if order != "shuffled" or type(seed) is not int:
+        raise ContractError(f"order must be 'corpus' or 'shuffled' with an integer seed, got {order!r} seed {seed!r}")
+    result = {}
+    for query in definition.queries:
+        docs = list(corpus)
+        random.Random(f"{seed}:{query}").shuffle(docs)
+        result[query] = tuple(docs)
+    return result
+
+
+# ---------------------------------------------------------------- lock
+
+
+@dataclass
+class Lock:
+    """``PATH.lock`` holding ``{"pid", "host"}``: one judging process per qrels file."""
+
+    path: Path
+    held: bool = False
+
+    def acquire(self, *, break_lock: bool = False) -> None:
+        owner = {"pid": os.getpid(), "host": socket.gethostname()}
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                self._refuse_or_break(break_lock)
+                continue
+            with os.fdopen(fd, "w") as handle:
+                json.dump(owner, handle)
+                handle.flush()
+                os.fsync(handle.fileno())
+            self.held = True
+            return
+        raise ContractError("could not take the lock after breaking it; another process took it", file=self.path)
+
+    def _refuse_or_break(self, break_lock: bool) -> None:
+        try:
+            owner = json.loads(self.path.read_text(encoding="utf-8"))
+            pid, host = int(owner["pid"]), str(owner["host"])
+        except (OSError, ValueError, KeyError, TypeError):
+            pid, host = None, "?"
+        here = socket.gethostname()
+        alive = pid is not None and host == here and pid_alive(pid)
+        if alive:
+            raise ContractError(f"locked: another judge process (pid {pid} on {host}) is writing these qrels; "
+                                "refusing a second writer", file=self.path)
+        if not break_lock:
+            if pid is not None and host == here:
+                state = f"stale lock of pid {pid} on {host}, which is not running"
+            elif pid is not None:
+                state = f"lock held by pid {pid} on another host {host}"
+            else:
+                state = "unreadable lock file"
+            raise ContractError(f"{state}; if no judge process is running, rerun with --break-lock", file=self.path)
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            try:
+                self.path.unlink()
+            except FileNotFoundError:
+                pass
+
+
+def pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# ---------------------------------------------------------------- journal
+
+
+@dataclass
+class JournalContents:
+    header: dict[str, Any]
+    entries: list[tuple[int, dict[str, Any]]]  # (line number, entry)
+    torn: bytes  # bytes after the last newline: an unfinished write, never an entry
+    good_length: int  # bytes up to and including the last newline
+
+
+class Journal:
+    """Append-only JSON lines; ``append`` returns only after the line is on disk (fdatasync)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    @staticmethod
+    def read(path: Path) -> JournalContents:
+        raw = path.read_bytes()
+        cut = raw.rfind(b"\n") + 1
+        torn = raw[cut:]
+        lines = raw[:cut].split(b"\n")[:-1]
+        entries: list[tuple[int, dict[str, Any]]] = []
+        for number, line in enumerate(lines, 1):
+            try:
+                entry = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                raise ContractError("journal line is not valid JSON (corrupted in the middle, not a torn tail); "
+                                    "fix or move the journal away", file=path, where=f"line {number}") from None
+            if not isinstance(entry, dict) or "op" not in entry:
+                raise ContractError("journal line is not an entry object", file=path, where=f"line {number}")
+            entries.append((number, entry))
+        if not entries:
+            raise ContractError("journal has no complete header line; move it away to start over", file=path)
+        header = entries[0][1]
+        if header.get("op") != "start" or header.get("version") != JOURNAL_VERSION:
+            raise ContractError(f"not a version-{JOURNAL_VERSION} judging journal (first line must be a start entry)",
+                                file=path, where="line 1")
+        return JournalContents(header, entries[1:], torn, cut)
+
+    def open_for_append(self, truncate_to: int | None = None) -> None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
+        created = not self.path.exists()
+        self.fd = os.open(self.path, flags, 0o644)
+        if truncate_to is not None:
+            os.ftruncate(self.fd, truncate_to)
+            os.fsync(self.fd)
+        if created:
+            fsync_directory(self.path.parent)
+
+    def append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
+        """Write one line; with ``durable`` (every change), fdatasync before returning."""
+        assert self.fd is not None, "journal not open"
+        data = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        written = os.write(self.fd, data)
+        while written < len(data):  # short writes are legal; finish the line
+            written += os.write(self.fd, data[written:])
+        if durable:
+            sync(self.fd)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def remove(self) -> None:
+        self.close()
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass
+        fsync_directory(self.path.parent)
+
+
+sync: Callable[[int], None] = getattr(os, "fdatasync", os.fsync)
+
+
+# ---------------------------------------------------------------- session
+
+
+@dataclass(frozen=True)
+class Change:
+    """One undoable edit of one pair: the value before and after."""
+
+    kind: Kind
+    query: str
+    doc: str
+    before: Any
+    after: Any
+
+
+@dataclass
+class JudgingSession:
+    """The state of one annotator's judging of one protocol, backed by a journal.
+
+    Every mutating method appends to the journal first and changes memory second, so the
+    screen (which reads memory after the call returns) never shows an unrecorded judgment.
+    All updates are O(1) in the number of pairs: counters are kept, nothing is recounted.
+    """
+
+    definition: ProtocolDefinition
+    qrels_path: Path
+    order: Order = "corpus"
+    seed: int | None = None
+    annotator: str = ""
+    docs_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    labels: dict[str, dict[str, int]] = field(default_factory=dict)
+    notes: dict[str, dict[str, str]] = field(default_factory=dict)
+    disputed: dict[str, dict[str, bool]] = field(default_factory=dict)
+    base_provenance: dict[str, Any] = field(default_factory=dict)
+    journal: Journal | None = None
+    lock: Lock | None = None
+    query_index: int = 0
+    doc_index: int = 0
+    judged_in: dict[str, int] = field(default_factory=dict)
+    judged: int = 0
+    undo_stack: list[Change] = field(default_factory=list)
+    redo_stack: list[Change] = field(default_factory=list)
+    dirty: bool = False
+    review: bool = False
+    warnings: list[str] = field(default_factory=list)
+    written: bool = False
+    _doc_positions: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.query_ids: tuple[str, ...] = tuple(self.definition.queries)
+        self.query_position = {q: i for i, q in enumerate(self.query_ids)}
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, definition: ProtocolDefinition, qrels_path: Path, *, order: Order | None = None,
+             seed: int | None = None, annotator: str | None = None, break_lock: bool = False,
+             lock: bool = True) -> "JudgingSession":
+        """Resume the journal beside ``qrels_path`` if there is one, else start a new session
+        (preloaded from an existing qrels file: review and correction).
+
+        Everything is validated before the lock is kept, so bad input leaves nothing behind.
+        """
+        qrels_path = Path(qrels_path)
+        if not qrels_path.parent.is_dir():
+            raise ContractError("directory of the qrels file does not exist", file=qrels_path)
+        the_lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX)) if lock else None
+        if the_lock is not None:
+            the_lock.acquire(break_lock=break_lock)
+        try:
+            session = cls._open_locked(definition, qrels_path, order, seed, annotator)
+        except BaseException:
+            if the_lock is not None:
+                the_lock.release()
+            raise
+        session.lock = the_lock
+        return session
+
+    @classmethod
+    def _open_locked(cls, definition: ProtocolDefinition, qrels_path: Path, order: Order | None,
+                     seed: int | None, annotator: str | None) -> "JudgingSession":
+        journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
+        dropped: list[str] = []
+        if journal_path.exists():
+            raw = journal_path.read_bytes()
+            if b"\n" in raw:
+                return cls._resume(definition, qrels_path, journal_path, order, seed, annotator)
+            # Killed before the header line was complete: nothing was ever recorded.
+            dropped.append(f"{journal_path}: journal had no complete line ({len(raw)} bytes, killed while "
+                           "starting); nothing had been recorded; starting over")
+            journal_path.unlink()
+        order = order or "corpus"
+        if order == "shuffled" and seed is None:
+            raise ContractError("--order shuffled needs --seed N (the shuffle must be reproducible)")
+        if order == "corpus" and seed is not None:
+            raise ContractError("--seed only applies to --order shuffled")
+        session = cls(definition, qrels_path, order=order, seed=seed,
+                      annotator=annotator or default_annotator(),
+                      docs_of=document_order(definition, order, seed))
+        session._reset_counts()
+        session.warnings.extend(dropped)
+        base: dict[str, Any] | None = None
+        if qrels_path.exists():
+            existing = read_qrels_file(qrels_path, definition, exhaustive=False)
+            base = {"labels": existing.labels, "notes": existing.notes, "disputed": existing.disputed,
+                    "provenance": existing.provenance}
+            session._load_base(base)
+            session.review = existing.is_complete(definition)
+        header = {"op": "start", "version": JOURNAL_VERSION, "protocol": definition.name,
+                  "definition_sha256": definition_sha256(definition), "order": order, "seed": seed,
+                  "annotator": session.annotator, "pairs": definition.pair_count}
+        session.journal = Journal(journal_path)
+        session.journal.open_for_append()
+        session.journal.append(header)
+        if base is not None:
+            # The starting labels go into the journal, so replay never depends on a file
+            # that this session may itself rewrite.
+            session.journal.append({"op": "base", **base})
+        session._move_to_first_unjudged()
+        return session
+
+    @classmethod
+    def _resume(cls, definition: ProtocolDefinition, qrels_path: Path, journal_path: Path,
+                order: Order | None, seed: int | None, annotator: str | None) -> "JudgingSession":
+        contents = Journal.read(journal_path)
+        header = contents.header
+        if header.get("definition_sha256") != definition_sha256(definition):
+            raise ContractError("journal was recorded for another version of protocol.toml (documents or queries "
+                                "changed); move the journal away or restore the protocol", file=journal_path)
+        for name, given in (("order", order), ("seed", seed), ("annotator", annotator)):
+            if given is not None and given != header.get(name):
+                raise ContractError(f"journal was started with --{name} {header.get(name)!r}, not {given!r}; "
+                                    f"resume without --{name} or move the journal away", file=journal_path)
+        session = cls(definition, qrels_path, order=header["order"], seed=header.get("seed"),
+                      annotator=header.get("annotator", ""),
+                      docs_of=document_order(definition, header["order"], header.get("seed")))
+        session._reset_counts()
+        for number, entry in contents.entries:
+            try:
+                session._replay(entry)
+            except ContractError as error:
+                raise error.located(file=journal_path, where=f"line {number}") from None
+        if contents.torn:
+            shown = contents.torn[:60].decode("utf-8", "replace")
+            session.warnings.append(
+                f"{journal_path}: the last journal line was torn (an unfinished write, {len(contents.torn)} bytes: "
+                f"{shown!r}); it was never shown as recorded and was dropped, not read as a judgment")
+        session.journal = Journal(journal_path)
+        session.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
+        return session
+
+    def _reset_counts(self) -> None:
+        """Counters per query and overall, so progress never needs a recount."""
+        self.judged_in = {q: 0 for q in self.definition.queries}
+        self.judged = 0
+
+    def _load_base(self, base: dict[str, Any]) -> None:
+        for query, row in base["labels"].items():
+            for doc, value in row.items():
+                self._check_pair(query, doc)
+                self._set("label", query, doc, checked_label(value))
+        for query, row in base.get("notes", {}).items():
+            for doc, text in row.items():
+                self._check_pair(query, doc)
+                self._set("note", query, doc, text)
+        for query, row in base.get("disputed", {}).items():
+            for doc, flag in row.items():
+                self._check_pair(query, doc)
+                self._set("disputed", query, doc, bool(flag))
+        self.base_provenance = dict(base.get("provenance", {}))
+        self.dirty = False  # what was loaded is what is on disk
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def total(self) -> int:
+        return self.definition.pair_count
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.judged
+
+    @property
+    def complete(self) -> bool:
+        return self.judged == self.total
+
+    @property
+    def current(self) -> tuple[str, str]:
+        query = self.query_ids[self.query_index]
+        return query, self.docs_of[query][self.doc_index]
+
+    def label_of(self, query: str, doc: str) -> int | None:
+        return self.labels.get(query, {}).get(doc)
+
+    def note_of(self, query: str, doc: str) -> str | None:
+        return self.notes.get(query, {}).get(doc)
+
+    def is_disputed(self, query: str, doc: str) -> bool:
+        return self.disputed.get(query, {}).get(doc, False)
+
+    def query_progress(self, query: str) -> tuple[int, int]:
+        return self.judged_in[query], len(self.docs_of[query])
+
+    # ------------------------------------------------------------ recording
+
+    def label(self, value: int) -> Change:
+        """Record 0 or 1 for the current pair, then move to the next pair."""
+        query, doc = self.current
+        change = self._record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
+        self.step(1, journal=False)
+        return change
+
+    def set_note(self, text: str) -> Change | None:
+        """Attach (or with empty text, remove) the note of the current pair."""
+        query, doc = self.current
+        after = text if text.strip() else None
+        before = self.note_of(query, doc)
+        if after == before:
+            return None
+        return self._record(Change("note", query, doc, before, after))
+
+    def toggle_disputed(self) -> Change:
+        query, doc = self.current
+        flag = self.is_disputed(query, doc)
+        return self._record(Change("disputed", query, doc, flag, not flag))
+
+    def undo(self) -> Change | None:
+        """Revert the last change of the whole session (across restarts) and go to its pair."""
+        if not self.undo_stack:
+            return None
+        self._append({"op": "undo"})
+        return self._undo()
+
+    def redo(self) -> Change | None:
+        if not self.redo_stack:
+            return None
+        self._append({"op": "redo"})
+        return self._redo()
+
+    def _record(self, change: Change) -> Change:
+        self._append({"op": change.kind, "q": change.query, "d": change.doc, "v": change.after})
+        self._apply(change)
+        return change
+
+    def _apply(self, change: Change) -> None:
+        self._set(change.kind, change.query, change.doc, change.after)
+        self.undo_stack.append(change)
+        self.redo_stack.clear()
+
+    def _undo(self) -> Change:
+        change = self.undo_stack.pop()
+        self._set(change.kind, change.query, change.doc, change.before)
+        self.redo_stack.append(change)
+        self._goto_pair(change.query, change.doc)
+        return change
+
+    def _redo(self) -> Change:
+        change = self.redo_stack.pop()
+        self._set(change.kind, change.query, change.doc, change.after)
+        self.undo_stack.append(change)
+        self._goto_pair(change.query, change.doc)
+        if change.kind == "label":
+            self.step(1, journal=False)
+        return change
+
+    def _set(self, kind: Kind, query: str, doc: str, value: Any) -> None:
+        """Set one value and keep the counters right; ``None`` / ``False`` removes it."""
+        if kind == "label":
+            row = self.labels.setdefault(query, {})
+            had = doc in row
+            if value is None:
+                row.pop(doc, None)
+            else:
+                row[doc] = value
+            delta = (value is not None) - had
+            self.judged_in[query] += delta
+            self.judged += delta
+        else:
+            table = self.notes if kind == "note" else self.disputed
+            row = table.setdefault(query, {})
+            if value is None or value is False:
+                row.pop(doc, None)
+            else:
+                row[doc] = value
+        self.dirty = True
+
+    def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
+        if self.journal is not None:
+            self.journal.append(entry, durable=durable)
+
+    # ------------------------------------------------------------ replay
+
+    def _check_pair(self, query: object, doc: object) -> None:
+        if query not in self.definition.queries:
+            raise ContractError(f"unknown {describe_id('query', query)}")
+        if doc not in self.definition.documents:
+            raise ContractError(f"unknown {describe_id('document', doc)}")
+
+    def _replay(self, entry: dict[str, Any]) -> None:
+        op = entry["op"]
+        if op in ("label", "note", "disputed"):
+            query, doc, value = entry.get("q"), entry.get("d"), entry.get("v")
+            self._check_pair(query, doc)
+            if op == "label":
+                value = checked_label(value)
+            elif op == "note" and value is not None and type(value) is not str:
+                raise ContractError(f"note must be a string or null, got {value!r}")
+            elif op == "disputed" and type(value) is not bool:
+                raise ContractError(f"disputed must be true or false, got {value!r}")
+            before = {"label": self.label_of, "note": self.note_of, "disputed": self.is_disputed}[op](query, doc)
+            self._goto_pair(query, doc)
+            self._apply(Change(op, query, doc, before, value))
+            if op == "label":
+                self.step(1, journal=False)
+        elif op == "undo":
+            if not self.undo_stack:
+                raise ContractError("undo with nothing to undo")
+            self._undo()
+        elif op == "redo":
+            if not self.redo_stack:
+                raise ContractError("redo with nothing to redo")
+            self._redo()
+        elif op == "goto":
+            self._check_pair(entry.get("q"), entry.get("d"))
+            self._goto_pair(entry["q"], entry["d"])
+        elif op == "base":
+            self._load_base(entry)
+            self.review = all(self.judged_in[q] == len(self.docs_of[q]) for q in self.query_ids)
+            self._move_to_first_unjudged()
+        elif op == "written":
+            self.dirty = False
+        else:
+            raise ContractError(f"unknown journal entry {op!r}")
+
+    # ------------------------------------------------------------ navigation
+
+    def _goto_pair(self, query: str, doc: str) -> None:
+        self.query_index = self.query_position[query]
+        positions = self._doc_positions.get(query)
+        if positions is None:  # built per query on first use: start-up stays O(queries)
+            positions = self._doc_positions[query] = {d: i for i, d in enumerate(self.docs_of[query])}
+        self.doc_index = positions[doc]
+
+    def goto(self, query: str, doc: str) -> None:
+        """Jump to a pair (the overview's jump); recorded so a restart resumes there."""
+        self._check_pair(query, doc)
+        self._goto_pair(query, doc)
+        self._note_position()
+
+    def _note_position(self) -> None:
+        query, doc = self.current
+        # Position is convenience, not data: flushed to the OS but not fsynced per key.
+        self._append({"op": "goto", "q": query, "d": doc}, durable=False)
+
+    def step(self, delta: int, *, journal: bool = True) -> None:
+        """Move ``delta`` pairs forward/back across query boundaries (stops at the ends)."""
+        qi, di = self.query_index, self.doc_index + delta
+        while di >= len(self.docs_of[self.query_ids[qi]]):
+            if qi + 1 >= len(self.query_ids):
+                di = len(self.docs_of[self.query_ids[qi]]) - 1
+                break
+            di -= len(self.docs_of[self.query_ids[qi]])
+            qi += 1
+        while di < 0:
+            if qi == 0:
+                di = 0
+                break
+            qi -= 1
+            di += len(self.docs_of[self.query_ids[qi]])
+        self.query_index, self.doc_index = qi, di
+        if journal:
+            self._note_position()
+
+    def step_query(self, delta: int) -> None:
+        self.query_index = max(0, min(len(self.query_ids) - 1, self.query_index + delta))
+        self.doc_index = 0
+        self._note_position()
+
+    def next_unjudged(self) -> bool:
+        """Go to the next unjudged pair after the cursor (wrapping); False when none is left.
+
+        Finished queries are skipped by their counter, so this stays fast at 100k pairs."""
+        if self.complete:
+            return False
+        n = len(self.query_ids)
+        for offset in range(n + 1):
+            qi = (self.query_index + offset) % n
+            query = self.query_ids[qi]
+            docs = self.docs_of[query]
+            if self.judged_in[query] == len(docs):
+                continue
+            row = self.labels.get(query, {})
+            low = self.doc_index + 1 if offset == 0 else 0
+            high = self.doc_index + 1 if offset == n else len(docs)
+            for di in range(low, high):
+                if docs[di] not in row:
+                    self.query_index, self.doc_index = qi, di
+                    self._note_position()
+                    return True
+        return False
+
+    def _move_to_first_unjudged(self) -> None:
+        for qi, query in enumerate(self.query_ids):
+            if self.judged_in[query] < len(self.docs_of[query]):
+                row = self.labels.get(query, {})
+                for di, doc in enumerate(self.docs_of[query]):
+                    if doc not in row:
+                        self.query_index, self.doc_index = qi, di
+                        return
+        self.query_index = self.doc_index = 0
+
+    # ------------------------------------------------------------ output
+
+    def provenance(self) -> dict[str, Any]:
+        """Who judged, in which order, against which definition: beside the labels, never in them."""
+        data = dict(self.base_provenance)
+        data.update({"annotator": self.annotator, "order": self.order, "protocol": self.definition.name,
+                     "definition_sha256": definition_sha256(self.definition), "pairs": self.total,
+                     "tool": "rankeval-tui judge"})
+        if self.seed is not None:
+            data["seed"] = self.seed
+        else:
+            data.pop("seed", None)
+        return data
+
+    def snapshot(self) -> QrelsFile:
+        """A copy of the state to write, safe to serialise in another thread."""
+        copy = lambda table: {q: dict(row) for q, row in table.items() if row}  # noqa: E731
+        return QrelsFile(labels=copy(self.labels), notes=copy(self.notes), disputed=copy(self.disputed),
+                         provenance=self.provenance())
+
+    def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
+        """Write the exhaustive qrels atomically. ``write_qrels`` refuses incomplete labels, so an
+        incomplete state can never overwrite a complete file."""
+        if not self.complete and snapshot is None:
+            raise ContractError(f"{self.remaining} pairs are unjudged; qrels are only written when complete",
+                                file=self.qrels_path)
+        write_qrels(self.qrels_path, snapshot or self.snapshot(), self.definition)
+        self.written = True
+
+    def finish(self) -> str:
+        """End the session: write the qrels if complete, keep the journal if not. Returns the
+        line to tell the user."""
+        try:
+            if not self.complete:
+                where = self.journal.path if self.journal else self.qrels_path
+                return (f"{self.remaining} of {self.total} pairs remain unjudged; progress is kept in {where}; "
+                        "run judge again to continue")
+            if self.dirty or not self.qrels_path.exists():
+                self.write_qrels()
+                message = f"wrote {self.qrels_path}: all {self.total} pairs judged"
+            else:
+                message = f"no changes; {self.qrels_path} is complete ({self.total} pairs)"
+            if self.journal is not None:
+                self.journal.remove()
+                self.journal = None
+            return message
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Close the journal and release the lock (the journal file stays)."""
+        if self.journal is not None:
+            self.journal.close()
+        if self.lock is not None:
+            self.lock.release()
+
+
+def checked_label(value: object) -> int:
+    """Only the integers 0 and 1 are labels (``True`` is not)."""
+    if type(value) is not int or value not in (0, 1):
+        raise ContractError(f"labels must be integer 0 or 1, got {value!r}")
+    return value
+
+
+def default_annotator() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in some containers: say so rather than invent one
+        return "unknown"
