@@ -1,0 +1,140 @@
+"""TREC interop: qrels and runs in the formats trec_eval reads, and TREC qrels back to exhaustive TOML.
+
+Teams already hold TREC files and trust trec_eval. Export lets them run ``trec_eval -c -M k`` on
+the same data; import turns their qrels into this project's exhaustive 0/1 qrels, or says
+exactly why it cannot (unjudged pairs, graded labels without an explicit threshold): a TREC
+qrels file treats an absent pair as non-relevant, this project never does.
+
+Formats::
+
+    qrels   qid 0 docid rel              one line per judged pair (rel an integer)
+    run     qid Q0 docid rank score tag  one line per ranked document
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluate import Run, check_run
+from rankeval_tui.core.files import QrelsFile, check_id
+from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, check_qrels
+
+UNJUDGED_SHOWN = 5
+"""How many unjudged pairs an import error names (the count is always given in full)."""
+
+
+# ---------------------------------------------------------------- qrels export
+
+
+def qrels_to_trec(protocol: Protocol, *, split_only: bool = False) -> str:
+    """Every judged pair, zeros included, in protocol order (queries, then corpus order).
+
+    Zeros are written on purpose: they say "judged non-relevant", which is what makes the file
+    exhaustive and the import an identity. ``split_only`` keeps the queries of the protocol's
+    split, so ``trec_eval -c`` averages over the same queries as this project (less the ones
+    without a relevant document, which trec_eval and this project treat differently).
+    """
+    queries = protocol.selected_queries if split_only else tuple(protocol.queries)
+    lines = [f"{query} 0 {doc} {protocol.qrels[query][doc]}"
+             for query in queries for doc in protocol.documents]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- qrels import
+
+
+def parse_trec_qrels(text: str, definition: ProtocolDefinition, *, path: str | Path | None = None,
+                     threshold: int | None = None) -> QrelsFile:
+    """TREC qrels -> exhaustive 0/1 ``QrelsFile``, or a ``ContractError``.
+
+    Refused: a line without 4 fields, a non-integer or negative label, an unknown query or
+    document, the same pair twice, a label above 1 without ``threshold`` (then every label
+    ``rel >= threshold`` becomes 1 and the rest 0, and the threshold is recorded in
+    ``[provenance]``), and any pair of the protocol left unjudged (the count and the first few).
+    """
+    file = None if path is None else Path(path)
+    if threshold is not None and (type(threshold) is not int or threshold < 1):
+        raise ContractError(f"--threshold must be an integer >= 1, got {threshold!r}", file=file)
+    labels: dict[str, dict[str, int]] = {}
+    line_of: dict[tuple[str, str], int] = {}
+    graded = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        fields = line.split()
+        if len(fields) != 4:
+            raise ContractError(f"a TREC qrels line has 4 fields 'qid iter docid rel', got {len(fields)}",
+                                file=file, where=where)
+        query, _, doc, rel_text = fields
+        check_id("query", query, file=file, where=where)
+        check_id("document", doc, file=file, where=where)
+        if query not in definition.queries:
+            raise ContractError(f"unknown query {query!r}: not in the protocol", file=file, where=where)
+        if doc not in definition.documents:
+            raise ContractError(f"unknown document {doc!r}: not in the corpus", file=file, where=where)
+        try:
+            rel = int(rel_text)
+        except ValueError:
+            raise ContractError(f"relevance must be an integer, got {rel_text!r}", file=file, where=where) from None
+        if rel < 0:
+            raise ContractError(f"negative relevance {rel} is not a judgment; remove the line or judge the pair",
+                                file=file, where=where)
+        if (query, doc) in line_of:
+            raise ContractError(f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
+                                f"already at line {line_of[query, doc]}", file=file, where=where)
+        line_of[query, doc] = number
+        if rel > 1:
+            graded += 1
+            if threshold is None:
+                raise ContractError(f"graded label {rel}: binary qrels required; pass --threshold N to map "
+                                    "rel >= N to 1 and the rest to 0 explicitly", file=file, where=where)
+        labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
+    unjudged = [(q, d) for q in definition.queries for d in definition.documents if d not in labels.get(q, {})]
+    if unjudged:
+        shown = ", ".join(f"{q}/{d}" for q, d in unjudged[:UNJUDGED_SHOWN])
+        more = ", ..." if len(unjudged) > UNJUDGED_SHOWN else ""
+        raise ContractError(f"not exhaustive: {len(unjudged)} of {definition.pair_count} pairs unjudged "
+                            f"(first: {shown}{more}); TREC treats an absent pair as non-relevant, "
+                            "this protocol requires every pair judged", file=file)
+    ordered = {q: {d: labels[q][d] for d in definition.documents} for q in definition.queries}
+    check_qrels(definition, ordered, file=file)
+    provenance: dict[str, Any] = {"imported_from": "" if file is None else file.name, "format": "trec"}
+    if threshold is not None:
+        provenance["threshold"] = threshold
+        provenance["threshold_rule"] = f"rel >= {threshold} -> 1, otherwise 0"
+        provenance["graded_labels"] = graded
+    return QrelsFile(labels=ordered, provenance=provenance)
+
+
+# ---------------------------------------------------------------- run export
+
+
+def run_to_trec(protocol: Protocol, run: Run, *, tag: str | None = None) -> tuple[str, list[str]]:
+    """A validated run as TREC lines, and warnings about what TREC cannot express.
+
+    The score is ``len(ranking) - rank + 1``: distinct and decreasing, so trec_eval's order
+    (score descending) is exactly the rank order this project scores. Queries with an empty
+    ranking have no line: TREC reads them as missing, which scores 0 either way but shows as
+    "missing" when the file is read back.
+    """
+    check_run(protocol, run)
+    tag = tag if tag is not None else run.name
+    check_id("run tag", tag, file=run.source)
+    lines: list[str] = []
+    warnings: list[str] = []
+    for query in protocol.selected_queries:
+        if query not in run.rankings:
+            continue
+        ranking = run.rankings[query]
+        if not ranking:
+            warnings.append(f"{describe_id('query', query)} has an empty ranking: TREC has no line for it, "
+                            "so it reads back as missing (scored 0 either way)")
+        depth = len(ranking)
+        lines += [f"{query} Q0 {doc} {rank} {depth - rank + 1} {tag}" for rank, doc in enumerate(ranking, 1)]
+    if not lines:
+        raise ContractError("run ranks no document: a TREC run without lines cannot be read back; "
+                            "keep it as JSON", file=run.source)
+    return "\n".join(lines) + "\n", warnings
