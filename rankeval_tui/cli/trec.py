@@ -12,7 +12,8 @@ from pathlib import Path
 
 from rankeval_tui.core.atomic import atomic_write_text
 from rankeval_tui.core.files import load_definition, load_protocol, load_run, parse_run_argument, qrels_to_toml, \
-    read_text, write_qrels
+    write_qrels
+from rankeval_tui.core.tomlio import read_utf8
 from rankeval_tui.core.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
 
@@ -92,7 +93,7 @@ def run_qrels_export(args: argparse.Namespace) -> int:
 
 def run_qrels_import(args: argparse.Namespace) -> int:
     definition = load_definition(args.protocol)
-    qrels = parse_trec_qrels(read_text(args.trec_qrels), definition, path=args.trec_qrels,
+    qrels = parse_trec_qrels(read_utf8(args.trec_qrels), definition, path=args.trec_qrels,
                              threshold=args.threshold)
     pairs = sum(len(row) for row in qrels.labels.values())
     if args.output is None:

@@ -247,8 +247,6 @@ class MetricStatistics:
     def to_json(self, alpha: Fraction) -> dict[str, Any]:
         return {
             "n": self.n,
-            "mean_delta": fraction_text(self.mean_delta),
-            "win": self.win, "tie": self.tie, "loss": self.loss,
             "worst_query": self.worst_query, "worst_delta": fraction_text(self.worst_delta),
             "test": self.test,
             "p_value": fraction_text(self.p_value),
@@ -258,19 +256,19 @@ class MetricStatistics:
             "bootstrap": None if self.bootstrap is None else self.bootstrap.to_json(),
         }
 
-    def summary(self, alpha: Fraction) -> str:
-        """One line for the table, Markdown and the scoring screen."""
-        label = METRIC_LABELS[self.metric]
+    def summary(self, alpha: Fraction, k: int | None = None) -> str:
+        """One line for the table, Markdown and the scoring screen (``k`` names the cutoff)."""
+        label = METRIC_LABELS[self.metric] if k is None else METRIC_LABELS[self.metric].replace("@k", f"@{k}")
         if self.n == 0 or self.sign_flip is None or self.bootstrap is None:
             return f"{label}: no eligible queries, no test"
         sf, bs = self.sign_flip, self.bootstrap
-        flip = (f"sign-flip p = {decimal(sf.p_value)} ({sf.p_value}, exact over {sf.assignments} assignments)"
+        flip = (f"sign-flip p = {exact_decimal(sf.p_value)} (exact, {sf.assignments} assignments)"
                 if sf.method == "exact" else
                 f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})")
-        ci = (f"bootstrap {percent(bs.confidence)} CI [{decimal(bs.low)}, {decimal(bs.high)}] "
-              f"(p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})")
+        ci = (f"bootstrap {percent(bs.confidence)} CI of the mean delta [{exact_decimal(bs.low)}, "
+              f"{exact_decimal(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})")
         verdict = "significant" if self.significant(alpha) else "not significant"
-        return (f"{label}: n = {self.n}; {flip}; {ci}; {self.test} p (Holm) = {decimal(self.p_holm)}: "
+        return (f"{label}: n = {self.n}; {flip}; {ci}; Holm-adjusted {self.test} p = {decimal(self.p_holm)}: "
                 f"{verdict} at alpha {short(alpha)}")
 
 
@@ -394,6 +392,11 @@ def decimal(value: Fraction | None, places: int = 4) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{float(value):.{places}f}"
+
+
+def exact_decimal(value: Fraction) -> str:
+    """``3/4 = 0.7500``, or ``1`` when whole: exact first, the decimal only to read."""
+    return str(value) if value.denominator == 1 else f"{value} = {decimal(value)}"
 
 
 def short(value: Fraction) -> str:
