@@ -41,6 +41,13 @@ class PairedRow:
             return "n/a"
         return "win" if delta > 0 else "loss" if delta < 0 else "tie"
 
+    def verdict(self) -> Literal["regression", "improved", "same", "n/a"]:
+        """Both metrics in one word: a loss on either is a regression, even beside a win."""
+        outcomes = {self.outcome(m) for m in METRICS}
+        if outcomes == {"n/a"}:
+            return "n/a"
+        return "regression" if "loss" in outcomes else "improved" if "win" in outcomes else "same"
+
 
 @dataclass(frozen=True)
 class Comparison:

@@ -50,6 +50,8 @@ class ScoredRun:
     report: Report | None
     error: str | None = None
     warnings: tuple[str, ...] = ()
+    run: Run | None = None
+    """The document run that was scored (after the chunk adapter, if any): what a drill-down shows."""
 
     @property
     def rejected(self) -> bool:
@@ -89,7 +91,7 @@ def score_run(protocol: Protocol, loaded: LoadedRun, chunk_map: Mapping[str, str
         if chunk_map is not None:
             run = adapt_for_protocol(protocol.definition, chunk_map, run,
                                      map_source=chunk_map_path).as_run(run.name, run.source)
-        return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run), None, loaded.run.warnings)
+        return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run), None, loaded.run.warnings, run)
     except ContractError as error:
         return ScoredRun(loaded.name, loaded.path, None, error.one_line(), loaded.run.warnings)
 
@@ -184,6 +186,13 @@ class ScoringSession:
         for scored in self.scored:
             if scored.name == name and scored.report is not None:
                 return scored.report
+        raise KeyError(name)
+
+    def scored_run(self, name: str) -> Run:
+        """The document run behind an accepted report (for showing rankings, not for scoring)."""
+        for scored in self.scored:
+            if scored.name == name and scored.run is not None and scored.report is not None:
+                return scored.run
         raise KeyError(name)
 
     def comparison(self, baseline: str, candidate: str) -> Comparison:

@@ -11,6 +11,8 @@ from typing import Literal
 
 from textual.app import App
 
+from rankeval_tui.tui.score_screen import LoadRequest, ScoreScreen
+
 StartScreen = Literal["score", "judge"]
 
 
@@ -19,16 +21,37 @@ class RankevalApp(App[int]):
 
     CSS_PATH = "rankeval.tcss"
     TITLE = "rankeval-tui"
+    ENABLE_COMMAND_PALETTE = False  # every action has a key in the footer; ^p would crowd it out
 
     def __init__(self, protocol_dir: Path, *, run_specs: list[tuple[str | None, Path]] | None = None,
-                 qrels_path: Path | None = None, start: StartScreen = "score", judge_session=None) -> None:
+                 qrels_path: Path | None = None, start: StartScreen = "score", judge_session=None,
+                 k: int | None = None, split: str | None = None, chunk_map_path: Path | None = None) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
         self.run_specs = run_specs or []
         self.qrels_path = qrels_path
         self.start = start
         self.judge_session = judge_session
+        self.k = k
+        self.split = split
+        self.chunk_map_path = chunk_map_path
+
+    def score_request(self) -> LoadRequest:
+        """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
+        return LoadRequest(Path(self.protocol_dir), tuple(self.run_specs), self.qrels_path, self.k, self.split,
+                           self.chunk_map_path)
 
     def on_mount(self) -> None:
-        # Filled in by the scoring screen (issue 4) and the judging screen (issue 3).
-        pass
+        if self.start == "judge":  # ``judge``: only the judging screen; nothing is scored
+            from rankeval_tui.tui.judge_screen import JudgeScreen
+
+            self.push_screen(JudgeScreen(self.judge_session))
+            return
+        # The scoring screen is the base screen; the judging screen (issue 3) is pushed over it.
+        self.push_screen(ScoreScreen(self.score_request()))
+
+    def open_judging(self) -> None:
+        """Judge this protocol's qrels over the current screen (for the scoring screen's key)."""
+        from rankeval_tui.tui.judge_screen import open_judge_screen
+
+        open_judge_screen(self)

@@ -1,0 +1,36 @@
+"""``rankeval-tui inspect``: open the app on a protocol (also ``rankeval-tui [PROTOCOL]``).
+
+The protocol is validated here first, so an invalid protocol (e.g. incomplete qrels) is one
+``error:`` line and exit 2 before any screen opens, exactly as ``score`` would report it. Runs
+are not checked here: a run that breaks the contract is shown in the app as rejected, with its
+reason, while the other runs stay usable.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rankeval_tui.cli.common import add_protocol_argument, add_run_arguments, load_protocol_from_args, protocol_dir
+from rankeval_tui.core.files import load_chunk_map, parse_run_argument
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("inspect", help="open the scoring screen (the default command)",
+                                   description="Open the app on PROTOCOL: per-query scores, run comparison, "
+                                               "drill-down; the judging screen is a key away.")
+    add_protocol_argument(parser)
+    add_run_arguments(parser)
+    parser.set_defaults(func=run_inspect)
+
+
+def run_inspect(args: argparse.Namespace) -> int:
+    load_protocol_from_args(args)  # raises ContractError -> exit 2 before the app opens
+    if args.chunk_map is not None:
+        load_chunk_map(args.chunk_map)
+    directory = protocol_dir(args)
+    specs = [parse_run_argument(a, directory) for a in args.run]
+    from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
+
+    app = RankevalApp(directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split,
+                      chunk_map_path=args.chunk_map)
+    return app.run() or 0

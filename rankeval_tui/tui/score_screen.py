@@ -1,0 +1,460 @@
+"""The scoring screen: one run's per-query table, or a baseline/candidate comparison.
+
+The screen holds a ``ScoringSession`` (core) and formats it; it never reads a file or computes
+a metric itself. Loading and reloading go through a worker (file IO); a k or split change asks
+the session for fresh reports and updates the existing table cells in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable, Literal, Sequence
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+
+from rankeval_tui.core.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluate import Report
+from rankeval_tui.core.render import exact_and_decimal, signed
+from rankeval_tui.core.session import RunSpec, ScoringSession
+from rankeval_tui.tui.widgets.delta_chart import (STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN,
+                                                  count_cell, delta_bar, delta_cell, status_cell, value_cell,
+                                                  verdict_cell)
+
+View = Literal["run", "compare"]
+SortMode = Literal["protocol", "worst", "best"]
+SORT_MODES: tuple[SortMode, ...] = ("protocol", "worst", "best")
+SORT_LABELS = {"protocol": "protocol order", "worst": "delta, worst first", "best": "delta, best first"}
+
+RUN_COLUMNS = (("query", "query"), ("status", "status"), ("missing", "missing"), ("returned", "returned"),
+               ("relevant", "relevant"), ("hits", "hits"), ("first", "first rel. rank"),
+               ("recall", "Recall@k"), ("rr", "RR@k"))
+COMPARE_COLUMNS = (("query", "query"), ("base_recall", "base R@k"), ("cand_recall", "cand R@k"),
+                   ("delta_recall", "Δ R@k"), ("base_rr", "base RR@k"), ("cand_rr", "cand RR@k"),
+                   ("delta_rr", "Δ RR@k"), ("verdict", "verdict"), ("chart", "Δ chart (m)"))
+
+LEGEND = Text.assemble(
+    "legend: ", ("MISSING (scored 0)", STYLE_MISSING), " the run has no ranking for the query: it counts 0 "
+    "in both means · ", ("no relevant (excluded)", STYLE_NO_RELEVANT), " no relevant document: "
+    "Recall/RR are null and the query is left out of the means")
+COMPARE_LEGEND = Text.assemble(
+    "legend: ", ("▼ REGRESSION", STYLE_LOSS), " candidate worse than baseline on a metric · ",
+    ("▲ improved", STYLE_WIN), " better · = same · ", ("n/a", STYLE_NO_RELEVANT),
+    " no relevant document (null, not compared)")
+
+
+def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool, Fraction]]:
+    """Typed keys: the exact Fraction delta, queries without one (null) always last."""
+    sign = -1 if mode == "best" else 1
+
+    def key(row: PairedRow) -> tuple[bool, Fraction]:
+        delta = row.delta(metric)
+        return (delta is None, sign * delta if delta is not None else Fraction(0))
+    return key
+
+
+def sync_table(table: DataTable, columns: Sequence[tuple[str, str]], rows: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """Show ``rows`` in ``table``, in order, touching as little as possible.
+
+    Same columns and same set of row keys (a k change, a new sort): cells are changed in place
+    with ``update_cell`` and the order is fixed with a typed index sort. Anything else (another
+    split, the regressions filter): the rows are rebuilt.
+    """
+    column_keys = [key for key, _ in columns]
+    if [c.value for c in table.columns] != column_keys:
+        table.clear(columns=True)
+        for key, label in columns:
+            table.add_column(label, key=key)
+    wanted = [key for key, _ in rows]
+    current = [r.value for r in table.rows]
+    if set(current) == set(wanted) and len(current) == len(wanted):
+        for key, cells in rows:
+            for column, value in zip(column_keys, cells):
+                if table.get_cell(key, column) != value:
+                    table.update_cell(key, column, value)
+        if current != wanted:
+            index = {key: i for i, key in enumerate(wanted)}
+            table.sort(key=lambda row: index[row[0]])
+        return
+    table.clear()
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
+
+
+@dataclass(frozen=True)
+class LoadRequest:
+    """What the app asks this screen to load (core-level inputs, never argparse)."""
+
+    protocol_dir: Path
+    run_specs: tuple[RunSpec, ...] = ()
+    qrels_path: Path | None = None
+    k: int | None = None
+    split: str | None = None
+    chunk_map_path: Path | None = None
+
+    def load(self) -> ScoringSession:
+        return ScoringSession.load(self.protocol_dir, self.run_specs, qrels_path=self.qrels_path, k=self.k,
+                                   split=self.split, chunk_map_path=self.chunk_map_path)
+
+
+class ScoreScreen(Screen[None]):
+    """Per-query scores of one run, or of a candidate against a baseline, with a drill-down."""
+
+    BINDINGS = [
+        Binding("v", "toggle_view", "view", id="score.view"),
+        Binding("plus_sign,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
+        Binding("minus", "k_down", "k-", id="score.k_down"),
+        Binding("t", "next_split", "split", id="score.split"),
+        Binding("b", "next_baseline", "base", id="score.baseline"),
+        Binding("c", "next_candidate", "cand", id="score.candidate"),
+        Binding("m", "next_metric", "metric", id="score.metric"),
+        Binding("s", "next_sort", "sort", id="score.sort"),
+        Binding("f", "toggle_regressions", "regress", id="score.filter"),
+        Binding("r", "reload", "reload", id="score.reload"),
+        Binding("j", "judge", "judge", id="score.judge"),
+        Binding("question_mark", "help", "help", id="score.help", key_display="?"),
+        Binding("q", "app.quit", "quit", id="score.quit"),
+    ]
+
+    session: reactive[ScoringSession | None] = reactive(None, init=False, always_update=True)
+    """Everything shown: protocol (with k, split), runs, reports. Replaced whole, never mutated."""
+    view: reactive[View] = reactive("run", init=False)
+    """The single-run table or the baseline/candidate comparison."""
+    baseline: reactive[str | None] = reactive(None, init=False)
+    """Name of the accepted run the candidate is compared with."""
+    candidate: reactive[str | None] = reactive(None, init=False)
+    """Name of the accepted run shown in the single-run view and compared against the baseline."""
+    metric: reactive[Metric] = reactive("rr", init=False)
+    """Metric of the delta chart, the sort and the regressions filter (RR@k first: the seed's q2)."""
+    sort_mode: reactive[SortMode] = reactive("protocol", init=False)
+    """Order of the comparison rows; deltas are sorted as exact Fractions."""
+    regressions_only: reactive[bool] = reactive(False, init=False)
+    """Show only queries where the candidate lost to the baseline on ``metric``."""
+    problem: reactive[str | None] = reactive(None, init=False)
+    """A protocol that failed to load or reload, as one line; shown instead of hiding it."""
+
+    def __init__(self, request: LoadRequest) -> None:
+        super().__init__()
+        self.request = request
+
+    def compose(self) -> ComposeResult:
+        yield Static("loading…", id="score-header")
+        yield Static("", id="score-runs")
+        yield Static("", id="score-problem")
+        with ContentSwitcher(initial="score-run-view", id="score-switcher"):
+            with Vertical(id="score-run-view"):
+                yield Static("", id="score-run-title", classes="score-title")
+                yield DataTable(id="score-run-table", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="score-run-summary", classes="score-summary")
+            with Vertical(id="score-compare-view"):
+                yield Static("", id="score-compare-title", classes="score-title")
+                yield DataTable(id="score-compare-table", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="score-compare-summary", classes="score-summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.load_worker(initial=True)
+
+    # ------------------------------------------------------------------ loading
+
+    @work(thread=True, exclusive=True, group="score-load")
+    def load_worker(self, initial: bool = False) -> None:
+        """Read protocol and runs off the UI thread; a bad protocol becomes a message, not a crash."""
+        try:
+            session = self.request.load() if initial or self.session is None else self.session.reload()
+        except ContractError as error:
+            prefix = "protocol rejected" if initial or self.session is None else "reload failed, still showing the last good files"
+            self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
+            return
+        self.app.call_from_thread(self.set_session, session)
+
+    def set_problem(self, message: str) -> None:
+        self.problem = message
+        if self.session is not None:
+            self.notify(message, severity="error", timeout=8)
+
+    def set_session(self, session: ScoringSession) -> None:
+        """Adopt a new session, keeping baseline/candidate where those runs are still accepted."""
+        names = [s.name for s in session.accepted]
+        baseline = self.baseline if self.baseline in names else (names[0] if names else None)
+        if self.candidate in names:
+            candidate = self.candidate
+        else:
+            others = [n for n in names if n != baseline]
+            candidate = others[0] if others else baseline
+        self.problem = None
+        self.set_reactive(ScoreScreen.baseline, baseline)
+        self.set_reactive(ScoreScreen.candidate, candidate)
+        if self.view == "compare" and len(names) < 2:
+            self.set_reactive(ScoreScreen.view, "run")
+        self.session = session
+
+    # ------------------------------------------------------------------ reactive plumbing
+
+    def watch_session(self) -> None:
+        self.refresh_all()
+
+    def watch_view(self, view: View) -> None:
+        self.refresh_all()
+        self.query_one(f"#score-{view}-table", DataTable).focus()
+
+    def watch_baseline(self) -> None:
+        self.refresh_all()
+
+    def watch_candidate(self) -> None:
+        self.refresh_all()
+
+    def watch_metric(self) -> None:
+        self.refresh_compare()
+
+    def watch_sort_mode(self) -> None:
+        self.refresh_compare()
+
+    def watch_regressions_only(self) -> None:
+        self.refresh_compare()
+
+    def watch_problem(self, problem: str | None) -> None:
+        widget = self.query_one("#score-problem", Static)
+        widget.update(Text(problem or "", style="bold red"))
+        widget.display = problem is not None
+        if self.session is None and problem is not None:
+            self.query_one("#score-header", Static).update(Text("protocol could not be loaded", style="bold red"))
+            self.query_one("#score-switcher").display = False
+
+    # ------------------------------------------------------------------ rendering
+
+    def refresh_all(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.query_one("#score-switcher").display = True
+        self.query_one("#score-header", Static).update(self.header_text(session))
+        self.query_one("#score-runs", Static).update(self.runs_text(session))
+        self.query_one("#score-switcher", ContentSwitcher).current = f"score-{self.view}-view"
+        self.refresh_run()
+        self.refresh_compare()
+
+    def header_text(self, session: ScoringSession) -> Text:
+        protocol = session.protocol
+        changed = protocol.k != session.base.k or protocol.split != session.base.split
+        return Text.assemble(
+            ("protocol ", "dim"), (protocol.name, "bold"),
+            ("   sha256 ", "dim"), (protocol.protocol_sha256[:12], "bold"),
+            ("   split ", "dim"), (protocol.split, "bold"),
+            ("   k ", "dim"), (str(protocol.k), "bold"),
+            ("   queries ", "dim"), (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
+            (f"   (files say k {session.base.k}, split {session.base.split})" if changed else "", "yellow"),
+        )
+
+    def runs_text(self, session: ScoringSession) -> Text:
+        text = Text("runs: ", style="dim")
+        if not session.scored:
+            text.append("none: put run files in runs/ or pass --run PATH", style=STYLE_MISSING)
+        for scored in session.accepted:
+            roles = [r for r, n in (("baseline", self.baseline), ("candidate", self.candidate)) if n == scored.name]
+            text.append("✓ ", style=STYLE_WIN)
+            text.append(scored.name, style="bold" if roles else "")
+            text.append(f" [{', '.join(roles)}]  " if roles else "  ", style="cyan")
+        for scored in session.rejected:
+            text.append("\n✗ REJECTED ", style=STYLE_LOSS)
+            text.append(scored.name, style="bold")
+            text.append(f": {scored.error}")
+        for scored in session.scored:
+            for warning in scored.warnings:
+                text.append(f"\n⚠ {scored.name}: {warning}", style="yellow")
+        return text
+
+    def refresh_run(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        table = self.query_one("#score-run-table", DataTable)
+        title = self.query_one("#score-run-title", Static)
+        summary = self.query_one("#score-run-summary", Static)
+        if self.candidate is None:
+            title.update(Text("no accepted run to show", style=STYLE_MISSING))
+            sync_table(table, RUN_COLUMNS, [])
+            summary.update("")
+            return
+        report = session.report(self.candidate)
+        title.update(Text.assemble(("run ", "dim"), (report.run, "bold"),
+                                   (f"  {report.source}" if report.source else "", "dim"),
+                                   ("   (c: next run, enter: query detail)", "dim")))
+        sync_table(table, RUN_COLUMNS, [(row.query, self.run_cells(row)) for row in report.rows])
+        summary.update(self.run_summary(report))
+
+    @staticmethod
+    def run_cells(row) -> list[Any]:
+        return [row.query, status_cell(row), "yes" if row.missing else "no", count_cell(row.returned),
+                count_cell(row.relevant), count_cell(row.hits), count_cell(row.first_relevant_rank),
+                value_cell(row.recall), value_cell(row.rr)]
+
+    @staticmethod
+    def run_summary(report: Report) -> Text:
+        k = report.k
+        text = Text.assemble(
+            (f"mean Recall@{k} = ", "bold"), exact_and_decimal(report.recall_at_k),
+            (f"   MRR@{k} = ", "bold"), exact_and_decimal(report.mrr_at_k),
+            f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
+            ("missing_queries: ", "bold"), (", ".join(report.missing_queries) or "none", STYLE_MISSING),
+            ("   no_relevant_queries: ", "bold"), (", ".join(report.no_relevant_queries) or "none", STYLE_NO_RELEVANT),
+        )
+        if report.adapter_sha256:
+            text.append(f"\nadapter_sha256 {report.adapter_sha256}", style="dim")
+        text.append("\n")
+        text.append_text(LEGEND)
+        return text
+
+    def current_comparison(self) -> Comparison | None:
+        session = self.session
+        if session is None or self.baseline is None or self.candidate is None or len(session.accepted) < 2:
+            return None
+        return session.comparison(self.baseline, self.candidate)
+
+    def refresh_compare(self) -> None:
+        if self.session is None:
+            return
+        table = self.query_one("#score-compare-table", DataTable)
+        title = self.query_one("#score-compare-title", Static)
+        summary = self.query_one("#score-compare-summary", Static)
+        comparison = self.current_comparison()
+        if comparison is None:
+            title.update(Text("comparison needs two accepted runs", style=STYLE_MISSING))
+            sync_table(table, COMPARE_COLUMNS, [])
+            summary.update("")
+            return
+        metric = self.metric
+        rows = list(comparison.rows)
+        if self.regressions_only:
+            rows = [row for row in rows if row.outcome(metric) == "loss"]
+        if self.sort_mode != "protocol":
+            rows.sort(key=sort_key(self.sort_mode, metric))
+        title.update(Text.assemble(
+            ("candidate ", "dim"), (comparison.candidate.run, "bold"), (" vs baseline ", "dim"),
+            (comparison.baseline.run, "bold"),
+            ("   (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
+            ("   chart/sort/filter: ", "dim"), (METRIC_LABELS[metric], "bold"),
+            ("   order: ", "dim"), (SORT_LABELS[self.sort_mode], "bold"),
+            ("   showing: ", "dim"), ("regressions only" if self.regressions_only else "all queries", "bold")))
+        sync_table(table, COMPARE_COLUMNS, [(row.query, self.compare_cells(row, metric)) for row in rows])
+        summary.update(self.compare_summary(comparison))
+
+    @staticmethod
+    def compare_cells(row: PairedRow, metric: Metric) -> list[Any]:
+        return [row.query, value_cell(row.baseline.recall), value_cell(row.candidate.recall),
+                delta_cell(row.delta("recall")), value_cell(row.baseline.rr), value_cell(row.candidate.rr),
+                delta_cell(row.delta("rr")), verdict_cell(row), delta_bar(row.delta(metric))]
+
+    @staticmethod
+    def compare_summary(comparison: Comparison) -> Text:
+        base, cand = comparison.baseline, comparison.candidate
+        k = base.k
+        text = Text()
+        for metric, label, attr in (("recall", f"Recall@{k}", "recall_at_k"), ("rr", f"MRR@{k}", "mrr_at_k")):
+            counts = comparison.counts(metric)  # type: ignore[arg-type]
+            worse = comparison.regressions(metric)  # type: ignore[arg-type]
+            text.append(f"{label:<9}", style="bold")
+            text.append(f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
+                        f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
+                        f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  ")
+            text.append(f"regressions: {', '.join(worse) or 'none'}\n", style=STYLE_LOSS if worse else "")
+        text.append_text(COMPARE_LEGEND)
+        return text
+
+    # ------------------------------------------------------------------ actions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Comparison-only keys are greyed out where they would do nothing."""
+        if action in ("next_baseline", "next_metric", "next_sort", "toggle_regressions"):
+            return True if self.view == "compare" else None
+        if action == "toggle_view":
+            return True if self.session is not None and len(self.session.accepted) >= 2 else None
+        return True
+
+    def action_toggle_view(self) -> None:
+        self.view = "compare" if self.view == "run" else "run"
+        self.refresh_bindings()
+
+    def rescore(self, change: Callable[[ScoringSession], ScoringSession]) -> None:
+        if self.session is None:
+            return
+        try:
+            self.set_session(change(self.session))
+        except ContractError as error:
+            self.notify(error.one_line(), severity="error")
+
+    def action_k_up(self) -> None:
+        self.rescore(lambda s: s.with_k(s.protocol.k + 1))
+
+    def action_k_down(self) -> None:
+        if self.session is not None and self.session.protocol.k <= 1:
+            self.notify("k is already 1", severity="warning")
+            return
+        self.rescore(lambda s: s.with_k(s.protocol.k - 1))
+
+    def action_next_split(self) -> None:
+        def next_split(s: ScoringSession) -> ScoringSession:
+            splits = s.splits
+            return s.with_split(splits[(splits.index(s.protocol.split) + 1) % len(splits)])
+        self.rescore(next_split)
+
+    def cycle(self, current: str | None) -> str | None:
+        names = [s.name for s in self.session.accepted] if self.session else []
+        if not names:
+            return None
+        return names[(names.index(current) + 1) % len(names)] if current in names else names[0]
+
+    def action_next_baseline(self) -> None:
+        self.baseline = self.cycle(self.baseline)
+        self.refresh_bindings()
+
+    def action_next_candidate(self) -> None:
+        self.candidate = self.cycle(self.candidate)
+
+    def action_next_metric(self) -> None:
+        self.metric = "recall" if self.metric == "rr" else "rr"
+
+    def action_next_sort(self) -> None:
+        self.sort_mode = SORT_MODES[(SORT_MODES.index(self.sort_mode) + 1) % len(SORT_MODES)]
+
+    def action_toggle_regressions(self) -> None:
+        self.regressions_only = not self.regressions_only
+
+    def action_reload(self) -> None:
+        """Re-read protocol, qrels and runs from disk (after a run file changed)."""
+        self.notify("reloading files from disk…", timeout=2)
+        self.load_worker()
+
+    def action_judge(self) -> None:
+        open_judging = getattr(self.app, "open_judging", None)
+        if open_judging is None:
+            self.notify("the judging screen is not available in this build", severity="warning")
+            return
+        open_judging()
+
+    def action_help(self) -> None:
+        self.notify("v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort · "
+                    "f regressions only · enter query detail · r reload · j judge · q quit", timeout=10)
+
+    @on(DataTable.RowSelected)
+    def open_query(self, event: DataTable.RowSelected) -> None:
+        """Enter on a query: its text, need and every accepted run's ranking with labels."""
+        if self.session is None or event.row_key.value is None:
+            return
+        from rankeval_tui.tui.query_screen import QueryScreen
+
+        if self.view == "compare" and self.baseline and self.candidate:
+            runs = list(dict.fromkeys([self.baseline, self.candidate]))
+        else:
+            runs = list(dict.fromkeys([*([self.candidate] if self.candidate else []),
+                                       *(s.name for s in self.session.accepted)]))
+        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs))

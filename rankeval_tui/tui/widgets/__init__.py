@@ -1,0 +1,1 @@
+"""Small widgets and cell formatters shared by the screens."""

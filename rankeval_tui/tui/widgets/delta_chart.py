@@ -1,0 +1,84 @@
+"""Cells of the scoring screen: exact values, signed deltas and per-query delta bars.
+
+Formatting only: every value comes from a ``Report`` or a ``PairedRow`` (core). The words go
+with the colours ("MISSING", "▼", "n/a"), so nothing is told by colour alone.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rich.text import Text
+
+from rankeval_tui.core.compare import PairedRow
+from rankeval_tui.core.evaluate import QueryRow
+from rankeval_tui.core.render import exact_and_decimal, row_status, signed
+
+BAR_HALF = 8
+"""Cells on each side of the zero line; a delta of ±1 (the largest possible) fills one side."""
+
+STYLE_LOSS = "bold red"
+STYLE_WIN = "bold green"
+STYLE_MISSING = "bold yellow"
+STYLE_NO_RELEVANT = "italic magenta"
+
+
+def value_cell(value: Fraction | None) -> Text:
+    """``1/2 (0.5000)``, ``1``, or ``null`` (dim) exactly as the report holds it."""
+    text = exact_and_decimal(value)
+    return Text(text, style="dim" if value is None else "", justify="right")
+
+
+def count_cell(value: int | None) -> Text:
+    return Text("null" if value is None else str(value), style="dim" if value is None else "", justify="right")
+
+
+def status_cell(row: QueryRow) -> Text:
+    """The evaluator's two special cases in words and colour (see the legend)."""
+    status = row_status(row)
+    if not row.eligible:
+        return Text(status, style=STYLE_NO_RELEVANT)
+    if row.missing:
+        return Text(status, style=STYLE_MISSING)
+    return Text("ok", style="dim")
+
+
+def delta_cell(delta: Fraction | None) -> Text:
+    """``▲ +1/2`` green, ``▼ -1/2`` red, ``= 0`` plain, ``n/a`` for a query with no relevant document."""
+    if delta is None:
+        return Text("n/a", style=STYLE_NO_RELEVANT, justify="right")
+    if delta > 0:
+        return Text(f"▲ {signed(delta)}", style=STYLE_WIN, justify="right")
+    if delta < 0:
+        return Text(f"▼ {signed(delta)}", style=STYLE_LOSS, justify="right")
+    return Text("= 0", justify="right")
+
+
+def verdict_cell(row: PairedRow) -> Text:
+    """``PairedRow.verdict`` in words and colour."""
+    verdict = row.verdict()
+    if verdict == "n/a":
+        return Text("no relevant", style=STYLE_NO_RELEVANT)
+    if verdict == "regression":
+        return Text("▼ REGRESSION", style=STYLE_LOSS)
+    if verdict == "improved":
+        return Text("▲ improved", style=STYLE_WIN)
+    return Text("= same")
+
+
+def delta_bar(delta: Fraction | None, half: int = BAR_HALF) -> Text:
+    """A bar around a zero line ``│``: losses grow left in red, wins grow right in green.
+
+    Lengths are rounded up so that any nonzero delta shows at least one cell: a tiny
+    regression must not look like a tie.
+    """
+    if delta is None:
+        return Text(" " * half + "·" + " " * half, style="dim")
+    cells = min(half, -(-abs(delta.numerator) * half // delta.denominator)) if delta else 0
+    left = " " * (half - cells) + "█" * cells if delta < 0 else " " * half
+    right = "█" * cells + " " * (half - cells) if delta > 0 else " " * half
+    text = Text()
+    text.append(left, style=STYLE_LOSS)
+    text.append("│", style="dim")
+    text.append(right, style=STYLE_WIN)
+    return text
