@@ -23,7 +23,7 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from rankeval_tui.core.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import Report
+from rankeval_tui.core.evaluate import QueryRow, Report
 from rankeval_tui.core.render import exact_and_decimal, signed
 from rankeval_tui.core.session import RunSpec, ScoringSession
 from rankeval_tui.tui.widgets.delta_chart import (STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN,
@@ -75,7 +75,7 @@ def sync_table(table: DataTable, columns: Sequence[tuple[str, str]], rows: Seque
         for key, label in columns:
             table.add_column(label, key=key)
     wanted = [key for key, _ in rows]
-    current = [r.value for r in table.rows]
+    current = [r.key.value for r in table.ordered_rows]
     if set(current) == set(wanted) and len(current) == len(wanted):
         for key, cells in rows:
             for column, value in zip(column_keys, cells):
@@ -287,13 +287,21 @@ class ScoreScreen(Screen[None]):
             return
         report = session.report(self.candidate)
         title.update(Text.assemble(("run ", "dim"), (report.run, "bold"),
-                                   (f"  {report.source}" if report.source else "", "dim"),
+                                   (f"  {self.shown_path(report.source)}" if report.source else "", "dim"),
                                    ("   (c: next run, enter: query detail)", "dim")))
         sync_table(table, RUN_COLUMNS, [(row.query, self.run_cells(row)) for row in report.rows])
         summary.update(self.run_summary(report))
 
+    def shown_path(self, path: Path) -> str:
+        """A run file relative to the protocol directory where it lives there (short, and the
+        same on every machine, which keeps snapshots stable)."""
+        try:
+            return str(path.resolve().relative_to(self.request.protocol_dir.resolve()))
+        except ValueError:
+            return str(path)
+
     @staticmethod
-    def run_cells(row) -> list[Any]:
+    def run_cells(row: QueryRow) -> list[Any]:
         return [row.query, status_cell(row), "yes" if row.missing else "no", count_cell(row.returned),
                 count_cell(row.relevant), count_cell(row.hits), count_cell(row.first_relevant_rank),
                 value_cell(row.recall), value_cell(row.rr)]

@@ -1,0 +1,304 @@
+"""Pilot tests of the scoring screen and the drill-down on the seed protocol.
+
+Expected numbers come from the seed's expected.json (tests/data), not from the screen's own
+code path, so a formatting or wiring mistake on the screen fails here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from rankeval_tui.core.evaluate import evaluate
+from rankeval_tui.core.files import load_protocol, load_run
+from rankeval_tui.tui.app import RankevalApp
+from rankeval_tui.tui.query_screen import CUTOFF_KEY, QueryScreen
+from rankeval_tui.tui.score_screen import ScoreScreen
+
+SIZE = (120, 36)
+SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
+
+
+def specs(directory: Path, *names: str) -> list[tuple[None, Path]]:
+    return [(None, directory / "runs" / f"{name}.json") for name in names]
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def cell(table: DataTable, row: str, column: str) -> str:
+    return str(table.get_cell(row, column))
+
+
+def order(table: DataTable) -> list[str]:
+    """Row keys in displayed order (``DataTable.rows`` keeps insertion order, not the sort)."""
+    return [row.key.value for row in table.ordered_rows]
+
+
+def exact(text: str) -> Fraction | None:
+    """``1/2 (0.5000)`` -> 1/2, and check the decimal beside it is that fraction's."""
+    if text == "null":
+        return None
+    value = Fraction(text.split()[0])
+    if "(" in text:
+        assert text.split()[1] == f"({float(value):.4f})"
+    return value
+
+
+def plain(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+def run_rows_match(table: DataTable, expected: dict) -> None:
+    """Every cell of the single-run table against the report's JSON (the evaluator's fields)."""
+    assert order(table) == [row["query"] for row in expected["rows"]]
+    for row in expected["rows"]:
+        q = row["query"]
+        assert cell(table, q, "missing") == ("yes" if row["missing"] else "no")
+        for column, field in (("returned", "returned"), ("relevant", "relevant"), ("hits", "hits"),
+                              ("first", "first_relevant_rank")):
+            value = cell(table, q, column)
+            assert (None if value == "null" else int(value)) == row[field], (q, column)
+        for column in ("recall", "rr"):
+            value = exact(cell(table, q, column))
+            assert (None if value is None else str(value)) == row[column], (q, column)
+
+
+async def test_single_run_numbers_equal_the_evaluator(seed_dir: Path, seed_expected: dict) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ScoreScreen)
+        expected = seed_expected["results"]["fixture_A"]
+        run_rows_match(screen.query_one("#score-run-table", DataTable), expected)
+        header = plain(screen, "#score-header")
+        assert SEED_HASH[:12] in header and "split test" in header and "k 2" in header
+        assert "4 total / 3 eligible" in header
+        summary = plain(screen, "#score-run-summary")
+        assert "mean Recall@2 = 1/2 (0.5000)" in summary and "MRR@2 = 1/2 (0.5000)" in summary
+        assert "missing_queries: q4" in summary and "no_relevant_queries: q5" in summary
+        assert "legend:" in summary
+
+
+async def test_screen_equals_score_json(seed_dir: Path) -> None:
+    """The same numbers as ``rankeval-tui score --format json`` for every run in runs/."""
+    out = subprocess.run([sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--format", "json"],
+                         capture_output=True, text=True, check=True).stdout
+    cli = json.loads(out)["runs"]
+    app = RankevalApp(seed_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        seen = []
+        for _ in cli:
+            seen.append(screen.candidate)
+            run_rows_match(screen.query_one("#score-run-table", DataTable), cli[screen.candidate])
+            await pilot.press("c")
+            await pilot.pause()
+        assert sorted(seen) == sorted(cli)
+
+
+async def test_missing_and_no_relevant_read_differently(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#score-run-table", DataTable)
+        q4, q5 = table.get_cell("q4", "status"), table.get_cell("q5", "status")
+        assert "MISSING" in str(q4) and cell(table, "q4", "missing") == "yes"
+        assert "no relevant" in str(q5) and cell(table, "q5", "missing") == "no"
+        assert cell(table, "q5", "recall") == "null" and cell(table, "q5", "rr") == "null"
+        assert cell(table, "q4", "recall") == "0"  # missing scores 0, it is not null
+        assert q4.style != q5.style  # and a colour besides the word
+
+
+async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        screen = app.screen
+        assert (screen.baseline, screen.candidate) == ("fixture_A", "fixture_B")
+        table = screen.query_one("#score-compare-table", DataTable)
+        assert cell(table, "q2", "delta_rr") == "▼ -1/2"
+        assert "REGRESSION" in cell(table, "q2", "verdict")
+        assert cell(table, "q2", "delta_recall") == "= 0"
+        assert cell(table, "q4", "delta_rr") == "▲ +1" and "improved" in cell(table, "q4", "verdict")
+        assert cell(table, "q5", "delta_rr") == "n/a"
+        assert cell(table, "q2", "chart").index("█") < cell(table, "q2", "chart").index("│")  # bar left of zero
+        summary = plain(screen, "#score-compare-summary")
+        assert "fixture_A 1/2 (0.5000) → fixture_B 5/6 (0.8333)" in summary
+        assert "win/tie/loss 2/0/1  regressions: q2" in summary  # MRR
+        assert "win/tie/loss 1/2/0  regressions: none" in summary  # Recall
+
+        await pilot.press("f")  # regressions only (RR@k)
+        await pilot.pause()
+        assert order(table) == ["q2"]
+        await pilot.press("f", "s")  # all again, sorted worst first by the exact delta
+        await pilot.pause()
+        assert order(table) == ["q2", "q3", "q4", "q5"]
+        await pilot.press("s")  # best first; the null delta stays last
+        await pilot.pause()
+        assert order(table) == ["q4", "q3", "q2", "q5"]
+        await pilot.press("m")  # Recall@k: q4 +1, then the ties in protocol order
+        await pilot.pause()
+        assert order(table) == ["q4", "q2", "q3", "q5"]
+        await pilot.press("b")  # baseline becomes fixture_B: compared with itself, all ties
+        await pilot.pause()
+        assert "same run" in plain(screen, "#score-compare-title")
+
+
+async def test_rejected_run_shows_its_reason_and_others_work(seed_copy: Path) -> None:
+    (seed_copy / "runs" / "dup.json").write_text('{"q2": ["d3", "d1", "d3"]}', encoding="utf-8")
+    app = RankevalApp(seed_copy)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        runs = plain(screen, "#score-runs")
+        assert "REJECTED dup" in runs
+        assert "query 'q2', document 'd3': duplicate document ID" in runs
+        assert [s.name for s in screen.session.accepted] == ["all_empty", "fixture_A", "fixture_B"]
+        for _ in range(3):
+            await pilot.press("c")
+            assert screen.candidate != "dup"
+
+
+async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path, monkeypatch) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    protocol = load_protocol(seed_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        run_table = screen.query_one("#score-run-table", DataTable)
+        compare_table = screen.query_one("#score-compare-table", DataTable)
+        cleared: list[str] = []
+        original = DataTable.clear
+        monkeypatch.setattr(DataTable, "clear", lambda self, columns=False: (cleared.append(self.id), original(self, columns))[1])
+        await pilot.press("minus")
+        await pilot.pause()
+        k1 = protocol.with_k(1)
+        header = plain(screen, "#score-header")
+        assert "k 1" in header and k1.protocol_sha256[:12] in header and SEED_HASH[:12] not in header
+        for name, table in (("fixture_B", run_table),):
+            run_rows_match(table, evaluate(k1, load_run(seed_dir / "runs" / f"{name}.json")).to_json())
+        assert cell(compare_table, "q2", "delta_rr") == "▼ -1"  # A has d3 at rank 1, B has none in the top 1
+        assert "mean Recall@1" in plain(screen, "#score-run-summary")
+        assert cleared == []  # same rows: cells were updated, the tables not rebuilt
+        await pilot.press("plus_sign", "plus_sign")
+        await pilot.pause()
+        assert "k 3" in plain(screen, "#score-header")
+        assert cell(compare_table, "q2", "delta_recall") == "= 0" and cell(compare_table, "q2", "delta_rr") == "▼ -1/2"
+        assert cell(run_table, "q2", "recall") == "1"  # d3 and d4 within the top 3
+
+
+async def test_split_switch_rejects_runs_of_the_other_split(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        screen = app.screen
+        assert "split dev" in plain(screen, "#score-header")
+        runs = plain(screen, "#score-runs")
+        assert runs.count("REJECTED") == 2 and "wrong-split query" in runs
+        assert "no accepted run" in plain(screen, "#score-run-title")
+        await pilot.press("t")
+        await pilot.pause()
+        assert "split test" in plain(screen, "#score-header") and "REJECTED" not in plain(screen, "#score-runs")
+
+
+async def test_reload_reads_changed_run_files(seed_copy: Path) -> None:
+    app = RankevalApp(seed_copy, run_specs=specs(seed_copy, "fixture_A"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#score-run-table", DataTable)
+        assert cell(table, "q4", "missing") == "yes"
+        (seed_copy / "runs" / "fixture_A.json").write_text('{"q4": ["d6"]}', encoding="utf-8")
+        await pilot.press("r")
+        await settle(pilot)
+        assert cell(table, "q4", "missing") == "no" and cell(table, "q4", "rr") == "1"
+        assert cell(table, "q2", "missing") == "yes"
+        # A reload that breaks the protocol keeps the last good numbers and says why.
+        (seed_copy / "qrels.toml").write_text("[qrels]\n", encoding="utf-8")
+        await pilot.press("r")
+        await settle(pilot)
+        assert "reload failed" in plain(app.screen, "#score-problem")
+        assert cell(table, "q4", "rr") == "1"
+
+
+async def test_invalid_protocol_shows_an_error_not_a_crash(seed_copy: Path) -> None:
+    (seed_copy / "qrels.toml").write_text("[qrels.q1]\nd1 = 0\n", encoding="utf-8")
+    app = RankevalApp(seed_copy)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        problem = plain(app.screen, "#score-problem")
+        assert problem.startswith("protocol rejected: ") and "qrels" in problem
+
+
+def test_inspect_exits_2_on_an_invalid_protocol(seed_copy: Path) -> None:
+    (seed_copy / "qrels.toml").write_text("[qrels.q1]\nd1 = 0\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "rankeval_tui", str(seed_copy)], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+async def test_drill_down_shows_rankings_labels_and_cutoff(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.press("enter")  # cursor on q2
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, QueryScreen) and screen.query_id == "q2" and screen.runs == ["fixture_A", "fixture_B"]
+        head = plain(screen, "#query-head")
+        assert "有哪些导出格式" in head and "relevant: d3, d4" in head
+        a, b = screen.query_one("#query-table-0", DataTable), screen.query_one("#query-table-1", DataTable)
+        assert order(a) == ["d3", "d1", CUTOFF_KEY, "d4"]
+        assert order(b) == ["d1", "d3", CUTOFF_KEY, "d4"]
+        assert "cutoff k=2" in cell(b, CUTOFF_KEY, "doc")
+        assert "first relevant" in cell(b, "d3", "note") and cell(b, "d1", "note") == ""
+        assert cell(b, "d3", "label") == "1 relevant" and cell(b, "d1", "label") == "0"
+        titles = [str(w.render()) for w in screen.query(".query-run-title").results(Static)]
+        assert "first relevant rank 1" in titles[0] and "first relevant rank 2" in titles[1]
+        assert "RR@2 1/2 (0.5000)" in titles[1]
+        await pilot.press("down")
+        await pilot.pause()
+        assert "d1" in plain(screen, "#query-doc") and "下载操作指南" in plain(screen, "#query-doc")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreScreen)
+
+
+async def test_drill_down_lists_relevant_documents_never_returned(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "down", "enter")  # q4: missing for fixture_A
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_id == "q4"
+        footer = str(screen.query_one(".query-run-footer", Static).render())
+        assert footer == "relevant never returned: d6"
+        assert "MISSING" in str(screen.query_one(".query-run-title", Static).render())
+
+
+async def test_judge_key_calls_the_app_hook(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A"))
+    calls: list[bool] = []
+    app.open_judging = lambda: calls.append(True)  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("j")
+        await pilot.pause()
+        assert calls == [True]
