@@ -1,0 +1,56 @@
+"""``rankeval-tui adjudicate``: decide the pairs two annotators labeled differently, in the app.
+
+Everything is validated (both files, coverage, lock, journal) before the screen opens, so bad
+input is one ``error:`` line and exit 2 with nothing written. ``judge --adjudicate`` can call
+``run_adjudicate`` with the same arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rankeval_tui.cli.agree import locate
+from rankeval_tui.core.adjudication import AdjudicationSession
+from rankeval_tui.core.files import load_definition
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "adjudicate", help="adjudicate the disagreements of two annotators' qrels (opens the app)",
+        description="Queue only the pairs the two files label differently; give each a final 0/1 with a "
+                    "reason. Decisions are journaled (OUT.adjudication.journal) and survive a crash; the "
+                    "exhaustive qrels with [adjudication] records and provenance is written when all are "
+                    "decided. Exit 0 written, 1 quit with decisions left, 2 invalid input.")
+    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
+    parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
+    parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
+    add_adjudication_options(parser)
+    parser.set_defaults(func=run_adjudicate_command)
+
+
+def add_adjudication_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="QRELS.toml",
+                        help="the adjudicated, exhaustive qrels to write")
+    parser.add_argument("--adjudicator", default=None, metavar="NAME",
+                        help="who decides (default: the login name); recorded with every decision")
+    parser.add_argument("--break-lock", action="store_true",
+                        help="remove a stale lock left by a judge/adjudicate process that is not running")
+
+
+def run_adjudicate(protocol: Path, first: Path, second: Path, output: Path, adjudicator: str | None,
+                   break_lock: bool) -> int:
+    from rankeval_tui.tui.adjudicate_screen import run_adjudication_app  # textual only when the app opens
+
+    definition = load_definition(protocol)
+    session = AdjudicationSession.open(definition, locate(first, protocol), locate(second, protocol), output,
+                                       adjudicator=adjudicator, break_lock=break_lock)
+    message = run_adjudication_app(session)
+    if message:
+        print(message, file=sys.stderr)
+    return 0 if session.written else 1
+
+
+def run_adjudicate_command(args: argparse.Namespace) -> int:
+    return run_adjudicate(args.protocol, args.first, args.second, args.output, args.adjudicator, args.break_lock)

@@ -1,0 +1,305 @@
+"""Adjudication: a third person decides the pairs two annotators labeled differently.
+
+Why a queue of only the disagreeing pairs: the agreed pairs need no one's time, and showing
+them would bury the few decisions that matter. Each decision is a final 0/1 *with a reason*
+(no reason, no decision: the reason is what a later reader audits), and it is appended to a
+journal and fsynced before the screen shows it, reusing ``core.judging``'s ``Journal`` and
+``Lock`` (one journal format, one lock rule per qrels file).
+
+The output is an exhaustive qrels file: agreed pairs keep their common label, disagreeing
+pairs get the adjudicator's final label, and ``[adjudication.Q] D = {labels = [a, b], final,
+reason, adjudicator}`` records every decision beside the labels, never inside them. Provenance
+names both annotators, the adjudicator and the measured agreement.
+
+This module never imports textual.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Mapping
+
+from rankeval_tui.core.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluate import fraction_text
+from rankeval_tui.core.files import QrelsFile, write_qrels
+from rankeval_tui.core.judging import (JOURNAL_VERSION, LOCK_SUFFIX, Journal, Lock, checked_label,
+                                       default_annotator, definition_sha256)
+from rankeval_tui.core.protocol import ProtocolDefinition
+
+# Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
+JOURNAL_SUFFIX = ".adjudication.journal"
+TOOL = "rankeval-tui adjudicate"
+
+Pair = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The adjudicator's final label for one disagreeing pair, and why."""
+
+    final: int
+    reason: str
+
+
+def checked_reason(reason: object) -> str:
+    if type(reason) is not str or not reason.strip():
+        raise ContractError("a decision needs a reason (what made this pair relevant or not)")
+    return reason.strip()
+
+
+def adjudicated_queries(qrels: QrelsFile) -> set[str]:
+    """Queries with at least one adjudicated pair: what ``score`` and the scoring screen can
+    mark per query ("labels adjudicated"). Read from the ``[adjudication]`` table only."""
+    return {query for query, row in qrels.adjudication.items() if isinstance(row, dict) and row}
+
+
+def adjudicated_qrels(definition: ProtocolDefinition, result: Agreement, a: QrelsFile, b: QrelsFile,
+                      decisions: Mapping[Pair, Decision], adjudicator: str,
+                      extra_provenance: Mapping[str, Any] | None = None) -> QrelsFile:
+    """The exhaustive qrels: agreed labels plus the final label of every disagreement.
+
+    Refuses (ContractError naming the pairs) while any disagreement is undecided, and refuses
+    decisions for pairs that were never in disagreement, so nothing is filled or overridden.
+    """
+    queued = {(d.query, d.document): d for d in result.disagreements}
+    stray = [pair for pair in decisions if pair not in queued]
+    if stray:
+        q, d = stray[0]
+        raise ContractError("decision for a pair the annotators agree on",
+                            where=f"{describe_id('query', q)}, {describe_id('document', d)}")
+    undecided = [pair for pair in queued if pair not in decisions]
+    if undecided:
+        shown = "; ".join(f"{q}/{d}" for q, d in undecided)
+        raise ContractError(f"{len(undecided)} disagreeing pairs are not adjudicated yet: {shown}")
+    labels = {q: dict(row) for q, row in a.labels.items()}
+    adjudication: dict[str, dict[str, Any]] = {}
+    for pair, item in queued.items():
+        decision = decisions[pair]
+        labels[item.query][item.document] = decision.final
+        adjudication.setdefault(item.query, {})[item.document] = {
+            "labels": list(item.labels), "final": decision.final, "reason": decision.reason,
+            "adjudicator": adjudicator}
+    notes: dict[str, dict[str, str]] = {}
+    for query in definition.queries:
+        for doc in definition.documents:
+            written = [(name, f.notes[query][doc]) for name, f in zip(result.annotators, (a, b))
+                       if doc in f.notes.get(query, {})]
+            if written:
+                notes.setdefault(query, {})[doc] = " | ".join(f"{name}: {text}" for name, text in written)
+    disputed = {q: {d: True for d in definition.documents
+                    if a.disputed.get(q, {}).get(d) or b.disputed.get(q, {}).get(d)}
+                for q in definition.queries}
+    provenance = {
+        "annotators": list(result.annotators),
+        "adjudicator": adjudicator,
+        "adjudicated_from": [s for s in result.sources if s is not None],
+        "kappa": fraction_text(result.overall.kappa),
+        "observed_agreement": fraction_text(result.overall.observed_agreement),
+        "disagreements": len(result.disagreements),
+        "definition_sha256": definition_sha256(definition),
+        "tool": TOOL,
+        **(extra_provenance or {}),
+    }
+    return QrelsFile(labels=labels, notes=notes, disputed={q: r for q, r in disputed.items() if r},
+                     provenance=provenance, adjudication=adjudication)
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@dataclass
+class AdjudicationSession:
+    """The queue of disagreeing pairs and the decisions taken, backed by a journal.
+
+    Like ``JudgingSession``: every decision is journaled (fsync) first and applied in memory
+    second, so the screen never shows an unrecorded decision; a restart replays the journal.
+    """
+
+    definition: ProtocolDefinition
+    output: Path
+    a: QrelsFile
+    b: QrelsFile
+    result: Agreement
+    adjudicator: str
+    inputs: list[dict[str, str]] = field(default_factory=list)
+    decisions: dict[Pair, Decision] = field(default_factory=dict)
+    index: int = 0
+    journal: Journal | None = None
+    lock: Lock | None = None
+    warnings: list[str] = field(default_factory=list)
+    written: bool = False
+
+    # ------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, output: str | Path,
+             *, adjudicator: str | None = None, break_lock: bool = False, lock: bool = True) -> "AdjudicationSession":
+        """Read both files (same coverage, exhaustive), take the output's lock, and resume the
+        journal beside the output if there is one. Bad input leaves no lock and no journal."""
+        path_a, path_b, output = Path(path_a), Path(path_b), Path(output)
+        for path in (path_a, path_b):
+            if path.exists() and output.exists() and path.resolve() == output.resolve():
+                raise ContractError("the output is one of the annotators' files; write the result to a new file",
+                                    file=output)
+        if not output.parent.is_dir():
+            raise ContractError("directory of the output file does not exist", file=output)
+        a, b = read_pair(definition, path_a, path_b)
+        names = (annotator_name(a, path_a.stem), annotator_name(b, path_b.stem))
+        if names[0] == names[1]:
+            names = (f"{names[0]} ({path_a.name})", f"{names[1]} ({path_b.name})")
+        result = agreement(definition, a, b, names, (str(path_a), str(path_b)))
+        inputs = [{"file": str(p), "sha256": file_sha256(p)} for p in (path_a, path_b)]
+        the_lock = Lock(output.with_name(output.name + LOCK_SUFFIX)) if lock else None
+        if the_lock is not None:
+            the_lock.acquire(break_lock=break_lock)
+        try:
+            session = cls(definition, output, a, b, result, adjudicator or "", inputs)
+            session._open_journal(adjudicator)
+        except BaseException:
+            if the_lock is not None:
+                the_lock.release()
+            raise
+        session.lock = the_lock
+        session.index = session.first_undecided() or 0
+        return session
+
+    @property
+    def journal_path(self) -> Path:
+        return self.output.with_name(self.output.name + JOURNAL_SUFFIX)
+
+    def _open_journal(self, adjudicator: str | None) -> None:
+        path = self.journal_path
+        if path.exists() and b"\n" in path.read_bytes():
+            contents = Journal.read(path)
+            header = contents.header
+            if header.get("kind") != "adjudication":
+                raise ContractError("not an adjudication journal", file=path, where="line 1")
+            if header.get("definition_sha256") != definition_sha256(self.definition):
+                raise ContractError("journal was recorded for another version of protocol.toml; move it away",
+                                    file=path)
+            if [i.get("sha256") for i in header.get("inputs", [])] != [i["sha256"] for i in self.inputs]:
+                raise ContractError("journal was recorded for other annotator files (their contents or names "
+                                    "changed, so the disagreements may differ); move it away to start over",
+                                    file=path)
+            if adjudicator is not None and adjudicator != header.get("adjudicator"):
+                raise ContractError(f"journal was started by adjudicator {header.get('adjudicator')!r}, not "
+                                    f"{adjudicator!r}; resume without --adjudicator or move it away", file=path)
+            self.adjudicator = str(header.get("adjudicator", ""))
+            for number, entry in contents.entries:
+                try:
+                    self._replay(entry)
+                except ContractError as error:
+                    raise error.located(file=path, where=f"line {number}") from None
+            if contents.torn:
+                self.warnings.append(f"{path}: the last journal line was torn ({len(contents.torn)} bytes, an "
+                                     "unfinished write never shown as recorded); dropped")
+            self.journal = Journal(path)
+            self.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
+            return
+        if path.exists():
+            self.warnings.append(f"{path}: journal had no complete line; nothing had been recorded; starting over")
+            path.unlink()
+        self.adjudicator = adjudicator or default_annotator()
+        self.journal = Journal(path)
+        self.journal.open_for_append()
+        self.journal.append({"op": "start", "version": JOURNAL_VERSION, "kind": "adjudication",
+                             "protocol": self.definition.name,
+                             "definition_sha256": definition_sha256(self.definition),
+                             "inputs": self.inputs, "adjudicator": self.adjudicator,
+                             "disagreements": len(self.items)})
+
+    def _replay(self, entry: dict[str, Any]) -> None:
+        if entry.get("op") != "decide":
+            raise ContractError(f"unknown adjudication journal entry {entry.get('op')!r}")
+        pair = (entry.get("q"), entry.get("d"))
+        if pair not in self.positions:
+            raise ContractError(f"decision for a pair not in the queue: {pair!r}")
+        self.decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))  # type: ignore[index]
+
+    # ------------------------------------------------------------ reading
+
+    @property
+    def items(self) -> tuple[Disagreement, ...]:
+        """The queue: only the pairs the two annotators labeled differently, in protocol order."""
+        return self.result.disagreements
+
+    @cached_property
+    def positions(self) -> dict[Pair, int]:
+        return {(d.query, d.document): i for i, d in enumerate(self.items)}
+
+    @property
+    def current(self) -> Disagreement | None:
+        return self.items[self.index] if self.items else None
+
+    def decision_of(self, item: Disagreement) -> Decision | None:
+        return self.decisions.get((item.query, item.document))
+
+    @property
+    def decided(self) -> int:
+        return len(self.decisions)
+
+    @property
+    def complete(self) -> bool:
+        return self.decided == len(self.items)
+
+    def first_undecided(self, start: int = 0) -> int | None:
+        """Index of the first undecided item at or after ``start``, wrapping; None when all are decided."""
+        n = len(self.items)
+        for offset in range(n):
+            i = (start + offset) % n
+            if self.decision_of(self.items[i]) is None:
+                return i
+        return None
+
+    # ------------------------------------------------------------ recording
+
+    def select(self, index: int) -> None:
+        if not 0 <= index < len(self.items):
+            raise IndexError(index)
+        self.index = index
+
+    def decide(self, final: int, reason: str) -> Decision:
+        """Record the current pair's final label and reason (journal first), then move to the
+        next undecided pair. Deciding an already decided pair again replaces the decision."""
+        item = self.current
+        if item is None:
+            raise ContractError("nothing to adjudicate: the annotators agree on every pair")
+        decision = Decision(checked_label(final), checked_reason(reason))
+        if self.journal is not None:
+            self.journal.append({"op": "decide", "q": item.query, "d": item.document,
+                                 "final": decision.final, "reason": decision.reason})
+        self.decisions[(item.query, item.document)] = decision
+        following = self.first_undecided(self.index + 1 if self.items else 0)
+        if following is not None:
+            self.index = following
+        return decision
+
+    # ------------------------------------------------------------ output
+
+    def qrels(self) -> QrelsFile:
+        return adjudicated_qrels(self.definition, self.result, self.a, self.b, self.decisions, self.adjudicator,
+                                 {"input_sha256": [i["sha256"] for i in self.inputs]})
+
+    def write(self) -> str:
+        """Write the exhaustive adjudicated qrels atomically, then drop the journal."""
+        qrels = self.qrels()  # raises while anything is undecided
+        write_qrels(self.output, qrels, self.definition)
+        self.written = True
+        if self.journal is not None:
+            self.journal.remove()
+            self.journal = None
+        return (f"wrote {self.output}: {self.definition.pair_count} pairs, {len(self.items)} adjudicated by "
+                f"{self.adjudicator}")
+
+    def close(self) -> None:
+        """Close the journal and release the lock; an unfinished journal stays for the next run."""
+        if self.journal is not None:
+            self.journal.close()
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None

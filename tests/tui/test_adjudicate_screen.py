@@ -1,0 +1,196 @@
+"""Pilot tests of the adjudication queue: only disagreements queued, both labels and notes shown,
+decisions need a reason, are journaled, survive a restart, and ``w`` writes the right file."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomli_w
+from textual.widgets import DataTable, Input, Static
+
+from rankeval_tui.core.adjudication import JOURNAL_SUFFIX, AdjudicationSession, adjudicated_queries
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files import load_definition, load_protocol, read_qrels_file
+from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen, AdjudicationApp
+
+SIZE = (140, 40)
+
+
+@pytest.fixture()
+def definition(seed_dir):
+    return load_definition(seed_dir)
+
+
+@pytest.fixture()
+def files(tmp_path, seed_dir) -> tuple[Path, Path, Path]:
+    labels = tomllib.loads((seed_dir / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
+    bob = copy.deepcopy(labels)
+    bob["q1"]["d1"] = 1
+    bob["q2"]["d4"] = 0
+    bob["q4"]["d6"] = 0
+    a = tmp_path / "alice.toml"
+    b = tmp_path / "bob.toml"
+    a.write_text(tomli_w.dumps({"provenance": {"annotators": ["alice"]}, "qrels": labels,
+                                "notes": {"q2": {"d4": "CSV is an export format"}}}), encoding="utf-8")
+    b.write_text(tomli_w.dumps({"provenance": {"annotators": ["bob"]}, "qrels": bob,
+                                "notes": {"q2": {"d4": "a table, not a text export"}}}), encoding="utf-8")
+    return a, b, tmp_path / "qrels.toml"
+
+
+def text_of(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def decide(pilot, key: str, reason: str) -> None:
+    await pilot.press(key)
+    for ch in reason:
+        await pilot.press("space" if ch == " " else ch)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_queue_shows_only_disagreements_with_both_labels_and_notes(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    app = AdjudicationApp(session)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, AdjudicateScreen)
+            table = screen.query_one(DataTable)
+            assert table.row_count == 3  # of 30 pairs, only the 3 disagreements
+            assert [table.get_row_at(i)[1:5] for i in range(3)] == [
+                ["q1", "d1", "0", "1"], ["q2", "d4", "1", "0"], ["q4", "d6", "1", "0"]]
+            await pilot.press("down")
+            await pilot.pause()
+            labels = text_of(screen, "#adjudicate-labels")
+            assert "alice: 1 relevant" in labels and "CSV is an export format" in labels
+            assert "bob: 0 not relevant" in labels and "a table, not a text export" in labels
+            assert "导出表格指南" in text_of(screen, "#adjudicate-pair")  # the document's text, in full
+            assert "0/3 decided" in text_of(screen, "#adjudicate-summary")
+    finally:
+        session.close()
+
+
+async def test_decisions_are_written_as_exhaustive_adjudicated_qrels(definition, files, seed_dir):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    app = AdjudicationApp(session)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await decide(pilot, "0", "about download location")
+            await decide(pilot, "1", "CSV is 1 of 2 formats")
+            # w before the last decision writes nothing
+            await pilot.press("w")
+            await pilot.pause()
+            assert not out.exists()
+            await decide(pilot, "1", "dark theme")
+            screen = app.screen
+            assert screen.query_one(DataTable).get_row_at(2)[5:] == ["1", "dark theme"]
+            assert "all 3 decided" in text_of(screen, "#adjudicate-summary")
+            await pilot.press("w")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert app.return_value.startswith(f"wrote {out}")
+    finally:
+        session.close()
+    written = read_qrels_file(out, definition)
+    # The decisions restore the seed labels here, so the result scores under the seed's hash.
+    assert load_protocol(seed_dir, out).protocol_sha256 == load_protocol(seed_dir).protocol_sha256
+    assert written.adjudication == {
+        "q1": {"d1": {"labels": [0, 1], "final": 0, "reason": "about download location", "adjudicator": "carol"}},
+        "q2": {"d4": {"labels": [1, 0], "final": 1, "reason": "CSV is 1 of 2 formats", "adjudicator": "carol"}},
+        "q4": {"d6": {"labels": [1, 0], "final": 1, "reason": "dark theme", "adjudicator": "carol"}},
+    }
+    assert written.provenance["annotators"] == ["alice", "bob"]
+    assert written.provenance["adjudicator"] == "carol"
+    assert written.provenance["kappa"] is not None and written.provenance["disagreements"] == 3
+    assert written.notes["q2"]["d4"] == "alice: CSV is an export format | bob: a table, not a text export"
+    assert adjudicated_queries(written) == {"q1", "q2", "q4"}
+    assert not out.with_name(out.name + JOURNAL_SUFFIX).exists()  # journal dropped once written
+    assert not out.with_name(out.name + ".lock").exists()
+
+
+async def test_final_label_without_reason_is_not_recorded(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    app = AdjudicationApp(session)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("1", "enter")
+            await pilot.pause()
+            assert session.decided == 0
+            assert app.screen.query_one(DataTable).get_row_at(0)[5] == "-"
+            await pilot.press("escape")
+            assert app.screen.pending_final is None
+            assert app.screen.query_one("#adjudicate-reason", Input).disabled
+    finally:
+        session.close()
+
+
+async def test_decisions_survive_a_restart_through_the_journal(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    app = AdjudicationApp(session)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await decide(pilot, "0", "location only")
+            await pilot.press("q")
+            await pilot.pause()
+        assert "2 of 3 disagreements undecided" in app.return_value
+    finally:
+        session.close()  # what the CLI does on exit: the journal stays, the lock goes
+    assert not out.exists()
+    again = AdjudicationSession.open(definition, a, b, out)
+    try:
+        assert again.adjudicator == "carol"
+        assert again.decided == 1 and again.index == 1  # resumes at the first undecided pair
+        app = AdjudicationApp(again)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            assert table.get_row_at(0)[5:] == ["0", "location only"]
+            assert table.cursor_row == 1
+    finally:
+        again.close()
+
+
+def test_changed_input_file_refuses_the_old_journal(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    session.decide(1, "x")
+    session.close()
+    b.write_text(b.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    with pytest.raises(ContractError, match="other annotator files"):
+        AdjudicationSession.open(definition, a, b, out)
+    assert not out.with_name(out.name + ".lock").exists()  # refused input leaves no lock
+
+
+def test_second_writer_is_refused_by_the_lock(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    try:
+        with pytest.raises(ContractError, match="locked"):
+            AdjudicationSession.open(definition, a, b, out, adjudicator="dave")
+    finally:
+        session.close()
+
+
+def test_unanimous_files_write_without_decisions(definition, files, tmp_path):
+    a, _, out = files
+    copy_a = tmp_path / "alice2.toml"
+    copy_a.write_bytes(a.read_bytes())
+    session = AdjudicationSession.open(definition, a, copy_a, out, adjudicator="carol")
+    try:
+        assert session.items == () and session.complete
+        session.write()
+    finally:
+        session.close()
+    assert read_qrels_file(out, definition).adjudication == {}
