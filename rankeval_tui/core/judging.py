@@ -265,6 +265,7 @@ class JudgingSession:
     review: bool = False
     warnings: list[str] = field(default_factory=list)
     written: bool = False
+    finished_message: str | None = None
     _doc_positions: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -597,28 +598,35 @@ class JudgingSession:
         self.doc_index = 0
         self._note_position()
 
-    def next_unjudged(self) -> bool:
-        """Go to the next unjudged pair after the cursor (wrapping); False when none is left.
-
-        Finished queries are skipped by their counter, so this stays fast at 100k pairs."""
+    def find_unjudged(self, query_index: int, doc_index: int) -> tuple[int, int] | None:
+        """Position of the first unjudged pair after (query_index, doc_index), wrapping; None if
+        every pair is judged. Finished queries are skipped by their counter, so this stays fast
+        at 100k pairs. The overview uses it for its own cursor."""
         if self.complete:
-            return False
+            return None
         n = len(self.query_ids)
         for offset in range(n + 1):
-            qi = (self.query_index + offset) % n
+            qi = (query_index + offset) % n
             query = self.query_ids[qi]
             docs = self.docs_of[query]
             if self.judged_in[query] == len(docs):
                 continue
             row = self.labels.get(query, {})
-            low = self.doc_index + 1 if offset == 0 else 0
-            high = self.doc_index + 1 if offset == n else len(docs)
+            low = doc_index + 1 if offset == 0 else 0
+            high = doc_index + 1 if offset == n else len(docs)
             for di in range(low, high):
                 if docs[di] not in row:
-                    self.query_index, self.doc_index = qi, di
-                    self._note_position()
-                    return True
-        return False
+                    return qi, di
+        return None
+
+    def next_unjudged(self) -> bool:
+        """Go to the next unjudged pair after the cursor (wrapping); False when none is left."""
+        found = self.find_unjudged(self.query_index, self.doc_index)
+        if found is None:
+            return False
+        self.query_index, self.doc_index = found
+        self._note_position()
+        return True
 
     def _move_to_first_unjudged(self) -> None:
         for qi, query in enumerate(self.query_ids):
@@ -661,7 +669,13 @@ class JudgingSession:
 
     def finish(self) -> str:
         """End the session: write the qrels if complete, keep the journal if not. Returns the
-        line to tell the user."""
+        line to tell the user. Calling it again returns the same line."""
+        if self.finished_message is not None:
+            return self.finished_message
+        self.finished_message = self._finish()
+        return self.finished_message
+
+    def _finish(self) -> str:
         try:
             if not self.complete:
                 where = self.journal.path if self.journal else self.qrels_path

@@ -1,0 +1,354 @@
+"""The judging screen: one query-document pair at a time, keyboard only, blind.
+
+The screen is a view over ``core.judging.JudgingSession``: a key calls the session, the session
+appends to its journal and fsyncs, and only then does the screen redraw, so whatever the screen
+shows as recorded is on disk. Each key updates a handful of widgets (O(1)), never a table of all
+pairs. Blind judging: no run, rank or score is ever shown here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, Input, ProgressBar, Static
+from textual.worker import Worker
+
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
+from rankeval_tui.core.judging import Change, JudgingSession
+from rankeval_tui.tui.overview_screen import OverviewScreen
+
+LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
+
+
+class NoteScreen(ModalScreen[str | None]):
+    """A note for one pair. Keys typed here go to the Input only: no judging shortcut fires."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="note.cancel")]
+
+    def __init__(self, query: str, doc: str, text: str | None) -> None:
+        super().__init__()
+        self.pair = (query, doc)
+        self.text = text or ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="note-dialog"):
+            yield Static(Text.assemble("Note for query ", (self.pair[0], "bold"), ", document ",
+                                       (self.pair[1], "bold"), "  (Enter saves, empty removes, Esc cancels)"))
+            yield Input(self.text, placeholder="why this label, or what is disputed", id="note-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The judging keys, generated from JudgeScreen.BINDINGS so help never disagrees with them."""
+
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
+
+    def __init__(self, bindings: list[Binding]) -> None:
+        super().__init__()
+        self.bindings = bindings
+
+    def compose(self) -> ComposeResult:
+        lines = Text("Judging keys\n\n", style="bold")
+        for binding in self.bindings:
+            keys = binding.key_display or binding.key
+            lines.append(f"  {keys:<8}", style="bold cyan")
+            lines.append(f"{binding.tooltip or binding.description}\n")
+        lines.append("\nA pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
+                     "Every change is fsynced to the journal before it is shown.")
+        with Vertical(id="help-dialog"):
+            yield Static(lines)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class JudgeScreen(Screen[None]):
+    """Judge every query-document pair of a protocol with 1 / 0."""
+
+    PAIR = Binding.Group("Pair", compact=True)
+    QUERY = Binding.Group("Query")
+    BINDINGS = [
+        Binding("1", "label(1)", "Relevant", tooltip="mark relevant (1) and move on", id="judge.relevant"),
+        Binding("0", "label(0)", "Not relevant", tooltip="mark not relevant (0) and move on",
+                id="judge.not_relevant"),
+        Binding("left,h", "step(-1)", "Prev", key_display="←", tooltip="previous pair (also h)",
+                group=PAIR, id="judge.prev"),
+        Binding("right,l", "step(1)", "Next", key_display="→", tooltip="next pair (also l)",
+                group=PAIR, id="judge.next"),
+        Binding("left_square_bracket", "step_query(-1)", "Prev query", key_display="[",
+                tooltip="first pair of the previous query", group=QUERY, id="judge.prev_query"),
+        Binding("right_square_bracket", "step_query(1)", "Next query", key_display="]",
+                tooltip="first pair of the next query", group=QUERY, id="judge.next_query"),
+        Binding("g", "next_unjudged", "Unjudged", tooltip="jump to the next unjudged pair",
+                id="judge.next_unjudged"),
+        Binding("u", "undo", "Undo", tooltip="undo the last change (whole session, across restarts)",
+                id="judge.undo"),
+        Binding("ctrl+r,U", "redo", "Redo", key_display="^r", tooltip="redo (also U)", id="judge.redo"),
+        Binding("n", "note", "Note", tooltip="write a note on this pair", id="judge.note"),
+        Binding("d", "dispute", "Dispute", tooltip="toggle the disputed flag of this pair", id="judge.dispute"),
+        Binding("o", "overview", "Overview", tooltip="matrix of all pairs; jump to any", id="judge.overview"),
+        Binding("w", "write", "Write", tooltip="write qrels.toml now (when every pair is judged)",
+                id="judge.write"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="judge.help"),
+        Binding("q", "quit_judging", "Quit", tooltip="quit: writes qrels if complete, else keeps the journal",
+                id="judge.quit"),
+    ]
+
+    pair: reactive[tuple[str, str] | None] = reactive(None)
+    """The query-document pair on screen; its watcher redraws the query and document only when
+    the pair changes (labels move it), so a key press costs a few widget updates."""
+
+    def __init__(self, session: JudgingSession, *, exit_app_on_quit: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.exit_app_on_quit = exit_app_on_quit
+        self._shown_query: str | None = None
+        self._write_worker: Worker[None] | None = None
+        self._was_complete = session.complete
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Vertical(id="judge-head"):
+            yield Static(id="judge-query")
+            yield Static(id="judge-criterion")
+            with Horizontal(id="judge-progress"):
+                yield Static(id="judge-query-count")
+                yield ProgressBar(show_eta=False, id="judge-query-bar")
+                yield Static(id="judge-total-count")
+                yield ProgressBar(show_eta=False, id="judge-total-bar")
+        yield Static(id="judge-pair")
+        with VerticalScroll(id="judge-doc"):
+            yield Static(id="judge-doc-text")
+        yield Static(id="judge-status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        session = self.session
+        order = "corpus order" if session.order == "corpus" else f"shuffled, seed {session.seed}"
+        self.title = f"judging {session.definition.name}"
+        self.sub_title = f"{session.qrels_path.name} · {session.annotator} · {order}"
+        self.query_one("#judge-criterion", Static).update(
+            Text.assemble(("Relevance: ", "bold"), session.definition.relevance))
+        self.query_one("#judge-total-bar", ProgressBar).update(total=session.total)
+        self.query_one("#judge-doc", VerticalScroll).focus()
+        for warning in session.warnings:
+            self.notify(warning, severity="warning", timeout=15)
+        if session.review:
+            self.set_status("review: the qrels file is complete; changes are journaled and written on quit")
+        else:
+            self.set_status(f"{session.remaining} of {session.total} pairs to judge")
+        self.sync()
+
+    def on_unmount(self) -> None:
+        # However the app ends (q, ctrl+q, an error), the lock is released and the journal
+        # closed; the journal file itself stays until the qrels are written.
+        self.session.close()
+
+    # ------------------------------------------------------------ drawing
+
+    def sync(self) -> None:
+        """Show the session's state: the pair (redrawn only if it changed), its label and progress."""
+        session = self.session
+        self.pair = session.current
+        query, doc = session.current
+        label_text, label_style = LABEL_TEXT[session.label_of(query, doc)]
+        pair_line = Text.assemble(
+            ("Document ", "bold"), (doc, "bold"),
+            f"   {session.doc_index + 1} of {len(session.docs_of[query])} in {query}   label: ",
+            (label_text, label_style))
+        if session.is_disputed(query, doc):
+            pair_line.append("   DISPUTED", style="bold red")
+        note = session.note_of(query, doc)
+        if note:
+            pair_line.append("   note: ", style="bold cyan")
+            pair_line.append(note)
+        self.query_one("#judge-pair", Static).update(pair_line)
+        done, size = session.query_progress(query)
+        self.query_one("#judge-query-count", Static).update(f"query {done}/{size}")
+        self.query_one("#judge-query-bar", ProgressBar).update(total=size, progress=done)
+        self.query_one("#judge-total-count", Static).update(f"overall {session.judged}/{session.total}")
+        self.query_one("#judge-total-bar", ProgressBar).update(progress=session.judged)
+        if session.complete and not self._was_complete:
+            self.write_when_complete()
+        self._was_complete = session.complete
+
+    def watch_pair(self, pair: tuple[str, str] | None) -> None:
+        if pair is None:
+            return
+        query, doc = pair
+        session = self.session
+        if query != self._shown_query:
+            meta = session.definition.queries[query]
+            text = Text.assemble(("Query ", "bold"), (query, "bold"), ("  split ", "dim"), meta.split,
+                                 ("  ", ""), (f"{session.query_index + 1} of {len(session.query_ids)}", "dim"),
+                                 "\n", meta.text)
+            if meta.need:
+                text.append("\nNeed: ", style="bold")
+                text.append(meta.need)
+            self.query_one("#judge-query", Static).update(text)
+            self._shown_query = query
+        self.query_one("#judge-doc-text", Static).update(Text(session.definition.documents[doc]))
+        self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#judge-status", Static).update(text)
+
+    # ------------------------------------------------------------ recording
+
+    def record(self, what: Callable[[], Change | None], done: Callable[[Change], str]) -> None:
+        """Run a session change; the journal has it on disk when this returns, so show it then.
+        A failed write (disk full, ...) changes nothing and says so."""
+        try:
+            change = what()
+        except OSError as error:
+            self.notify(f"NOT recorded: the journal could not be written: {error}", severity="error", timeout=30)
+            return
+        if change is not None:
+            self.set_status(done(change))
+        else:
+            self.set_status("nothing to do")
+        self.sync()
+
+    def action_label(self, value: int) -> None:
+        self.record(lambda: self.session.label(value),
+                    lambda c: f"recorded {c.query} / {c.doc} = {c.after}"
+                              + (f" (was {c.before})" if c.before is not None else ""))
+
+    def action_undo(self) -> None:
+        self.record(self.session.undo, lambda c: f"undid {describe(c, c.before)}")
+
+    def action_redo(self) -> None:
+        self.record(self.session.redo, lambda c: f"redid {describe(c, c.after)}")
+
+    def action_dispute(self) -> None:
+        self.record(self.session.toggle_disputed,
+                    lambda c: f"{c.query} / {c.doc} {'marked disputed' if c.after else 'no longer disputed'}")
+
+    def action_note(self) -> None:
+        query, doc = self.session.current
+
+        def saved(text: str | None) -> None:
+            if text is not None:
+                self.record(lambda: self.session.set_note(text), lambda c: f"note on {c.query} / {c.doc} "
+                            + ("saved" if c.after else "removed"))
+
+        self.app.push_screen(NoteScreen(query, doc, self.session.note_of(query, doc)), saved)
+
+    # ------------------------------------------------------------ moving
+
+    def move(self, how: Callable[[], object]) -> None:
+        try:
+            how()
+        except OSError as error:
+            self.notify(f"position not saved: {error}", severity="warning")
+        self.sync()
+
+    def action_step(self, delta: int) -> None:
+        self.move(lambda: self.session.step(delta))
+
+    def action_step_query(self, delta: int) -> None:
+        self.move(lambda: self.session.step_query(delta))
+
+    def action_next_unjudged(self) -> None:
+        if self.session.complete:
+            self.set_status("every pair is judged")
+            return
+        self.move(self.session.next_unjudged)
+
+    def action_overview(self) -> None:
+        def jump(pair: tuple[str, str] | None) -> None:
+            if pair is not None:
+                self.move(lambda: self.session.goto(*pair))
+            else:
+                self.sync()
+
+        self.app.push_screen(OverviewScreen(self.session), jump)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
+
+    # ------------------------------------------------------------ writing
+
+    def write_when_complete(self) -> None:
+        """Every pair is judged: write the exhaustive qrels now, in a worker (it is O(pairs))."""
+        snapshot = self.session.snapshot()
+        self.session.dirty = False  # a later change sets it again and is written on quit
+        self._write_worker = self.write_snapshot(snapshot)
+
+    @work(thread=True, exclusive=True, group="judge-write")
+    def write_snapshot(self, snapshot: QrelsFile) -> None:
+        try:
+            self.session.write_qrels(snapshot)
+        except (ContractError, OSError) as error:
+            self.session.dirty = True
+            message = error.one_line() if isinstance(error, ContractError) else str(error)
+            self.app.call_from_thread(self.notify, f"qrels NOT written: {message}", severity="error", timeout=30)
+            return
+        self.app.call_from_thread(self.set_status, f"all {self.session.total} pairs judged: wrote "
+                                                   f"{self.session.qrels_path.name}")
+
+    def action_write(self) -> None:
+        if not self.session.complete:
+            self.set_status(f"{self.session.remaining} pairs are unjudged; qrels are written when all are judged")
+            return
+        self.write_when_complete()
+
+    async def action_quit_judging(self) -> None:
+        if self._write_worker is not None:
+            await self._write_worker.wait()
+        try:
+            message = self.session.finish()
+        except (ContractError, OSError) as error:
+            text = error.one_line() if isinstance(error, ContractError) else str(error)
+            self.notify(f"could not finish: {text}; the journal is kept", severity="error", timeout=30)
+            return
+        if self.exit_app_on_quit:
+            self.app.exit(0)  # the judge command prints the message after the screen is gone
+        else:
+            self.dismiss(None)
+            self.app.notify(message)
+
+
+def describe(change: Change, now: object) -> str:
+    """``label of q1 / d2 (now 1)``: what an undo or redo changed, and the value it left."""
+    if change.kind == "label":
+        shown = "unjudged" if now is None else now
+    elif change.kind == "note":
+        shown = "no note" if now is None else repr(now)
+    else:
+        shown = "disputed" if now else "not disputed"
+    return f"{change.kind} of {change.query} / {change.doc} (now {shown})"
+
+
+def open_judge_screen(app: App) -> None:
+    """Open judging over the current screen (the scoring screen's key, via ``RankevalApp``).
+
+    Uses the app's protocol directory and qrels path; bad input is a notification here, not a
+    crash, because the app is already running."""
+    session = getattr(app, "judge_session", None)
+    if session is None or session.finished_message is not None:
+        directory = Path(app.protocol_dir)  # type: ignore[attr-defined]
+        qrels_path = getattr(app, "qrels_path", None) or directory / QRELS_FILE
+        try:
+            session = JudgingSession.open(load_definition(directory), Path(qrels_path))
+        except ContractError as error:
+            app.notify(f"cannot judge: {error.one_line()}", severity="error", timeout=20)
+            return
+        app.judge_session = session  # type: ignore[attr-defined]
+    app.push_screen(JudgeScreen(session, exit_app_on_quit=False))

@@ -1,0 +1,77 @@
+"""The overview: every pair of the protocol at a glance, and a jump to any of them.
+
+It reads the judging session (never a file) and returns the chosen pair to the judging
+screen, which records the jump; this screen changes nothing itself.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.tui.widgets.label_matrix import UNJUDGED, LabelMatrix
+
+
+class OverviewScreen(Screen[tuple[str, str] | None]):
+    """Queries x documents: 1, 0, unjudged, disputed. Enter jumps to the pair under the cursor."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="overview.back"),
+        Binding("o", "back", "Back", show=False, id="overview.back_o"),
+        Binding("g", "next_unjudged", "Next unjudged", id="overview.next_unjudged"),
+    ]
+
+    def __init__(self, session: JudgingSession) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        session = self.session
+        yield Header(show_clock=False)
+        order = "corpus order" if session.order == "corpus" else f"shuffled, seed {session.seed}"
+        yield Static(Text.assemble(
+            ("Overview ", "bold"),
+            f"{len(session.query_ids)} queries x {len(session.definition.documents)} documents, {order}; "
+            f"{session.remaining} of {session.total} left   ",
+            ("1", "bold green"), " relevant  ", ("0", "bold"), " not relevant  ",
+            (UNJUDGED, "bold yellow"), " unjudged  ", ("x", "reverse red"), " disputed",
+        ), id="overview-legend")
+        yield LabelMatrix(session, id="overview-matrix")
+        yield Static(id="overview-cell")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.sub_title = "overview"
+        self.query_one(LabelMatrix).focus()
+        self.show_cell(*self.session.current)
+
+    def show_cell(self, query: str, doc: str) -> None:
+        label = self.session.label_of(query, doc)
+        state = {None: "unjudged", 0: "0 not relevant", 1: "1 relevant"}[label]
+        extra = "  disputed" if self.session.is_disputed(query, doc) else ""
+        note = "  note" if self.session.note_of(query, doc) else ""
+        self.query_one("#overview-cell", Static).update(
+            Text.assemble(("query ", "dim"), query, ("  document ", "dim"), doc, "  ", state, (extra, "red"),
+                          (note, "cyan")))
+
+    def on_label_matrix_moved(self, message: LabelMatrix.Moved) -> None:
+        self.show_cell(message.query, message.doc)
+
+    def on_label_matrix_selected(self, message: LabelMatrix.Selected) -> None:
+        self.dismiss((message.query, message.doc))
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def action_next_unjudged(self) -> None:
+        """Move the matrix cursor (not the session) to the next unjudged cell after it."""
+        matrix = self.query_one(LabelMatrix)
+        found = self.session.find_unjudged(*matrix.cursor)
+        if found is None:
+            self.notify("every pair is judged")
+        else:
+            matrix.cursor = found

@@ -1,0 +1,183 @@
+"""The judging screen driven by the keyboard (Pilot), and the ``judge`` command's refusals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rankeval_tui.core.files import load_definition, read_qrels_file
+from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.tui.app import RankevalApp
+from rankeval_tui.tui.judge_screen import JudgeScreen
+from rankeval_tui.tui.overview_screen import OverviewScreen
+
+SIZE = (120, 36)
+# The seed's labels (/work/shared/seed/reference/fixture.py QRELS), written out here on purpose:
+# the test must not read the answer from the file it is checking.
+SEED_QRELS = {
+    "q1": {"d1": 0, "d2": 1, "d3": 0, "d4": 0, "d5": 0, "d6": 0},
+    "q2": {"d1": 0, "d2": 0, "d3": 1, "d4": 1, "d5": 0, "d6": 0},
+    "q3": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 1, "d6": 0},
+    "q4": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 0, "d6": 1},
+    "q5": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 0, "d6": 0},
+}
+
+
+@pytest.fixture()
+def blank(seed_copy: Path) -> Path:
+    (seed_copy / "qrels.toml").unlink()
+    return seed_copy
+
+
+def make_app(directory: Path, **options) -> tuple[RankevalApp, JudgingSession]:
+    options.setdefault("annotator", "alice")
+    session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", **options)
+    return RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session), session
+
+
+def shown(app: RankevalApp, widget_id: str) -> str:
+    return str(app.screen.query_one(widget_id).render())
+
+
+def written(directory: Path):
+    return read_qrels_file(directory / "qrels.toml", load_definition(directory))
+
+
+@pytest.mark.parametrize("order", [{}, {"order": "shuffled", "seed": 11}])
+async def test_judge_all_30_pairs_by_keyboard_writes_the_seed_labels(blank: Path, order: dict) -> None:
+    app, session = make_app(blank, **order)
+    async with app.run_test(size=SIZE) as pilot:
+        seen = []
+        for _ in range(30):
+            # the annotator reads the pair off the screen, then presses 1 or 0
+            line = shown(app, "#judge-pair")
+            query = shown(app, "#judge-query").split()[1]
+            doc = line.split()[1]
+            assert "unjudged" in line
+            seen.append((query, doc))
+            await pilot.press(str(SEED_QRELS[query][doc]))
+        assert len(set(seen)) == 30
+        assert "overall 30/30" in shown(app, "#judge-total-count")
+        await pilot.press("q")
+        await pilot.pause()
+    assert written(blank).labels == SEED_QRELS
+    if order:
+        assert seen[:6] != [("q1", d) for d in ("d1", "d2", "d3", "d4", "d5", "d6")]  # not corpus order
+        assert written(blank).provenance["seed"] == 11
+    assert not (blank / "qrels.toml.journal").exists() and not (blank / "qrels.toml.lock").exists()
+
+
+async def test_no_default_label_moving_everywhere_judges_nothing(blank: Path) -> None:
+    app, session = make_app(blank)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*["right"] * 35, "left", "right_square_bracket", "left_square_bracket", "g", "g",
+                          "space", "enter", "tab", "x", "2", "o", "escape", "question_mark", "escape", "w")
+        assert "overall 0/30" in shown(app, "#judge-total-count")
+        assert "unjudged" in shown(app, "#judge-pair")
+        await pilot.press("q")
+        await pilot.pause()
+    assert session.judged == 0
+    assert session.finished_message.startswith("30 of 30 pairs remain")
+    assert not (blank / "qrels.toml").exists()
+
+
+async def test_undo_change_note_dispute_are_written(blank: Path) -> None:
+    app, session = make_app(blank)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1")                       # q1 d1 = 1, a mistake
+        await pilot.press("u")                       # undo: back on q1 d1, unjudged
+        assert "Document d1" in shown(app, "#judge-pair") and "unjudged" in shown(app, "#judge-pair")
+        await pilot.press("U")                       # redo
+        assert session.label_of("q1", "d1") == 1
+        await pilot.press("left", "0")               # change it to 0
+        assert session.label_of("q1", "d1") == 0
+        await pilot.press("n", *"retry fits", "enter")   # note on q1 d2
+        await pilot.press("d")                       # dispute q1 d2
+        assert "DISPUTED" in shown(app, "#judge-pair") and "retry fits" in shown(app, "#judge-pair")
+        await pilot.press("d", "d")                  # off and on again
+        await pilot.press("n", *"0 1 u d q", "enter")  # typing in a note fires no shortcut
+        assert session.judged == 1 and session.note_of("q1", "d2") == "0 1 u d q"
+        await pilot.press("n", *["backspace"] * 9, *"retry fits", "enter")
+        while not session.complete:
+            query, doc = session.current
+            await pilot.press(str(SEED_QRELS[query][doc]))
+        await pilot.press("q")
+        await pilot.pause()
+    result = written(blank)
+    assert result.labels == SEED_QRELS
+    assert result.notes == {"q1": {"d2": "retry fits"}}
+    assert result.disputed == {"q1": {"d2": True}}
+    assert result.provenance["annotator"] == "alice"
+
+
+async def test_overview_jumps_to_a_cell(blank: Path) -> None:
+    app, session = make_app(blank)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("0", "0", "o")
+        assert isinstance(app.screen, OverviewScreen)
+        assert "q1  document d3  unjudged" in shown(app, "#overview-cell")
+        await pilot.press("down", "down", "right", "enter")
+        assert isinstance(app.screen, JudgeScreen)
+        assert session.current == ("q3", "d4")
+        assert "Query q3" in shown(app, "#judge-query") and "Document d4" in shown(app, "#judge-pair")
+        await pilot.press("1", "o")                 # the overview opens on the session's pair
+        assert "q3  document d5  unjudged" in shown(app, "#overview-cell")
+        await pilot.press("g", "g")                 # next unjudged: q3 d6, then the next query
+        assert "q4  document d1  unjudged" in shown(app, "#overview-cell")
+        await pilot.press("escape", "q")
+
+
+async def test_review_existing_complete_qrels(seed_copy: Path) -> None:
+    app, session = make_app(seed_copy)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "overall 30/30" in shown(app, "#judge-total-count")
+        assert "review" in shown(app, "#judge-status")
+        assert "label: 0" in shown(app, "#judge-pair")
+        await pilot.press("right_square_bracket", "right", "right", "d", "q")  # dispute q2 d3
+        await pilot.pause()
+    result = written(seed_copy)
+    assert result.labels == SEED_QRELS and result.disputed == {"q2": {"d3": True}}
+
+
+def judge_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "rankeval_tui", "judge", *args], capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_lock_refuses_a_second_writer(blank: Path) -> None:
+    first = JudgingSession.open(load_definition(blank), blank / "qrels.toml", annotator="alice")
+    try:
+        result = judge_cli(str(blank))
+    finally:
+        first.close()
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "refusing a second writer" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("breakage, message", [
+    ("missing", "protocol directory not found"),
+    ("protocol", "invalid TOML"),
+    ("labels", "qrels labels must be integer 0 or 1"),
+    ("seed", "--order shuffled needs --seed"),
+])
+def test_bad_input_is_one_line_and_exit_2_before_the_screen(blank: Path, seed_dir: Path, breakage: str,
+                                                             message: str) -> None:
+    target, extra = blank, []
+    if breakage == "missing":
+        target = blank / "no-such-protocol"
+    elif breakage == "protocol":
+        (blank / "protocol.toml").write_text("[protocol\nname = 1\n")
+    elif breakage == "labels":
+        text = (seed_dir / "qrels.toml").read_text().replace("d2 = 1", "d2 = true", 1)
+        (blank / "qrels.toml").write_text(text)
+    else:
+        extra = ["--order", "shuffled"]
+    result = judge_cli(str(target), *extra)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert message in result.stderr
+    assert not (blank / "qrels.toml.journal").exists() and not (blank / "qrels.toml.lock").exists()
