@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from rankeval_tui.core.compare import METRICS, Comparison, compare
 from rankeval_tui.core.evaluate import QueryRow, Report
 from rankeval_tui.core.protocol import Protocol
+from rankeval_tui.core.stats import PairedStatistics
 
 
 def exact_and_decimal(value: Fraction | None, places: int = 4) -> str:
@@ -50,7 +51,9 @@ def protocol_json(protocol: Protocol) -> dict[str, Any]:
     }
 
 
-def comparison_json(comparison: Comparison) -> dict[str, Any]:
+def comparison_json(comparison: Comparison, statistics: PairedStatistics | None = None) -> dict[str, Any]:
+    """Deltas and counts; with ``statistics``, each metric also carries its significance tests."""
+    stats = None if statistics is None else statistics.get(comparison.candidate.run)
     return {
         "baseline": comparison.baseline.run,
         "candidate": comparison.candidate.run,
@@ -60,6 +63,7 @@ def comparison_json(comparison: Comparison) -> dict[str, Any]:
                 **comparison.counts(metric),
                 "regressions": comparison.regressions(metric),
                 "improvements": comparison.improvements(metric),
+                **({} if stats is None else {"statistics": stats.metrics[metric].to_json(statistics.alpha)}),
             }
             for metric in METRICS
         },
@@ -75,12 +79,14 @@ def comparisons(reports: Sequence[Report], baseline: str | None = None) -> list[
 
 
 def render_json(protocol: Protocol, reports: Sequence[Report], baseline: str | None = None,
-                extra: dict[str, Any] | None = None) -> str:
+                extra: dict[str, Any] | None = None, statistics: PairedStatistics | None = None) -> str:
     data: dict[str, Any] = {"protocol": protocol_json(protocol),
                             "runs": {r.run: r.to_json() for r in reports}}
     pairs = comparisons(reports, baseline)
     if pairs:
-        data["comparisons"] = [comparison_json(c) for c in pairs]
+        data["comparisons"] = [comparison_json(c, statistics) for c in pairs]
+        if statistics is not None:
+            data["statistics"] = statistics.settings_json()
     if extra:
         data.update(extra)
     return json.dumps(data, ensure_ascii=False, indent=2)
@@ -124,7 +130,8 @@ def report_block(report: Report, markdown: bool) -> list[str]:
     return lines
 
 
-def comparison_block(comparison: Comparison, markdown: bool) -> list[str]:
+def comparison_block(comparison: Comparison, markdown: bool,
+                     statistics: PairedStatistics | None = None) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
     lines = [("### " if markdown else "") + f"{cand.run} vs baseline {base.run}"]
@@ -151,11 +158,17 @@ def comparison_block(comparison: Comparison, markdown: bool) -> list[str]:
                      f"worse on: {', '.join(worse) or 'none'}")
         if markdown:
             lines.append("")
+    stats = None if statistics is None else statistics.get(comparison.candidate.run)
+    if stats is not None:
+        for metric in METRICS:
+            lines.append(stats.metrics[metric].summary(statistics.alpha, k))  # type: ignore[union-attr]
+            if markdown:
+                lines.append("")
     return lines
 
 
 def render_text(protocol: Protocol, reports: Sequence[Report], baseline: str | None = None,
-                markdown: bool = False) -> str:
+                markdown: bool = False, statistics: PairedStatistics | None = None) -> str:
     short = protocol.protocol_sha256
     head = (f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
             f"queries {len(protocol.selected_queries)}")
@@ -164,6 +177,6 @@ def render_text(protocol: Protocol, reports: Sequence[Report], baseline: str | N
         lines += report_block(report, markdown)
         lines.append("")
     for comparison in comparisons(reports, baseline):
-        lines += comparison_block(comparison, markdown)
+        lines += comparison_block(comparison, markdown, statistics)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
