@@ -91,7 +91,10 @@ def append_step_summary(markdown: str) -> None:
         existing = path.read_text(encoding="utf-8") if path.exists() else ""
     except OSError as error:
         raise ContractError(f"cannot read: {error.strerror}", file=path) from None
-    atomic_write_text(path, existing + ("\n" if existing and not existing.endswith("\n") else "") + markdown)
+    try:
+        atomic_write_text(path, existing + ("\n" if existing and not existing.endswith("\n") else "") + markdown)
+    except OSError as error:
+        raise ContractError(f"cannot write the step summary: {error.strerror}", file=path) from None
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -141,16 +144,17 @@ def run_score(args: argparse.Namespace) -> int:
     if args.fail_on_regression and statistics is not None:
         extra = {"regression_gate": {"alpha": str(statistics.alpha), "max_query_drop": str(args.max_query_drop),
                                      "passed": not regressions, "failures": regressions}}
-    if args.format == "json":
-        print(render_json(protocol, reports, args.baseline, extra=extra, statistics=statistics))
-    else:
-        sys.stdout.write(render_text(protocol, reports, args.baseline, markdown=args.format == "markdown",
-                                     statistics=statistics))
+    # The summary first: if it cannot be written, exit 2 with nothing on stdout.
     if args.fail_on_regression and os.environ.get("GITHUB_STEP_SUMMARY"):
         verdict = ["", "**Regression gate: " + ("failed**" if regressions else "passed**"), "",
                    *(f"- {reason}" for reason in regressions)]
         append_step_summary(render_text(protocol, reports, args.baseline, markdown=True, statistics=statistics)
                             + "\n".join(verdict) + "\n")
+    if args.format == "json":
+        print(render_json(protocol, reports, args.baseline, extra=extra, statistics=statistics))
+    else:
+        sys.stdout.write(render_text(protocol, reports, args.baseline, markdown=args.format == "markdown",
+                                     statistics=statistics))
     failures = gate_failures(reports, args.fail_under) + regressions
     for failure in failures:
         print(failure, file=sys.stderr)

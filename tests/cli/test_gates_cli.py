@@ -201,3 +201,9 @@ def test_run_export(tmp_path):
     assert json.loads(scored.stdout)["runs"]["B"]["mrr_at_k"] == "5/6"
     assert_one_line_error(run_cli("run", "export", SEED, EMPTY, "-o", tmp_path / "E.trec"), "ranks no document")
     assert not (tmp_path / "E.trec").exists()
+
+
+def test_unwritable_step_summary_is_a_one_line_error_before_any_output(tmp_path):
+    result = run_cli("score", SEED, "--run", A, "--run", B, "--baseline", "fixture_A", "--fail-on-regression",
+                     env={"GITHUB_STEP_SUMMARY": str(tmp_path / "no-such-dir" / "summary.md")})
+    assert_one_line_error(result, "cannot write the step summary", "no-such-dir")
