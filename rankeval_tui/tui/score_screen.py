@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Literal, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,6 +21,7 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
+from textual.widgets.data_table import ColumnKey
 
 from rankeval_tui.core.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.errors import ContractError
@@ -77,10 +79,20 @@ def sync_table(table: DataTable, columns: Sequence[tuple[str, str]], rows: Seque
     wanted = [key for key, _ in rows]
     current = [r.key.value for r in table.ordered_rows]
     if set(current) == set(wanted) and len(current) == len(wanted):
+        widest: dict[str, tuple[int, str, Any]] = {}
         for key, cells in rows:
             for column, value in zip(column_keys, cells):
-                if table.get_cell(key, column) != value:
+                old = table.get_cell(key, column)
+                if old is not value and old != value:
+                    # update_width=True per cell re-measures the whole column whenever a cell
+                    # narrows (quadratic over thousands of rows); columns are widened once below.
                     table.update_cell(key, column, value)
+                    width = value.cell_len if isinstance(value, Text) else cell_len(str(value))
+                    if width > widest.get(column, (-1,))[0]:
+                        widest[column] = (width, key, value)
+        for column, (width, key, value) in widest.items():
+            if width > table.columns[ColumnKey(column)].content_width:
+                table.update_cell(key, column, value, update_width=True)  # grows: measured once
         if current != wanted:
             index = {key: i for i, key in enumerate(wanted)}
             table.sort(key=lambda row: index[row[0]])
@@ -243,6 +255,9 @@ class ScoreScreen(Screen[None]):
         self.refresh_run()
         self.refresh_compare()
 
+    # Only the visible table is filled: a hidden table of thousands of rows would double the
+    # cost of every k change. Switching views syncs the other one (in place where it can).
+
     def header_text(self, session: ScoringSession) -> Text:
         protocol = session.protocol
         changed = protocol.k != session.base.k or protocol.split != session.base.split
@@ -275,7 +290,7 @@ class ScoreScreen(Screen[None]):
 
     def refresh_run(self) -> None:
         session = self.session
-        if session is None:
+        if session is None or self.view != "run":
             return
         table = self.query_one("#score-run-table", DataTable)
         title = self.query_one("#score-run-title", Static)
@@ -329,7 +344,7 @@ class ScoreScreen(Screen[None]):
         return session.comparison(self.baseline, self.candidate)
 
     def refresh_compare(self) -> None:
-        if self.session is None:
+        if self.session is None or self.view != "compare":
             return
         table = self.query_one("#score-compare-table", DataTable)
         title = self.query_one("#score-compare-title", Static)

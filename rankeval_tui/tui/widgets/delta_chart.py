@@ -7,6 +7,7 @@ with the colours ("MISSING", "▼", "n/a"), so nothing is told by colour alone.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from rich.text import Text
 
@@ -22,13 +23,20 @@ STYLE_WIN = "bold green"
 STYLE_MISSING = "bold yellow"
 STYLE_NO_RELEVANT = "italic magenta"
 
+CACHE = 4096
+"""Cells are cached per value: a table of thousands of queries holds few distinct fractions, and
+one shared ``Text`` per value makes building rows and comparing cells on a k change cheap.
+Callers must not mutate the returned ``Text``."""
 
+
+@lru_cache(maxsize=CACHE)
 def value_cell(value: Fraction | None) -> Text:
     """``1/2 (0.5000)``, ``1``, or ``null`` (dim) exactly as the report holds it."""
     text = exact_and_decimal(value)
     return Text(text, style="dim" if value is None else "", justify="right")
 
 
+@lru_cache(maxsize=CACHE)
 def count_cell(value: int | None) -> Text:
     return Text("null" if value is None else str(value), style="dim" if value is None else "", justify="right")
 
@@ -43,6 +51,7 @@ def status_cell(row: QueryRow) -> Text:
     return Text("ok", style="dim")
 
 
+@lru_cache(maxsize=CACHE)
 def delta_cell(delta: Fraction | None) -> Text:
     """``▲ +1/2`` green, ``▼ -1/2`` red, ``= 0`` plain, ``n/a`` for a query with no relevant document."""
     if delta is None:
@@ -66,6 +75,7 @@ def verdict_cell(row: PairedRow) -> Text:
     return Text("= same")
 
 
+@lru_cache(maxsize=CACHE)
 def delta_bar(delta: Fraction | None, half: int = BAR_HALF) -> Text:
     """A bar around a zero line ``│``: losses grow left in red, wins grow right in green.
 

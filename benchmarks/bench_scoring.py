@@ -1,0 +1,114 @@
+"""How fast the scoring screen opens a big comparison and re-scores after a k change.
+
+    python benchmarks/bench_scoring.py                      # the issue's size: 2000 queries (x 200 documents), 3 runs of depth 100
+    python benchmarks/bench_scoring.py --queries 200 --repeat 1   # a quick look
+
+A seeded synthetic protocol (benchmarks/synth.py) is written to a temp directory; then, in a
+headless app of 120x36 (as the snapshot tests), for each repeat:
+
+- load: protocol + qrels + runs read and every run scored (``ScoringSession.load``, the same
+  call the screen's worker makes), timed on its own in this process;
+- open comparison: from app start to the comparison table holding every query (load included,
+  so this is what a user waits for after ``rankeval-tui DIR``), and the part of it that is the
+  screen (open minus load);
+- k change: ``+`` pressed on the comparison view until every report is re-scored at k+1 and the
+  cells are updated in place (the rows are not rebuilt), then the same for ``-``.
+
+Prints best and median seconds per step and the ratio to the 1 s target (< 1 means under it).
+Timings on a shared machine are noisy; the best of the repeats is the figure to quote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
+from textual.widgets import DataTable  # noqa: E402
+
+from rankeval_tui.core.session import ScoringSession  # noqa: E402
+from rankeval_tui.tui.app import RankevalApp  # noqa: E402
+from rankeval_tui.tui.score_screen import ScoreScreen  # noqa: E402
+
+TARGET_SECONDS = 1.0
+
+
+async def wait_until(pilot, condition, timeout: float = 120.0) -> None:
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the screen did not reach the expected state")
+        await pilot.pause(0.001)
+
+
+async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[str, float]:
+    specs = [(None, path) for path in runs]
+    start = time.perf_counter()
+    app = RankevalApp(directory, run_specs=specs)
+    times: dict[str, float] = {}
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, ScoreScreen) and app.screen.session is not None)
+        screen = app.screen
+        await pilot.press("v")
+        table = screen.query_one("#score-compare-table", DataTable)
+        await wait_until(pilot, lambda: table.row_count == queries and screen.view == "compare")
+        await pilot.pause()  # one refresh: the table is drawn
+        times["open comparison (incl. load)"] = time.perf_counter() - start
+        k = screen.session.protocol.k
+        for key, new_k, label in (("plus_sign", k + 1, "k change +1"), ("minus", k, "k change -1")):
+            before = time.perf_counter()
+            await pilot.press(key)
+            await wait_until(pilot, lambda: screen.session.protocol.k == new_k)
+            await pilot.pause()
+            times[label] = time.perf_counter() - before
+            assert table.row_count == queries
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=int, default=2000)
+    parser.add_argument("--documents", type=int, default=200,
+                        help="corpus size; exhaustive qrels are queries x documents pairs in TOML")
+    parser.add_argument("--depth", type=int, default=100)
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    spec = SynthSpec(args.queries, args.documents, args.depth, k=args.k, runs=("A", "B", "C"))
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = write_protocol(Path(tmp) / "proto", make_data(spec))
+        runs = list(paths.json_runs.values())
+        print(f"protocol: {args.queries} queries x {args.documents} documents (exhaustive qrels), "
+              f"3 runs of depth {args.depth}, k {args.k}; app 120x36 headless; {args.repeat} repeats")
+        results: dict[str, list[float]] = {}
+        for _ in range(args.repeat):
+            before = time.perf_counter()
+            session = ScoringSession.load(paths.directory, [(None, p) for p in runs])
+            results.setdefault("load (files -> scored session)", []).append(time.perf_counter() - before)
+            assert len(session.accepted) == 3, [s.error for s in session.rejected]
+            before = time.perf_counter()
+            session.with_k(args.k + 1)
+            results.setdefault("re-score only (3 runs, core)", []).append(time.perf_counter() - before)
+            for label, seconds in asyncio.run(measure_app(paths.directory, runs, args.queries)).items():
+                results.setdefault(label, []).append(seconds)
+        results["screen part of open (open - load)"] = [
+            o - l for o, l in zip(results["open comparison (incl. load)"], results["load (files -> scored session)"])]
+    width = max(map(len, results))
+    print(f"{'step'.ljust(width)}  best s   median s  best/target")
+    for label, values in results.items():
+        best = min(values)
+        print(f"{label.ljust(width)}  {best:7.3f}  {statistics.median(values):8.3f}  {best / TARGET_SECONDS:10.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

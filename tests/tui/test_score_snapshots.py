@@ -1,0 +1,48 @@
+"""Snapshots (fixed 120x36) of the single-run view, the comparison view and the drill-down.
+
+Run files are given explicitly so a new file in the demo's runs/ does not change the pictures;
+paths on screen are shown relative to the protocol directory, so the SVGs are machine-independent.
+Update after an intended change with ``pytest tests/tui/test_score_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rankeval_tui.tui.app import RankevalApp
+
+SIZE = (120, 36)
+DEMO = Path(__file__).resolve().parents[2] / "protocols" / "help-docs-zh"
+
+
+def app_with(*names: str) -> RankevalApp:
+    return RankevalApp(DEMO, run_specs=[(None, DEMO / "runs" / f"{name}.json") for name in names])
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_single_run_view(snap_compare) -> None:
+    assert snap_compare(app_with("fixture_A"), terminal_size=SIZE, run_before=settle)
+
+
+def test_comparison_view(snap_compare) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+
+    assert snap_compare(app_with("fixture_A", "fixture_B"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_drill_down(snap_compare) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.press("enter", "down")
+        await pilot.pause()
+
+    assert snap_compare(app_with("fixture_A", "fixture_B"), terminal_size=SIZE, run_before=run_before)
