@@ -58,6 +58,50 @@ async def query_drilldown(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+def judging_copy() -> dict[str, Any]:
+    """A judging session on a temporary copy of the demo without its qrels: never the repo's files."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from rankeval_tui.core.files import load_definition
+    from rankeval_tui.core.judging import JudgingSession
+
+    tmp = Path(tempfile.mkdtemp(prefix="rankeval-shot-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    target = tmp / "help-docs-zh"
+    shutil.copytree(DEMO, target)
+    (target / "qrels.toml").unlink()
+    session = JudgingSession.open(load_definition(target), target / "qrels.toml", order="shuffled", seed=7,
+                                  annotator="alice")
+    return {"start": "judge", "judge_session": session, "qrels_path": target / "qrels.toml"}
+
+
+async def judge_progress(pilot: Pilot) -> None:
+    """Judging mid-way: q1 done (shuffled order, seed 7), q2 started, a disputed pair with a note."""
+    session = pilot.app.judge_session  # type: ignore[attr-defined]
+    labels = {"q1": {"d2": 1}, "q2": {"d3": 1, "d4": 1}}
+    for _ in range(8):
+        query, doc = session.current
+        await pilot.press(str(labels.get(query, {}).get(doc, 0)))
+    await pilot.press("left", "d", "n", *"covers TXT only, not every format", "enter", "right")
+    await settle(pilot)
+
+
+async def judge_overview(pilot: Pilot) -> None:
+    """The overview matrix after judge_progress: 1 / 0 / unjudged / disputed, cursor on a cell."""
+    await judge_progress(pilot)
+    await pilot.press("o", "down", "right")
+    await settle(pilot)
+
+
+async def judge_help(pilot: Pilot) -> None:
+    """``?``: every judging key, generated from the screen's bindings."""
+    await settle(pilot)
+    await pilot.press("question_mark")
+    await settle(pilot)
+
+
 SHOTS: list[tuple[str, Shot, dict[str, Any]]] = [
     ("score_single.svg", score_single,
      {"run_specs": [(None, DEMO / "runs" / "fixture_A.json")]}),
@@ -65,10 +109,14 @@ SHOTS: list[tuple[str, Shot, dict[str, Any]]] = [
      {"run_specs": [(None, DEMO / "runs" / "fixture_A.json"), (None, DEMO / "runs" / "fixture_B.json")]}),
     ("query_drilldown.svg", query_drilldown,
      {"run_specs": [(None, DEMO / "runs" / "fixture_A.json"), (None, DEMO / "runs" / "fixture_B.json")]}),
+    ("judge.svg", judge_progress, judging_copy),  # type: ignore[list-item]
+    ("judge_overview.svg", judge_overview, judging_copy),  # type: ignore[list-item]
+    ("judge_help.svg", judge_help, judging_copy),  # type: ignore[list-item]
 ]
 
 
-async def export(name: str, shot: Shot, kwargs: dict[str, Any]) -> Path:
+async def export(name: str, shot: Shot, kwargs: dict[str, Any] | Callable[[], dict[str, Any]]) -> Path:
+    kwargs = kwargs() if callable(kwargs) else kwargs  # a factory, for shots that need fresh state
     app = RankevalApp(DEMO, **kwargs)
     async with app.run_test(size=SIZE) as pilot:
         await shot(pilot)
