@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -46,7 +47,7 @@ def check_id(kind: str, value: object, *, file: Path | None, where: str | None =
     """
     if type(value) is not str or not value:
         raise ContractError(f"{kind} ID must be a nonempty string, got {value!r}", file=file, where=where)
-    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in value):
+    if any(ch.isspace() or ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):  # C0, DEL, C1
         raise ContractError(f"{kind} ID {value!r} contains whitespace or a control character",
                             file=file, where=where)
     return value
@@ -271,9 +272,16 @@ def reject_duplicate_keys(path: Path):
 def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
     try:
         data = json.loads(text, object_pairs_hook=reject_duplicate_keys(path))
+    except ContractError:
+        raise
     except json.JSONDecodeError as error:
         raise ContractError(f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}",
                             file=path) from None
+    except RecursionError:
+        raise ContractError("invalid JSON: arrays or objects nested too deeply", file=path) from None
+    except ValueError as error:
+        # e.g. an integer of more than 4300 digits (int_max_str_digits): not a JSONDecodeError
+        raise ContractError(f"invalid JSON: {error}", file=path) from None
     if not isinstance(data, dict):
         raise ContractError(f"a JSON run must be an object of query -> [document IDs], got {type(data).__name__}",
                             file=path)
@@ -288,6 +296,11 @@ def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
     return data
 
 
+TREC_FIELD_SEPARATOR = re.compile(r"[ \t]+")
+TREC_RANK = re.compile(r"-?[0-9]+")
+TREC_SCORE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[str, ...]]:
     """``qid Q0 docid rank score tag``, ordered by the rank column (not by score as trec_eval).
 
@@ -297,23 +310,34 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
     """
     entries: dict[str, dict[int, tuple[str, float]]] = {}
     lines_of: dict[str, dict[str, int]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    # Lines end at "\n" only and fields are split on spaces and tabs only: str.splitlines() and
+    # str.split() also break on \x0b, \x1c-\x1e, U+2028 ..., which would shift line numbers and
+    # silently split an ID in two instead of rejecting it.
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
+        if not line.strip(" \t"):
             continue
-        fields = line.split()
+        if "\r" in line:
+            raise ContractError("carriage return inside a line (old Mac line endings?): lines must end "
+                                "with \\n or \\r\\n", file=path, where=f"line {number}")
+        fields = TREC_FIELD_SEPARATOR.split(line.strip(" \t"))
         where = f"line {number}"
         if len(fields) != 6:
             raise ContractError(f"a TREC run line has 6 fields 'qid Q0 docid rank score tag', got {len(fields)}",
                                 file=path, where=where)
         query, _, doc, rank_text, score_text, _ = fields
+        check_id("query", query, file=path, where=where)
+        check_id("document", doc, file=path, where=where)
+        # int() and float() would accept "1_000", " 3", "\u0663" (Arabic-Indic 3): coercion, not parsing
+        if not TREC_RANK.fullmatch(rank_text):
+            raise ContractError(f"rank must be an integer, got {rank_text!r}", file=path, where=where)
         try:
             rank = int(rank_text)
         except ValueError:
             raise ContractError(f"rank must be an integer, got {rank_text!r}", file=path, where=where) from None
-        try:
-            score = float(score_text)
-        except ValueError:
-            raise ContractError(f"score must be a number, got {score_text!r}", file=path, where=where) from None
+        if not TREC_SCORE.fullmatch(score_text):
+            raise ContractError(f"score must be a number, got {score_text!r}", file=path, where=where)
+        score = float(score_text)
         if not math.isfinite(score):
             raise ContractError(f"score must be finite, got {score_text!r}", file=path, where=where)
         if rank < 0:

@@ -41,6 +41,12 @@ def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ContractError(f"invalid TOML: {error}", file=path) from None
+    except RecursionError:
+        # tomllib parses nested arrays / inline tables recursively: a hostile file must not crash us
+        raise ContractError("invalid TOML: arrays or inline tables nested too deeply", file=path) from None
+    except ValueError as error:
+        # Python refuses integers of more than 4300 digits (int_max_str_digits) with a plain ValueError
+        raise ContractError(f"invalid TOML: {error}", file=path) from None
 
 
 def dump_toml(data: dict[str, Any]) -> str:
