@@ -63,7 +63,7 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
         await pilot.pause()  # one refresh: the table is drawn
         times["open comparison (incl. load)"] = time.perf_counter() - start
         k = screen.session.protocol.k
-        for key, new_k, label in (("plus_sign", k + 1, "k change +1"), ("minus", k, "k change -1")):
+        for key, new_k, label in (("+", k + 1, "k change +1"), ("-", k, "k change -1")):
             before = time.perf_counter()
             await pilot.press(key)
             await wait_until(pilot, lambda: screen.session.protocol.k == new_k)

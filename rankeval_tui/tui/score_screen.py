@@ -123,7 +123,7 @@ class ScoreScreen(Screen[None]):
 
     BINDINGS = [
         Binding("v", "toggle_view", "view", id="score.view"),
-        Binding("plus_sign,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
+        Binding("plus,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
         Binding("minus", "k_down", "k-", id="score.k_down"),
         Binding("t", "next_split", "split", id="score.split"),
         Binding("b", "next_baseline", "base", id="score.baseline"),

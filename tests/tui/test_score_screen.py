@@ -185,7 +185,7 @@ async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path,
         cleared: list[str] = []
         original = DataTable.clear
         monkeypatch.setattr(DataTable, "clear", lambda self, columns=False: (cleared.append(self.id), original(self, columns))[1])
-        await pilot.press("minus")
+        await pilot.press("-")
         await pilot.pause()
         k1 = protocol.with_k(1)
         header = plain(screen, "#score-header")
@@ -197,7 +197,7 @@ async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path,
         assert cell(compare_table, "q2", "delta_rr") == "▼ -1"  # A has d3 at rank 1, B has none in the top 1
         assert "MRR@1" in plain(screen, "#score-compare-summary")
         assert cleared == []  # same rows: cells were updated, the tables not rebuilt
-        await pilot.press("plus_sign", "plus_sign")
+        await pilot.press("+", "+")
         await pilot.pause()
         assert "k 3" in plain(screen, "#score-header")
         assert cell(compare_table, "q2", "delta_recall") == "= 0" and cell(compare_table, "q2", "delta_rr") == "▼ -1/2"
