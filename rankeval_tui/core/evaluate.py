@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -160,7 +161,9 @@ def check_run(protocol: Protocol, run: Run) -> None:
             raise ContractError(rule, file=run.source, where=where)
     corpus = protocol.definition.document_ids
     for query, ranking in run.rankings.items():
-        if not isinstance(ranking, list) or not all(type(d) is str for d in ranking):
+        # ``set(map(type, ...))`` is the same exact-type test as ``all(type(d) is str ...)`` but
+        # runs in C; per entry it was most of the evaluator's time at 1M run entries.
+        if not isinstance(ranking, list) or not set(map(type, ranking)) <= ONLY_STR:
             raise ContractError("ranking must be a list of document IDs", file=run.source,
                                 where=describe_id("query", query))
         seen = set(ranking)
@@ -175,6 +178,9 @@ def check_run(protocol: Protocol, run: Run) -> None:
                                 where=f"{describe_id('query', query)}, {describe_id('document', unknown)}")
 
 
+ONLY_STR = frozenset({str})
+
+
 def first_duplicate(ranking: Sequence[str]) -> str:
     seen: set[str] = set()
     for doc in ranking:
@@ -184,14 +190,22 @@ def first_duplicate(ranking: Sequence[str]) -> str:
     raise ValueError("no duplicate")
 
 
+@lru_cache(maxsize=4096)
+def exact_ratio(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(n, d)``, shared: a run has few distinct (hits, relevant) and 1/rank values, and
+    building (normalising) a Fraction per query cost more than the rest of the scoring.
+    Fractions are immutable, so sharing one instance between rows is safe."""
+    return Fraction(numerator, denominator)
+
+
 def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k: int,
                 missing: bool) -> QueryRow:
     top = ranking[:k]
     first = next((rank for rank, doc in enumerate(top, 1) if doc in relevant), None)
     hits = len(relevant.intersection(top))
     if relevant:
-        recall: Fraction | None = Fraction(hits, len(relevant))
-        rr: Fraction | None = Fraction(1, first) if first else Fraction(0)
+        recall: Fraction | None = exact_ratio(hits, len(relevant))
+        rr: Fraction | None = exact_ratio(1, first) if first else exact_ratio(0, 1)
     else:
         recall = rr = None
     return QueryRow(query=query, missing=missing, returned=len(ranking), relevant=len(relevant),

@@ -120,6 +120,25 @@ def check_qrels(definition: ProtocolDefinition, qrels: Mapping[str, Mapping[str,
                                     file=file, where=where)
 
 
+def canonical_json(value: object) -> str:
+    """The seed's canonical JSON encoding (sorted keys, UTF-8 as is, no spaces)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def canonical_qrels_json(qrels: Mapping[str, Mapping[str, int]], corpus: frozenset[str]) -> str:
+    """``canonical_json(qrels)`` for validated exhaustive qrels, about twice as fast.
+
+    Every row has exactly the corpus as keys and the int 0 or 1 as values (``check_qrels``), so
+    one template with the sorted, encoded keys serves every row and a row is one ``%``
+    formatting of its labels in corpus order, instead of the JSON encoder visiting each pair.
+    """
+    documents = sorted(corpus)
+    template = "{" + ",".join(canonical_json(d).replace("%", "%%") + ":%d" for d in documents) + "}"
+    rows = [canonical_json(query) + ":" + template % tuple(map(qrels[query].__getitem__, documents))
+            for query in sorted(qrels)]
+    return "{" + ",".join(rows) + "}"
+
+
 @dataclass(frozen=True)
 class Protocol:
     """A protocol definition with its exhaustive qrels, validated on construction."""
@@ -167,17 +186,18 @@ class Protocol:
         """sha256 of the seed's canonical JSON of corpus, queries, qrels, split and k.
 
         The run is deliberately not part of it: two runs scored under one hash are comparable.
+        The text is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
+        ensure_ascii=False, separators=(",", ":"))``; only the qrels part is built differently
+        (``canonical_qrels_json``), because encoding it pair by pair was the whole cost.
         """
-        canonical = json.dumps(
-            {
-                "corpus": dict(self.documents),
-                "queries": {q: meta.canonical() for q, meta in self.queries.items()},
-                "qrels": {q: dict(row) for q, row in self.qrels.items()},
-                "split": self.split,
-                "k": self.k,
-            },
-            sort_keys=True, ensure_ascii=False, separators=(",", ":"),
-        )
+        canonical = "".join([
+            '{"corpus":', canonical_json(dict(self.documents)),
+            ',"k":', canonical_json(self.k),
+            ',"qrels":', canonical_qrels_json(self.qrels, self.definition.document_ids),
+            ',"queries":', canonical_json({q: meta.canonical() for q, meta in self.queries.items()}),
+            ',"split":', canonical_json(self.split),
+            "}",
+        ])
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
     def with_k(self, k: int) -> "Protocol":
