@@ -1,0 +1,215 @@
+"""Loading a large qrels.toml: TOML parsing against the project's own validation, and the
+candidates that could make the parse cheaper without leaving TOML as the format users edit.
+
+    python benchmarks/bench_loading.py                     # 1,000 queries x 1,000 docs = 1M pairs
+    python benchmarks/bench_loading.py --queries 100 --documents 100 --repeat 1   # quick
+
+Measures (best of --repeat, one process, on a seeded synthetic protocol from synth.py):
+- tomllib.loads, and each installed candidate (toml_rs with TOML 1.0 and its default 1.1,
+  rtoml) on the same text;
+- the project's validation of the parsed dict (files.read_qrels_file minus the parse, and the
+  second check Protocol() makes), and the rest of load_protocol;
+- a verified parse cache: sha256 of the file's bytes (the key) + json.loads of tomllib's dict.
+
+Then checks each candidate honestly: identical dicts to tomllib on the valid files (types
+compared strictly, so 1 and true differ), and the same accept/reject decision on a corpus of
+invalid and TOML-1.1-only documents. A candidate that ever accepts what tomllib rejects would let
+a broken qrels file through, so it is reported as not a drop-in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import tomllib  # noqa: E402
+
+from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
+
+# Documents every TOML 1.0 parser must reject (tomllib does), plus TOML 1.1-only syntax that a
+# 1.0 parser (tomllib on Python 3.11-3.13) rejects: accepting them would make a file valid on
+# one machine and invalid on another.
+INVALID = {
+    "duplicate key": "[qrels.q1]\nd1 = 0\nd1 = 1\n",
+    "duplicate table": "[qrels.q1]\nd1 = 0\n[qrels.q1]\nd2 = 1\n",
+    "key redefined as table": "[qrels]\nq1 = 1\n[qrels.q1]\nd1 = 0\n",
+    "dotted key extends inline table": "a = {b = 1}\na.c = 2\n",
+    "table extends inline table": "[qrels]\nq1 = {d1 = 0}\n[qrels.q1]\nd2 = 1\n",
+    "leading zero": "[qrels.q1]\nd1 = 01\n",
+    "trailing underscore": "[qrels.q1]\nd1 = 1_\n",
+    "bare word value": "[qrels.q1]\nd1 = yes\n",
+    "capitalised bool": "[qrels.q1]\nd1 = True\n",
+    "missing value": "[qrels.q1]\nd1 =\n",
+    "two pairs on a line": "[qrels.q1]\nd1 = 0 d2 = 1\n",
+    "unterminated string": '[notes.q1]\nd1 = "oops\n',
+    "control char in string": '[notes.q1]\nd1 = "a\x01b"\n',
+    "bad escape": '[notes.q1]\nd1 = "a\\qb"\n',
+    "bare CR": "[qrels.q1]\rd1 = 0\n",
+    "unclosed header": "[qrels.q1\nd1 = 0\n",
+    "empty bare key": "[qrels.q1]\n = 0\n",
+    "array of tables over table": "[qrels]\n[[qrels]]\n",
+    "integer beyond 64 bits": "a = 99999999999999999999\n",
+    "1.1: newline in inline table": "a = {\n  b = 1\n}\n",
+    "1.1: trailing comma in inline table": "a = {b = 1,}\n",
+    "1.1: \\e escape": 'a = "\\e"\n',
+    "1.1: \\x escape": 'a = "\\x41"\n',
+    "1.1: time without seconds": "a = 07:32\n",
+}
+
+
+def strict_equal(a: Any, b: Any) -> bool:
+    """Equality that tells 1 from true and 1 from 1.0, recursively, and keeps key order."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(strict_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def parsers() -> dict[str, Callable[[str], dict[str, Any]]]:
+    found: dict[str, Callable[[str], dict[str, Any]]] = {"tomllib": tomllib.loads}
+    try:
+        import toml_rs
+        found["toml_rs (1.0)"] = lambda text: toml_rs.loads(text, toml_version="1.0.0")
+        found["toml_rs (default)"] = toml_rs.loads
+    except ImportError:
+        print("toml_rs not installed (pip install toml-rs): skipped")
+    try:
+        import rtoml
+        found["rtoml"] = rtoml.loads
+    except ImportError:
+        print("rtoml not installed (pip install rtoml): skipped")
+    return found
+
+
+def best(repeat: int, fn: Callable[[], Any]) -> tuple[float, Any]:
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def decision(parse: Callable[[str], Any], text: str) -> tuple[bool, Any]:
+    """(accepted, parsed dict or None); any exception is a rejection (each library has its own)."""
+    try:
+        return True, parse(text)
+    except Exception:
+        return False, None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--documents", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+
+    from rankeval_tui.core import files
+    from rankeval_tui.core.protocol import Protocol, check_qrels
+
+    with tempfile.TemporaryDirectory() as tmp:
+        data = make_data(SynthSpec(args.queries, args.documents, 1, seed=0, runs=()))
+        paths = write_protocol(Path(tmp) / "p", data)
+        del data
+        raw = paths.qrels_toml.read_bytes()
+        text = raw.decode("utf-8")
+        pairs = args.queries * args.documents
+        print(f"qrels.toml: {pairs:,} pairs, {len(raw) / 1e6:.1f} MB; best of {args.repeat}\n")
+
+        found = parsers()
+        timings: dict[str, float] = {}
+        results: dict[str, Any] = {}
+        for name, parse in found.items():
+            timings[name], results[name] = best(args.repeat, lambda: parse(text))
+        reference = results["tomllib"]
+
+        definition = files.load_definition(paths.directory)
+        t_read, _ = best(args.repeat, lambda: files.read_qrels_file(paths.qrels_toml, definition))
+        t_validate, labels = best(args.repeat, lambda: files.pair_tables(reference["qrels"], "qrels",
+                                                                          definition, paths.qrels_toml))
+        t_check, _ = best(args.repeat, lambda: check_qrels(definition, labels, file=paths.qrels_toml))
+        t_protocol, _ = best(args.repeat, lambda: Protocol(definition, labels))
+        t_def, _ = best(args.repeat, lambda: files.load_definition(paths.directory))
+        t_total, protocol = best(args.repeat, lambda: files.load_protocol(paths.directory))
+        t_hash, _ = best(1, lambda: protocol.protocol_sha256)
+
+        cached = json.dumps(reference, ensure_ascii=False, separators=(",", ":"))
+        t_sha, _ = best(args.repeat, lambda: hashlib.sha256(raw).hexdigest())
+        t_cache, from_cache = best(args.repeat, lambda: json.loads(cached))
+        t_dump, _ = best(1, lambda: json.dumps(reference, ensure_ascii=False, separators=(",", ":")))
+
+        tl = timings["tomllib"]
+        print(f"{'step':<46} {'seconds':>8} {'vs tomllib':>10}")
+        for name, seconds in timings.items():
+            print(f"{'parse: ' + name:<46} {seconds:>8.3f} {seconds / tl:>9.2f}x")
+        rows = [
+            ("validate: read_qrels_file minus the parse", t_read - tl),
+            ("  of which pair_tables (IDs known, copy)", t_validate),
+            ("  of which check_qrels (exhaustive, 0/1)", t_check),
+            ("validate again: Protocol() re-runs check_qrels", t_protocol),
+            ("load_definition (protocol.toml)", t_def),
+            ("load_protocol total (tomllib)", t_total),
+            ("protocol hash, once per protocol", t_hash),
+            ("parse cache: sha256 of the bytes (the key)", t_sha),
+            ("parse cache: json.loads of tomllib's dict", t_cache),
+            ("parse cache: hit = key + load", t_sha + t_cache),
+            ("parse cache: miss adds json.dumps (+ write)", t_dump),
+        ]
+        for label, seconds in rows:
+            print(f"{label:<46} {seconds:>8.3f} {seconds / tl:>9.2f}x")
+        print(f"\nTOML parse share of load_protocol: {tl / t_total:.0%}")
+
+        print("\nvalid files: identical to tomllib (strict types and key order)?")
+        samples = {"synthetic qrels.toml": text,
+                   "synthetic protocol.toml": (paths.directory / "protocol.toml").read_text("utf-8")}
+        demo = ROOT / "rankeval_tui" / "demo" / "help-docs-zh"
+        for path in sorted(demo.rglob("*.toml")):
+            samples[str(path.relative_to(ROOT))] = path.read_text("utf-8")
+        samples["cache round trip (json)"] = None  # type: ignore[assignment]
+        verdict: dict[str, bool] = {name: True for name in found if name != "tomllib"}
+        for label, sample in samples.items():
+            if sample is None:
+                print(f"  {label:<44} {'same' if strict_equal(reference, from_cache) else 'DIFFERENT'}")
+                continue
+            expected = reference if sample is text else tomllib.loads(sample)
+            cells = []
+            for name, parse in found.items():
+                if name == "tomllib":
+                    continue
+                same = strict_equal(expected, results[name] if sample is text else parse(sample))
+                verdict[name] &= same
+                cells.append(f"{name}: {'same' if same else 'DIFFERENT'}")
+            print(f"  {label:<44} " + "; ".join(cells))
+
+        print("\ninvalid or edge documents: same decision (and value) as tomllib?")
+        for label, doc in INVALID.items():
+            decisions = {name: decision(parse, doc) for name, parse in found.items()}
+            reference_accepts, reference_value = decisions.pop("tomllib")
+            cells = []
+            for name, (accepted, value) in decisions.items():
+                same = accepted == reference_accepts and strict_equal(value, reference_value)
+                verdict[name] &= same
+                cells.append(f"{name}: {'accepts' if accepted else 'rejects'}{'' if same else ' (DIFFERS)'}")
+            print(f"  {label:<38} tomllib {'accepts' if reference_accepts else 'rejects'}; " + "; ".join(cells))
+
+        print("\nverdict (drop-in for tomllib on these checks):")
+        for name, ok in verdict.items():
+            print(f"  {name:<20} {'yes' if ok else 'NO'}   parse {timings[name]:.3f} s = {timings[name] / tl:.2f}x tomllib")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
