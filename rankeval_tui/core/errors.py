@@ -24,7 +24,12 @@ class ContractError(ValueError):
     def one_line(self) -> str:
         """``file: where: rule`` with the parts that are known, on one line."""
         parts = [p for p in (self.file, self.where, self.rule) if p]
-        return ": ".join(parts).replace("\n", "\\n").replace("\r", "\\r")
+        text = ": ".join(parts)
+        if text.isprintable():
+            return text
+        # Escape every non-printable character, not only \n and \r: U+2028, \x85, \x0b ... also
+        # break lines in terminals and in str.splitlines(), and an ID from a hostile file may hold them.
+        return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
     def located(self, *, file: str | Path | None = None, where: str | None = None) -> "ContractError":
         """The same rule with a file or place filled in where it was not known yet."""

@@ -124,10 +124,10 @@ def cli_in_process(args: list[str]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def cli_subprocess(args: list[str], *, user: int | None = None, cwd: Path | None = None) -> tuple[int, str, str]:
-    """The real installed CLI in its own process, as users and CI run it."""
-    result = subprocess.run([sys.executable, "-m", "rankeval_tui", *args], capture_output=True,
-                            cwd=cwd or REPO, timeout=120, user=user,
+def cli_subprocess(args: list[str], *, prefix: tuple[str, ...] = ()) -> tuple[int, str, str]:
+    """The real installed CLI in its own process, as users and CI run it (``prefix``: e.g. setpriv)."""
+    result = subprocess.run([*prefix, sys.executable, "-m", "rankeval_tui", *args], capture_output=True,
+                            cwd=REPO, timeout=120,
                             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     return (result.returncode, result.stdout.decode("utf-8", "replace"),
             result.stderr.decode("utf-8", "replace"))
