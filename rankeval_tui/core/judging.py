@@ -90,6 +90,9 @@ class Lock:
             except FileExistsError:
                 self._refuse_or_break(break_lock)
                 continue
+            except OSError as error:  # read-only or full directory: say so, not a traceback
+                raise ContractError(f"cannot create the lock file: {error.strerror}; judging needs a writable "
+                                    "directory beside the qrels file", file=self.path) from None
             with os.fdopen(fd, "w") as handle:
                 json.dump(owner, handle)
                 handle.flush()
@@ -158,6 +161,8 @@ class Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.fd: int | None = None
+        self.cut_to: int | None = None
+        """Length to cut back to before the next append: a failed append whose bytes could not be removed."""
 
     @staticmethod
     def read(path: Path) -> JournalContents:
@@ -197,11 +202,31 @@ class Journal:
         """Write one line; with ``durable`` (every change), fdatasync before returning."""
         assert self.fd is not None, "journal not open"
         data = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-        written = os.write(self.fd, data)
-        while written < len(data):  # short writes are legal; finish the line
-            written += os.write(self.fd, data[written:])
-        if durable:
-            sync(self.fd)
+        if self.cut_to is not None:  # raises again while the disk is still full or read-only
+            self._cut(self.cut_to)
+        start = os.lseek(self.fd, 0, os.SEEK_END)
+        try:
+            written = os.write(self.fd, data)
+            while written < len(data):  # short writes are legal; finish the line
+                written += os.write(self.fd, data[written:])
+            if durable:
+                sync(self.fd)
+        except OSError:
+            # Disk full, I/O error: the caller reports "not recorded", so no byte of this line may
+            # stay. A partial line would glue onto the next append (a corrupt middle line that
+            # blocks resuming), a complete but unsynced one would come back after a restart.
+            self.cut_to = start
+            try:
+                self._cut(start)
+            except OSError:
+                pass
+            raise
+
+    def _cut(self, length: int) -> None:
+        assert self.fd is not None
+        os.ftruncate(self.fd, length)
+        sync(self.fd)
+        self.cut_to = None
 
     def close(self) -> None:
         if self.fd is not None:
