@@ -54,3 +54,19 @@ def run_adjudicate(protocol: Path, first: Path, second: Path, output: Path, adju
 
 def run_adjudicate_command(args: argparse.Namespace) -> int:
     return run_adjudicate(args.protocol, args.first, args.second, args.output, args.adjudicator, args.break_lock)
+
+
+def run_from_judge(args: argparse.Namespace) -> int:
+    """``judge PROTOCOL --adjudicate A.toml B.toml -o QRELS.toml``: the same as ``adjudicate``,
+    with ``--annotator`` naming the adjudicator. Judging-only options make no sense here."""
+    from rankeval_tui.core.errors import ContractError
+
+    if args.adjudicate is None:
+        raise ContractError("-o applies to --adjudicate only; judging writes to --qrels")
+    if args.output is None:
+        raise ContractError("--adjudicate needs -o QRELS.toml (the adjudicated qrels to write)")
+    for option, value in (("--qrels", args.qrels), ("--order", args.order), ("--seed", args.seed)):
+        if value is not None:
+            raise ContractError(f"{option} does not apply to --adjudicate (the queue is the disagreeing pairs)")
+    first, second = args.adjudicate
+    return run_adjudicate(args.protocol, first, second, args.output, args.annotator, args.break_lock)

@@ -251,6 +251,8 @@ def read_pair(definition: ProtocolDefinition, path_a: str | Path,
               path_b: str | Path) -> tuple[QrelsFile, QrelsFile]:
     """Read two annotators' files against one definition, coverage checked together (so the
     error names the differing pairs instead of the first gap of the first file)."""
+    if Path(path_a).exists() and Path(path_a).resolve() == Path(path_b).resolve():
+        raise ContractError("the same file is given for both annotators", file=path_a)
     a = read_qrels_file(path_a, definition, exhaustive=False)
     b = read_qrels_file(path_b, definition, exhaustive=False)
     check_same_coverage(definition, [(str(path_a), a), (str(path_b), b)])

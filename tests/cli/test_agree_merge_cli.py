@@ -174,3 +174,24 @@ def test_merge_unknown_query_in_a_shard(tmp_path, labels):
 def test_merge_requires_output(tmp_path, labels):
     s1 = write(tmp_path / "s1.toml", labels)
     assert_one_line_error(run_cli("merge", SEED, s1), "-o/--output")
+
+
+# ---------------------------------------------------------------- adjudicate (argument errors; the queue is Pilot-tested)
+
+
+def test_adjudicate_refuses_bad_input_before_opening_the_app(tmp_path, labels):
+    a = write(tmp_path / "a.toml", labels)
+    b = write(tmp_path / "b.toml", only(labels, "q1", "q2"))
+    out = tmp_path / "qrels.toml"
+    assert_one_line_error(run_cli("adjudicate", SEED, a, b, "-o", out), "differ in coverage (18 pairs)")
+    assert_one_line_error(run_cli("adjudicate", SEED, a, a, "-o", out), "the same file is given for both annotators")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.toml", "b.toml"]  # no output, lock or journal
+
+
+def test_judge_adjudicate_option_checks(tmp_path, labels):
+    a = write(tmp_path / "a.toml", labels)
+    b = write(tmp_path / "b.toml", labels)
+    assert_one_line_error(run_cli("judge", SEED, "--adjudicate", a, b), "--adjudicate needs -o")
+    assert_one_line_error(run_cli("judge", SEED, "-o", tmp_path / "x.toml"), "-o applies to --adjudicate only")
+    assert_one_line_error(run_cli("judge", SEED, "--adjudicate", a, b, "-o", tmp_path / "x.toml", "--order", "corpus"),
+                          "--order does not apply to --adjudicate")

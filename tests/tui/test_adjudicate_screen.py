@@ -194,3 +194,40 @@ def test_unanimous_files_write_without_decisions(definition, files, tmp_path):
     finally:
         session.close()
     assert read_qrels_file(out, definition).adjudication == {}
+
+
+def test_write_refuses_undecided_pairs_and_nothing_is_written(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    try:
+        session.decide(0, "location only")
+        with pytest.raises(ContractError, match="2 disagreeing pairs are not adjudicated yet: q2/d4; q4/d6"):
+            session.write()
+        with pytest.raises(ContractError, match="needs a reason"):
+            session.decide(1, "   ")
+        assert session.decided == 1
+    finally:
+        session.close()
+    assert not out.exists()
+
+
+def test_torn_journal_tail_is_dropped_not_read_as_a_decision(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    session.decide(0, "location only")
+    session.close()
+    journal = out.with_name(out.name + JOURNAL_SUFFIX)
+    with journal.open("ab") as handle:
+        handle.write(b'{"op":"decide","q":"q2","d":"d4","final":1,"rea')  # killed mid-write
+    again = AdjudicationSession.open(definition, a, b, out)
+    try:
+        assert again.decided == 1 and "torn" in again.warnings[0]
+        again.decide(1, "CSV")
+    finally:
+        again.close()
+    third = AdjudicationSession.open(definition, a, b, out)
+    try:
+        assert [(p, d.final) for p, d in third.decisions.items()] == [(("q1", "d1"), 0), (("q2", "d4"), 1)]
+        assert third.warnings == []
+    finally:
+        third.close()
