@@ -26,9 +26,10 @@ import json
 import os
 import random
 import socket
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Iterator, Literal
 
 from rankeval_tui.core.atomic import fsync_directory
 from rankeval_tui.core.errors import ContractError, describe_id
@@ -83,6 +84,10 @@ class Lock:
     held: bool = False
 
     def acquire(self, *, break_lock: bool = False) -> None:
+        with directory_guard(self.path.parent):
+            self._acquire(break_lock)
+
+    def _acquire(self, break_lock: bool) -> None:
         owner = {"pid": os.getpid(), "host": socket.gethostname()}
         for _ in range(2):
             try:
@@ -132,6 +137,30 @@ class Lock:
                 self.path.unlink()
             except FileNotFoundError:
                 pass
+
+
+@contextmanager
+def directory_guard(directory: Path) -> Iterator[None]:
+    """Serialise lock checks and breaks between processes with ``flock`` on the directory itself.
+
+    O_EXCL alone makes creating a lock atomic, but not "read the owner, see it is dead, remove
+    it, create ours": two ``--break-lock`` starts over one stale lock could both remove and both
+    create (one removing the other's fresh lock), and a reader could see a lock file created but
+    not yet written. The guard is held only while acquiring, and the kernel drops it if the
+    process dies, so it can never go stale itself. Where flock is unavailable, no guard.
+    """
+    try:
+        import fcntl
+
+        fd = os.open(directory, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the flock
 
 
 def pid_alive(pid: int) -> bool:
