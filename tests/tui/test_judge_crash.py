@@ -377,3 +377,30 @@ def test_read_only_directory_refuses_to_start_with_one_clean_line(small: Path) -
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and str(small) in lines[0], result.stderr
     assert sorted(p.name for p in small.iterdir()) == ["protocol.toml"]
+
+
+async def test_disk_full_on_screen_says_not_recorded_and_keeps_what_was(small: Path, monkeypatch) -> None:
+    """The judging screen with a full disk: a clear notice, the pair still unjudged, earlier labels kept."""
+    from rankeval_tui.tui.app import RankevalApp
+
+    session = JudgingSession.open(load_definition(small), small / "qrels.toml", annotator="t")
+    app = RankevalApp(small, qrels_path=small / "qrels.toml", start="judge", judge_session=session)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("1")
+        first = next((q, d) for q, row in session.labels.items() for d in row)
+        pair = session.current
+        monkeypatch.setattr(judging, "sync", enospc)
+        await pilot.press("0")
+        await pilot.pause()
+        notices = [n.message for n in app._notifications]
+        assert any("NOT recorded" in m and "No space left on device" in m for m in notices), notices
+        assert session.label_of(*pair) is None and session.current == pair and session.judged == 1
+        assert session.label_of(*first) == 1  # what was recorded before stays, in memory and on disk
+        monkeypatch.undo()
+        await pilot.press("0")  # space is back
+        await pilot.pause()
+        assert session.label_of(*pair) == 0
+    session.close()
+    resumed = JudgingSession.open(load_definition(small), small / "qrels.toml")
+    assert resumed.judged == 2 and resumed.label_of(*pair) == 0 and resumed.label_of(*first) == 1
+    resumed.close()
