@@ -8,6 +8,8 @@ pairs. Blind judging: no run, rank or score is ever shown here.
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from pathlib import Path
 from typing import Callable
 
@@ -26,6 +28,7 @@ from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.core.judging import Change, JudgingSession
 from rankeval_tui.tui.overview_screen import OverviewScreen
 
+HANGUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
 
 
@@ -147,6 +150,8 @@ class JudgeScreen(Screen[None]):
             Text.assemble(("Relevance: ", "bold"), session.definition.relevance))
         self.query_one("#judge-total-bar", ProgressBar).update(total=session.total)
         self.query_one("#judge-doc", VerticalScroll).focus()
+        if self.exit_app_on_quit:
+            self.watch_hangups()
         for warning in session.warnings:
             self.notify(warning, severity="warning", timeout=15)
         if session.review:
@@ -159,6 +164,20 @@ class JudgeScreen(Screen[None]):
         # However the app ends (q, ctrl+q, an error), the lock is released and the journal
         # closed; the journal file itself stays until the qrels are written.
         self.session.close()
+        if self.exit_app_on_quit:
+            loop = asyncio.get_running_loop()
+            for signum in HANGUP_SIGNALS:
+                loop.remove_signal_handler(signum)
+
+    def watch_hangups(self) -> None:
+        """A dropped SSH connection (SIGHUP) or a plain ``kill`` (SIGTERM) exits the app normally,
+        so ``judge`` finishes the session and releases the lock (the journal is on disk anyway)."""
+        loop = asyncio.get_running_loop()
+        for signum in HANGUP_SIGNALS:
+            try:
+                loop.add_signal_handler(signum, self.app.exit, 128 + signum)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
+                return
 
     # ------------------------------------------------------------ drawing
 

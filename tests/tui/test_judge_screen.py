@@ -181,3 +181,22 @@ def test_bad_input_is_one_line_and_exit_2_before_the_screen(blank: Path, seed_di
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     assert message in result.stderr
     assert not (blank / "qrels.toml.journal").exists() and not (blank / "qrels.toml.lock").exists()
+
+
+async def test_open_judging_from_the_scoring_app_and_back(blank: Path) -> None:
+    app = RankevalApp(blank, qrels_path=blank / "qrels.toml")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        under = app.screen
+        app.open_judging()
+        await pilot.pause()
+        assert isinstance(app.screen, JudgeScreen)
+        assert (blank / "qrels.toml.lock").exists()
+        await pilot.press("1", "q")
+        await pilot.pause()
+        assert app.screen is under                     # quit returns to the scoring screen
+        assert not (blank / "qrels.toml.lock").exists()
+        app.open_judging()                             # and judging resumes from the journal
+        await pilot.pause()
+        assert "overall 1/30" in shown(app, "#judge-total-count")
+        await pilot.press("q")
