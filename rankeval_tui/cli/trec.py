@@ -14,10 +14,7 @@ from rankeval_tui.core.atomic import atomic_write_text
 from rankeval_tui.core.files import load_definition, load_protocol, load_run, parse_run_argument, qrels_to_toml, \
     write_qrels
 
-try:
-    from rankeval_tui.core.tomlio import read_utf8
-except ImportError:  # pragma: no cover - until the move of read_text into tomlio is committed
-    from rankeval_tui.core.files import read_text as read_utf8  # type: ignore[attr-defined,no-redef]
+from rankeval_tui.core.tomlio import read_utf8
 from rankeval_tui.core.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
 

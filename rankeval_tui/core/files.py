@@ -24,7 +24,7 @@ from rankeval_tui.core.atomic import atomic_write_text
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluate import Run
 from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, Query, check_qrels
-from rankeval_tui.core.tomlio import dump_toml, read_toml
+from rankeval_tui.core.tomlio import dump_toml, read_toml, read_utf8
 
 PROTOCOL_FILE = "protocol.toml"
 QRELS_FILE = "qrels.toml"
@@ -230,28 +230,11 @@ def run_files(directory: str | Path) -> list[Path]:
     return sorted(p for p in runs.iterdir() if p.is_file() and p.suffix in RUN_SUFFIXES)
 
 
-def read_text(path: Path) -> str:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ContractError("file not found", file=path) from None
-    except IsADirectoryError:
-        raise ContractError("is a directory, expected a file", file=path) from None
-    except OSError as error:
-        raise ContractError(f"cannot read: {error.strerror}", file=path) from None
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raise ContractError("starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM", file=path)
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ContractError(f"not valid UTF-8 at byte {error.start}", file=path) from None
-
-
 def load_run(path: str | Path, name: str | None = None) -> Run:
     """A JSON run (``.json``) or a TREC run (anything else), named by its stem unless given."""
     path = Path(path)
     name = name or path.stem
-    text = read_text(path)
+    text = read_utf8(path)
     if path.suffix == ".json":
         return Run(name=name, rankings=parse_json_run(text, path), source=path)
     rankings, warnings = parse_trec_run(text, path)

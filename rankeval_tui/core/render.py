@@ -144,6 +144,9 @@ def comparison_block(comparison: Comparison, markdown: bool,
         outcomes = {row.outcome(m) for m in METRICS}
         verdict = ("no relevant" if outcomes == {"n/a"} else
                    "WORSE" if "loss" in outcomes else "better" if "win" in outcomes else "same")
+        missing = [report.run for report, r in ((base, row.baseline), (cand, row.candidate)) if r.missing]
+        if missing:
+            verdict += f" (missing in {', '.join(missing)})"
         rows.append([row.query, exact_and_decimal(row.baseline.recall, 3), exact_and_decimal(row.candidate.recall, 3),
                      signed(row.delta("recall")), exact_and_decimal(row.baseline.rr, 3),
                      exact_and_decimal(row.candidate.rr, 3), signed(row.delta("rr")), verdict])

@@ -16,27 +16,27 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 from rankeval_tui.core.errors import ContractError
 
 
-def read_toml(path: Path) -> dict[str, Any]:
-    """Parse a TOML file; every failure is a ContractError naming the file."""
+def read_utf8(path: Path) -> str:
+    """A file's text; unreadable, BOM-prefixed or non-UTF-8 input is a ContractError naming the file."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise ContractError("file not found", file=path) from None
     except IsADirectoryError:
-        raise ContractError("is a directory, expected a TOML file", file=path) from None
+        raise ContractError("is a directory, expected a file", file=path) from None
     except OSError as error:
         raise ContractError(f"cannot read: {error.strerror}", file=path) from None
-    return parse_toml(raw, path)
-
-
-def parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
     if raw.startswith(b"\xef\xbb\xbf"):
-        raise ContractError("starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM",
-                            file=path)
+        raise ContractError("starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM", file=path)
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ContractError(f"not valid UTF-8 at byte {error.start}", file=path) from None
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; every failure is a ContractError naming the file."""
+    text = read_utf8(path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
