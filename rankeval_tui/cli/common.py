@@ -9,7 +9,8 @@ from pathlib import Path
 from rankeval_tui.core.adapter import adapt_for_protocol
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluate import Run
-from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run, parse_run_argument, run_files
+from rankeval_tui.core.files import QrelsFile, load_chunk_map, load_protocol_and_qrels, load_run, parse_run_argument, \
+    run_files
 from rankeval_tui.core.protocol import Protocol
 
 DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
@@ -36,12 +37,17 @@ def protocol_dir(args: argparse.Namespace) -> Path:
 
 
 def load_protocol_from_args(args: argparse.Namespace) -> Protocol:
-    protocol = load_protocol(protocol_dir(args), args.qrels)
+    return load_protocol_and_qrels_from_args(args)[0]
+
+
+def load_protocol_and_qrels_from_args(args: argparse.Namespace) -> tuple[Protocol, QrelsFile]:
+    """The protocol with --k/--split applied, and the qrels file it was read from (one read)."""
+    protocol, qrels = load_protocol_and_qrels(protocol_dir(args), args.qrels)
     if getattr(args, "k", None) is not None:
         protocol = protocol.with_k(args.k)
     if getattr(args, "split", None) is not None:
         protocol = protocol.with_split(args.split)
-    return protocol
+    return protocol, qrels
 
 
 def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:

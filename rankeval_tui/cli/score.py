@@ -8,7 +8,9 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from rankeval_tui.cli.common import add_protocol_argument, add_run_arguments, load_protocol_from_args, load_runs_from_args
+from rankeval_tui.cli.common import add_protocol_argument, add_run_arguments, load_protocol_and_qrels_from_args, \
+    load_runs_from_args
+from rankeval_tui.core.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluate import Report, evaluate
 from rankeval_tui.core.atomic import atomic_write_text
@@ -124,7 +126,8 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, Fraction]]) -> l
 
 
 def run_score(args: argparse.Namespace) -> int:
-    protocol = load_protocol_from_args(args)
+    protocol, qrels = load_protocol_and_qrels_from_args(args)
+    adjudicated = adjudicated_queries(qrels)
     runs = load_runs_from_args(args, protocol)
     reports = [evaluate(protocol, run) for run in runs]  # whole input validated before any output
     if args.baseline is not None and args.baseline not in {r.run for r in reports}:
@@ -148,13 +151,15 @@ def run_score(args: argparse.Namespace) -> int:
     if args.fail_on_regression and os.environ.get("GITHUB_STEP_SUMMARY"):
         verdict = ["", "**Regression gate: " + ("failed**" if regressions else "passed**"), "",
                    *(f"- {reason}" for reason in regressions)]
-        append_step_summary(render_text(protocol, reports, args.baseline, markdown=True, statistics=statistics)
+        append_step_summary(render_text(protocol, reports, args.baseline, markdown=True, statistics=statistics,
+                                        adjudicated=adjudicated)
                             + "\n".join(verdict) + "\n")
     if args.format == "json":
-        print(render_json(protocol, reports, args.baseline, extra=extra, statistics=statistics))
+        print(render_json(protocol, reports, args.baseline, extra=extra, statistics=statistics,
+                          adjudicated=adjudicated))
     else:
         sys.stdout.write(render_text(protocol, reports, args.baseline, markdown=args.format == "markdown",
-                                     statistics=statistics))
+                                     statistics=statistics, adjudicated=adjudicated))
     failures = gate_failures(reports, args.fail_under) + regressions
     for failure in failures:
         print(failure, file=sys.stderr)

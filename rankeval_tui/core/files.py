@@ -213,10 +213,16 @@ def write_qrels(path: str | Path, qrels: QrelsFile, definition: ProtocolDefiniti
 
 def load_protocol(directory: str | Path, qrels_path: str | Path | None = None) -> Protocol:
     """protocol.toml + exhaustive qrels.toml -> a validated ``Protocol``."""
+    return load_protocol_and_qrels(directory, qrels_path)[0]
+
+
+def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None = None) -> tuple[Protocol, QrelsFile]:
+    """``load_protocol`` plus the ``QrelsFile`` it was built from (provenance, adjudication), so
+    views that report what stands beside the labels need not read the qrels file a second time."""
     definition = load_definition(directory)
     path = Path(qrels_path) if qrels_path is not None else Path(directory) / QRELS_FILE
     qrels = read_qrels_file(path, definition)
-    return Protocol(definition, qrels.labels, qrels_source=path)
+    return Protocol(definition, qrels.labels, qrels_source=path), qrels
 
 
 # ---------------------------------------------------------------- runs

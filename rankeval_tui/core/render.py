@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from rankeval_tui.core.compare import METRICS, Comparison, compare
 from rankeval_tui.core.evaluate import QueryRow, Report
@@ -40,8 +40,16 @@ def row_status(row: QueryRow) -> str:
     return ""
 
 
-def protocol_json(protocol: Protocol) -> dict[str, Any]:
-    return {
+def adjudicated_in(protocol: Protocol, adjudicated: Collection[str]) -> list[str]:
+    """The selected queries whose labels were adjudicated, in protocol order."""
+    return [q for q in protocol.selected_queries if q in adjudicated]
+
+
+def protocol_json(protocol: Protocol, adjudicated: Collection[str] | None = None) -> dict[str, Any]:
+    """The protocol's identity; with ``adjudicated`` (from the qrels file's [adjudication]
+    table) also which of its queries had labels decided by an adjudicator. It lives here and
+    not in the report rows, whose keys are the seed's."""
+    data: dict[str, Any] = {
         "name": protocol.name,
         "protocol_sha256": protocol.protocol_sha256,
         "split": protocol.split,
@@ -49,6 +57,9 @@ def protocol_json(protocol: Protocol) -> dict[str, Any]:
         "queries": list(protocol.selected_queries),
         "documents": len(protocol.documents),
     }
+    if adjudicated is not None:
+        data["adjudicated_queries"] = adjudicated_in(protocol, adjudicated)
+    return data
 
 
 def comparison_json(comparison: Comparison, statistics: PairedStatistics | None = None) -> dict[str, Any]:
@@ -79,8 +90,9 @@ def comparisons(reports: Sequence[Report], baseline: str | None = None) -> list[
 
 
 def render_json(protocol: Protocol, reports: Sequence[Report], baseline: str | None = None,
-                extra: dict[str, Any] | None = None, statistics: PairedStatistics | None = None) -> str:
-    data: dict[str, Any] = {"protocol": protocol_json(protocol),
+                extra: dict[str, Any] | None = None, statistics: PairedStatistics | None = None,
+                adjudicated: Collection[str] | None = None) -> str:
+    data: dict[str, Any] = {"protocol": protocol_json(protocol, adjudicated),
                             "runs": {r.run: r.to_json() for r in reports}}
     pairs = comparisons(reports, baseline)
     if pairs:
@@ -103,7 +115,13 @@ def grid(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -
     return [fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)]
 
 
-def report_block(report: Report, markdown: bool) -> list[str]:
+def status_words(row: QueryRow, adjudicated: Collection[str] = ()) -> str:
+    """The status column: ``ok``, the evaluator's special case, and ``adjudicated`` beside either."""
+    status = row_status(row) or "ok"
+    return f"{status}, adjudicated" if row.query in adjudicated else status
+
+
+def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = ()) -> list[str]:
     k = report.k
     title = f"run {report.run}" + (f"  ({report.source})" if report.source else "")
     lines = [f"### {title}" if markdown else title]
@@ -112,7 +130,7 @@ def report_block(report: Report, markdown: bool) -> list[str]:
     if markdown:
         lines.append("")
     header = ["query", "status", "returned", "relevant", "hits", "first rel. rank", f"Recall@{k}", f"RR@{k}"]
-    rows = [[r.query, row_status(r) or "ok", str(r.returned), str(r.relevant), str(r.hits),
+    rows = [[r.query, status_words(r, adjudicated), str(r.returned), str(r.relevant), str(r.hits),
              "-" if r.first_relevant_rank is None else str(r.first_relevant_rank),
              exact_and_decimal(r.recall), exact_and_decimal(r.rr)] for r in report.rows]
     lines += grid(header, rows, markdown)
@@ -171,13 +189,18 @@ def comparison_block(comparison: Comparison, markdown: bool,
 
 
 def render_text(protocol: Protocol, reports: Sequence[Report], baseline: str | None = None,
-                markdown: bool = False, statistics: PairedStatistics | None = None) -> str:
+                markdown: bool = False, statistics: PairedStatistics | None = None,
+                adjudicated: Collection[str] | None = None) -> str:
+    """With ``adjudicated``, a line ``adjudicated_queries: ...`` under the header and
+    ``adjudicated`` in those queries' status cells."""
     short = protocol.protocol_sha256
     head = (f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
             f"queries {len(protocol.selected_queries)}")
     lines = [("## " if markdown else "") + head, ""]
+    if adjudicated is not None:
+        lines += ["adjudicated_queries: " + (", ".join(adjudicated_in(protocol, adjudicated)) or "none"), ""]
     for report in reports:
-        lines += report_block(report, markdown)
+        lines += report_block(report, markdown, adjudicated or ())
         lines.append("")
     for comparison in comparisons(reports, baseline):
         lines += comparison_block(comparison, markdown, statistics)

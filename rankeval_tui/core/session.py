@@ -8,7 +8,10 @@ What it adds is the bookkeeping a screen needs and the CLI does not:
   screen can show why while the other runs stay usable (the CLI instead stops at the first);
 - k and split can be changed, which means a new protocol hash and a fresh ``evaluate`` of every
   run (the runs are not re-read);
-- ``reload`` re-reads the protocol, qrels and run files from disk, keeping k and split.
+- ``reload`` re-reads the protocol, qrels and run files from disk, keeping k and split;
+- which queries' labels were adjudicated (the qrels file's ``[adjudication]`` table), read with
+  the labels in one pass, and the paired statistics (``core.stats``) of every candidate against a
+  baseline, with a verdict in plain words.
 
 Sessions are immutable: ``with_k`` / ``with_split`` / ``reload`` return new ones, so a screen
 can swap the whole state at once and never shows a half-updated mix.
@@ -17,15 +20,19 @@ can swap the whole state at once and never shows a half-updated mix.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Mapping, Sequence
 
 from rankeval_tui.core.adapter import adapt_for_protocol
+from rankeval_tui.core.adjudication import adjudicated_queries
 from rankeval_tui.core.compare import Comparison, compare
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluate import Report, Run, evaluate
-from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run, run_files
+from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, load_run, run_files
 from rankeval_tui.core.protocol import Protocol
+from rankeval_tui.core.stats import (DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, MetricStatistics,
+                                     PairedStatistics, paired_statistics, short)
 
 RunSpec = tuple[str | None, Path]
 """``(name or None, path)`` as ``parse_run_argument`` returns it; None names a run by its stem."""
@@ -111,6 +118,9 @@ class ScoringSession:
     qrels_path: Path | None = None
     chunk_map_path: Path | None = None
     chunk_map: Mapping[str, str] | None = field(default=None, compare=False)
+    adjudicated: frozenset[str] = frozenset()
+    """Queries with at least one pair decided by an adjudicator (``core.adjudication``), read
+    from the same qrels file as the labels: the labels of these queries were disputed once."""
 
     # ------------------------------------------------------------------ building
 
@@ -122,7 +132,7 @@ class ScoringSession:
         score against); a bad run does not (it is kept as rejected). No ``run_specs`` means every
         file in ``runs/``, as the CLI does."""
         protocol_dir = Path(protocol_dir)
-        base = load_protocol(protocol_dir, qrels_path)
+        base, qrels = load_protocol_and_qrels(protocol_dir, qrels_path)
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
         specs = tuple(run_specs) if run_specs else tuple((None, p) for p in run_files(protocol_dir))
         protocol = base
@@ -132,7 +142,7 @@ class ScoringSession:
             protocol = protocol.with_split(split)
         loaded = read_runs(specs)
         return cls(protocol_dir, base, protocol, loaded, cls._score(protocol, loaded, chunk_map, chunk_map_path),
-                   specs, qrels_path, chunk_map_path, chunk_map)
+                   specs, qrels_path, chunk_map_path, chunk_map, frozenset(adjudicated_queries(qrels)))
 
     @staticmethod
     def _score(protocol: Protocol, loaded: Sequence[LoadedRun], chunk_map: Mapping[str, str] | None,
@@ -198,3 +208,65 @@ class ScoringSession:
     def comparison(self, baseline: str, candidate: str) -> Comparison:
         """``core.compare`` of two accepted runs (both were scored under ``self.protocol``)."""
         return compare(self.report(baseline), self.report(candidate))
+
+    def adjudicated_queries(self) -> tuple[str, ...]:
+        """The selected queries whose labels were adjudicated, in protocol order (as ``score`` lists them)."""
+        return tuple(q for q in self.protocol.selected_queries if q in self.adjudicated)
+
+    def statistics(self, baseline: str, *, test: str = "randomization", seed: int = DEFAULT_SEED,
+                   samples: int = DEFAULT_SAMPLES, alpha: Fraction = DEFAULT_ALPHA) -> PairedStatistics | None:
+        """``core.stats.paired_statistics`` of every other accepted run against ``baseline``.
+
+        The family is every candidate, whichever one the screen shows, because that is the
+        family ``score --baseline`` corrects with Holm: the two must print the same p-values.
+        None when there is no other accepted run. Can take seconds on thousands of queries
+        (Monte-Carlo and bootstrap draws): screens call it from a worker.
+        """
+        base = self.report(baseline)
+        pairs = [compare(base, s.report) for s in self.accepted if s.name != baseline and s.report is not None]
+        if not pairs:
+            return None
+        return paired_statistics(pairs, test=test, seed=seed, samples=samples, alpha=alpha)
+
+
+def smallest_possible_p(stats: MetricStatistics) -> Fraction | None:
+    """The smallest p the chosen test could give on these queries, whatever the deltas' sizes.
+
+    Exact sign-flip: the observed sign assignment and its mirror image are always at least as
+    extreme, and flipping a zero delta changes nothing, so with ``z`` non-zero deltas
+    ``p >= 2 / 2^z`` (and p = 1 when every delta is zero). Monte-Carlo and bootstrap p are
+    ``(1 + extreme) / (1 + samples)``, so at least ``1 / (1 + samples)``. None when untested.
+    """
+    if stats.test == "randomization" and stats.sign_flip is not None and stats.sign_flip.method == "exact":
+        nonzero = stats.win + stats.loss
+        return Fraction(1) if nonzero == 0 else Fraction(2, 2 ** nonzero)
+    if stats.test == "randomization":
+        return None if stats.sign_flip is None else Fraction(1, 1 + stats.sign_flip.assignments)
+    return None if stats.bootstrap is None else Fraction(1, 1 + stats.bootstrap.samples)
+
+
+def verdict(stats: MetricStatistics, alpha: Fraction, candidates: int = 1) -> str:
+    """The statistics in plain words, e.g. ``not significant at alpha 0.05 (n = 3: smallest
+    possible p is 1/4)``. When n is too small for any outcome to reach alpha, say so: that is
+    the answer to "is it real?" on three queries, not "the candidate is no better"."""
+    if stats.n == 0 or stats.p_holm is None:
+        return "no eligible queries: nothing to test"
+    holm = candidates > 1
+    p_name = "Holm-adjusted p" if holm else "p"
+    if stats.significant(alpha):
+        direction = "higher" if (stats.mean_delta or 0) > 0 else "lower"
+        return f"significant at alpha {short(alpha)}: the candidate's mean is {direction} ({p_name} = {p_words(stats.p_holm)})"
+    floor = smallest_possible_p(stats)
+    if floor is not None and floor > alpha:
+        nonzero = stats.win + stats.loss
+        zeros = "" if nonzero == stats.n else f", {nonzero} non-zero delta{'s' if nonzero != 1 else ''}"
+        return (f"not significant at alpha {short(alpha)} (n = {stats.n}{zeros}: smallest possible p is "
+                f"{p_words(floor)})")
+    return f"not significant at alpha {short(alpha)} ({p_name} = {p_words(stats.p_holm)} > {short(alpha)})"
+
+
+def p_words(value: Fraction) -> str:
+    """A p-value as read aloud: ``1/4``, ``1``; a long fraction (Monte-Carlo) as its decimal."""
+    if value.denominator <= 1024:
+        return str(value)
+    return f"{float(value):.4g}"

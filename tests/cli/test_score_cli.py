@@ -214,3 +214,68 @@ def test_nothing_written_on_bad_adapt(tmp_path):
     assert_one_line_error(result, "chunks.json", "duplicate chunk ID")
     assert not out.exists()
     assert not list(tmp_path.glob(".out.json*"))
+
+
+# -------- adjudication provenance: which queries' labels an adjudicator decided
+
+ADJUDICATION = """
+[adjudication.q1.d1]
+labels = [0, 1]
+final = 0
+reason = "d1 is about downloads, not the export need"
+adjudicator = "carol"
+
+[adjudication.q2.d4]
+labels = [1, 0]
+final = 1
+reason = "CSV is one of the export formats"
+adjudicator = "carol"
+"""
+
+
+def adjudicated_copy(seed_copy: Path) -> Path:
+    """The seed's labels plus an ``[adjudication]`` table in the format core/adjudication.py
+    writes (``[adjudication.Q] D = {labels, final, reason, adjudicator}``), by hand."""
+    qrels = seed_copy / "qrels.toml"
+    qrels.write_text(qrels.read_text(encoding="utf-8") + ADJUDICATION, encoding="utf-8")
+    return seed_copy
+
+
+def test_json_lists_adjudicated_queries_and_rows_stay_the_seed(seed_copy, seed_expected):
+    result = run_cli("score", adjudicated_copy(seed_copy), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["protocol"]["adjudicated_queries"] == ["q2"]  # q1 is adjudicated but in the dev split
+    assert data["protocol"]["protocol_sha256"] == SEED_HASH  # provenance is not part of the protocol
+    for name, expected in seed_expected["results"].items():
+        assert {key: data["runs"][name][key] for key in expected} == expected
+        assert all(set(row) == set(expected["rows"][0]) for row in data["runs"][name]["rows"])
+    dev = run_cli("score", seed_copy, "--split", "dev", "--run", "dev=" + str(write(seed_copy / "dev.json", '{"q1": ["d2"]}')),
+                  "--format", "json")
+    assert json.loads(dev.stdout)["protocol"]["adjudicated_queries"] == ["q1"]
+
+
+def test_json_without_adjudication_says_none():
+    data = json.loads(run_cli("score", SEED, "--format", "json").stdout)
+    assert data["protocol"]["adjudicated_queries"] == []
+
+
+def test_table_and_markdown_mark_adjudicated_queries(seed_copy):
+    adjudicated_copy(seed_copy)
+    table = run_cli("score", seed_copy, "--run", "runs/fixture_A.json").stdout
+    assert "adjudicated_queries: q2" in table.splitlines()
+    q2 = next(line for line in table.splitlines() if line.startswith("q2 "))
+    assert q2.split()[1:3] == ["ok,", "adjudicated"]
+    q4 = next(line for line in table.splitlines() if line.startswith("q4 "))
+    assert "MISSING (scored 0)" in q4 and "adjudicated" not in q4
+    markdown = run_cli("score", seed_copy, "--format", "markdown", "--run", "runs/fixture_A.json").stdout
+    assert "| q2 | ok, adjudicated | 3 | 2 | 1 | 1 | 1/2 (0.5000) | 1 |" in markdown
+    assert "adjudicated_queries: q2" in markdown
+    plain = run_cli("score", SEED, "--run", "runs/fixture_A.json").stdout
+    assert "adjudicated_queries: none" in plain and "adjudicated," not in plain
+
+
+def test_malformed_adjudication_table_is_one_line(seed_copy):
+    qrels = seed_copy / "qrels.toml"
+    qrels.write_text("adjudication = 3\n" + qrels.read_text(encoding="utf-8"), encoding="utf-8")
+    assert_one_line_error(run_cli("score", seed_copy), "qrels.toml", "[adjudication] must be a table")

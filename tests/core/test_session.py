@@ -102,3 +102,126 @@ def test_chunk_map_runs_through_the_adapter(seed_dir: Path, seed_expected_chunk:
     assert report.to_json()["recall_at_k"] == expected["recall_at_2"]
     assert report.to_json()["mrr_at_k"] == expected["mrr_at_2"]
     assert report.missing_queries == expected["missing_queries"]
+
+
+# ---------------------------------------------------------------- adjudication and paired statistics
+
+
+def adjudicate_copy(protocol_dir: Path, tmp_path: Path) -> Path:
+    """Write ``protocol_dir/qrels.toml`` through the real adjudication path (core.adjudication).
+
+    alice has the seed's labels, bob disagrees on q1/d1, q2/d4 and q4/d6, and the adjudicator
+    carol sides with alice every time: the final labels are the seed's (so every score stays
+    the seed's) while q1, q2 and q4 are adjudicated.
+    """
+    import copy
+    import tomllib
+
+    import tomli_w
+
+    from rankeval_tui.core.adjudication import AdjudicationSession
+    from rankeval_tui.core.files import load_definition
+
+    labels = tomllib.loads((protocol_dir / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
+    bob = copy.deepcopy(labels)
+    bob["q1"]["d1"], bob["q2"]["d4"], bob["q4"]["d6"] = 1, 0, 0
+    a, b = tmp_path / "alice.toml", tmp_path / "bob.toml"
+    a.write_text(tomli_w.dumps({"provenance": {"annotators": ["alice"]}, "qrels": labels}), encoding="utf-8")
+    b.write_text(tomli_w.dumps({"provenance": {"annotators": ["bob"]}, "qrels": bob}), encoding="utf-8")
+    out = protocol_dir / "qrels.toml"
+    session = AdjudicationSession.open(load_definition(protocol_dir), a, b, out, adjudicator="carol")
+    try:
+        while not session.complete:
+            item = session.current
+            session.decide(item.labels[0], "alice's label matches the need")
+        session.write()
+    finally:
+        session.close()
+    return out
+
+
+def test_adjudicated_queries_come_from_the_written_qrels(seed_copy: Path, tmp_path: Path,
+                                                         seed_expected: dict) -> None:
+    adjudicate_copy(seed_copy, tmp_path)
+    session = ScoringSession.load(seed_copy)
+    assert session.adjudicated == {"q1", "q2", "q4"}
+    assert session.adjudicated_queries() == ("q2", "q4")  # the test split's, in protocol order
+    assert session.with_split("dev").adjudicated_queries() == ("q1",)
+    assert session.with_k(3).adjudicated == session.adjudicated
+    data = session.report("fixture_A").to_json()
+    data.pop("source")
+    assert data == seed_expected["results"]["fixture_A"]  # the labels are the seed's: scores unchanged
+    assert ScoringSession.load(Path(__file__).resolve().parents[2] / "protocols" / "help-docs-zh").adjudicated == set()
+
+
+def test_reload_picks_up_a_new_adjudication(seed_copy: Path, tmp_path: Path) -> None:
+    session = ScoringSession.load(seed_copy)
+    assert session.adjudicated_queries() == ()
+    adjudicate_copy(seed_copy, tmp_path)
+    assert session.reload().adjudicated_queries() == ("q2", "q4")
+
+
+def test_statistics_of_the_seed_equal_score_json(seed_dir: Path) -> None:
+    """fixture_B vs fixture_A: exact sign-flip p 3/4 (MRR: deltas -1/2, +1/2, +1) and 1 (Recall:
+    0, 0, +1); with all_empty in the family too, Holm doubles the smaller p exactly as the CLI."""
+    from fractions import Fraction
+
+    from rankeval_tui.core.stats import DEFAULT_ALPHA
+
+    pair = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")])
+    stats = pair.statistics("fixture_A")
+    b = stats.get("fixture_B")
+    assert b.metrics["rr"].p_value == Fraction(3, 4) and b.metrics["rr"].sign_flip.method == "exact"
+    assert b.metrics["recall"].p_value == 1
+    assert b.metrics["rr"].p_holm == Fraction(3, 4)  # one candidate: Holm changes nothing
+    assert pair.statistics("fixture_B").get("fixture_A").metrics["rr"].mean_delta == Fraction(-1, 3)
+
+    everything = ScoringSession.load(seed_dir)
+    family = everything.statistics("fixture_A")
+    assert [c.candidate for c in family.candidates] == ["all_empty", "fixture_B"]
+    out = subprocess.run([sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A",
+                          "--format", "json"], capture_output=True, text=True, check=True).stdout
+    for comparison in json.loads(out)["comparisons"]:
+        mine = family.get(comparison["candidate"])
+        for metric, data in comparison["metrics"].items():
+            assert mine.metrics[metric].to_json(DEFAULT_ALPHA) == data["statistics"], (comparison["candidate"], metric)
+    assert family.get("fixture_B").metrics["rr"].p_holm == 1  # 2 * min(1/2, 3/4) step-down, capped at 1
+
+
+def test_no_candidate_no_statistics(seed_dir: Path) -> None:
+    session = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / "fixture_A.json")])
+    assert session.statistics("fixture_A") is None
+
+
+def test_verdict_in_plain_words(seed_dir: Path) -> None:
+    from fractions import Fraction
+
+    from rankeval_tui.core.compare import compare
+    from rankeval_tui.core.session import smallest_possible_p, verdict
+    from rankeval_tui.core.stats import paired_statistics
+
+    session = ScoringSession.load(seed_dir)
+    pair = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")])
+    b = pair.statistics("fixture_A").get("fixture_B").metrics
+    alpha = Fraction(1, 20)
+    assert smallest_possible_p(b["rr"]) == Fraction(1, 4)  # 3 non-zero deltas: 2/2^3
+    assert smallest_possible_p(b["recall"]) == 1  # one non-zero delta: its mirror is as extreme
+    assert verdict(b["rr"], alpha) == "not significant at alpha 0.05 (n = 3: smallest possible p is 1/4)"
+    assert verdict(b["recall"], alpha) == ("not significant at alpha 0.05 (n = 3, 1 non-zero delta: "
+                                           "smallest possible p is 1)")
+    # A reachable alpha: p = 3/4 is simply too large.
+    assert verdict(b["rr"], Fraction(1, 2)) == "not significant at alpha 0.5 (p = 3/4 > 0.5)"
+    family = session.statistics("fixture_A").get("fixture_B").metrics  # all_empty is a candidate too
+    assert verdict(family["rr"], Fraction(1, 2), candidates=2) == ("not significant at alpha 0.5 "
+                                                                   "(Holm-adjusted p = 1 > 0.5)")
+    # fixture_B vs all_empty: deltas +1, +1, +1 -> p = 2/8 = 1/4, significant at alpha 1/4, higher.
+    empty = session.report("all_empty")
+    up = paired_statistics(compare(empty, session.report("fixture_B")), alpha=Fraction(1, 4)).candidates[0].metrics["recall"]
+    assert up.p_value == Fraction(1, 4)
+    assert verdict(up, Fraction(1, 4)) == "significant at alpha 0.25: the candidate's mean is higher (p = 1/4)"
+    down = paired_statistics(compare(session.report("fixture_B"), empty)).candidates[0].metrics["rr"]
+    assert verdict(down, Fraction(1, 4)).startswith("significant at alpha 0.25: the candidate's mean is lower")
+    # Monte-Carlo: the floor is 1 / (1 + samples), so a small alpha stays reachable.
+    mc = paired_statistics(compare(empty, session.report("fixture_B")), samples=99, exact_max_n=2).candidates[0]
+    assert mc.metrics["recall"].sign_flip.method == "monte-carlo"
+    assert smallest_possible_p(mc.metrics["recall"]) == Fraction(1, 100)
