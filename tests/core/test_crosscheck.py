@@ -16,7 +16,6 @@ Skipped when the peers (the ``crosscheck`` extra) are not installed.
 from __future__ import annotations
 
 import sys
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from benchmarks.synth import SynthData, SynthSpec, make_data, qrels_toml  # noqa
 
 from rankeval_tui.core.evaluate import Report, Run, evaluate  # noqa: E402
 from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, Query  # noqa: E402
+from rankeval_tui.core.tomlio import tomllib  # noqa: E402  (tomli on Python 3.10)
 
 SEEDS = range(80)
 
