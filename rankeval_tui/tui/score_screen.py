@@ -2,7 +2,9 @@
 
 The screen holds a ``ScoringSession`` (core) and formats it; it never reads a file or computes
 a metric itself. Loading and reloading go through a worker (file IO); a k or split change asks
-the session for fresh reports and updates the existing table cells in place.
+the session for fresh reports and updates the existing table cells in place. The paired
+statistics of the comparison (sign-flip, bootstrap, Holm: seconds of draws on thousands of
+queries) come from another worker, one computation at a time, so no key waits for them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, Callable, Literal, Sequence
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
+from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -28,9 +31,11 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluate import QueryRow, Report
 from rankeval_tui.core.render import exact_and_decimal, signed
 from rankeval_tui.core.session import RunSpec, ScoringSession
-from rankeval_tui.tui.widgets.delta_chart import (STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN,
-                                                  count_cell, delta_bar, delta_cell, status_cell, value_cell,
-                                                  verdict_cell)
+from rankeval_tui.core.stats import PairedStatistics
+from rankeval_tui.tui.widgets.delta_chart import (STYLE_ADJUDICATED, STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT,
+                                                  STYLE_WIN, count_cell, delta_bar, delta_cell, status_cell,
+                                                  value_cell, verdict_cell)
+from rankeval_tui.tui.widgets.score_stats import pending_line, statistics_lines
 
 View = Literal["run", "compare"]
 SortMode = Literal["protocol", "worst", "best"]
@@ -52,6 +57,9 @@ COMPARE_LEGEND = Text.assemble(
     "legend: ", ("▼ REGRESSION", STYLE_LOSS), " candidate worse than baseline on a metric · ",
     ("▲ improved", STYLE_WIN), " better · = same · ", ("n/a", STYLE_NO_RELEVANT),
     " no relevant document (null, not compared)")
+ADJUDICATED_LEGEND = Text.assemble(
+    " · ", ("adjudicated", STYLE_ADJUDICATED), " the query's labels were disputed and decided by an adjudicator "
+    "(qrels [adjudication])")
 
 
 def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool, Fraction]]:
@@ -100,6 +108,18 @@ def sync_table(table: DataTable, columns: Sequence[tuple[str, str]], rows: Seque
     table.clear()
     for key, cells in rows:
         table.add_row(*cells, key=key)
+
+
+@dataclass(frozen=True, eq=False)
+class StatsResult:
+    """Paired statistics and what they were computed for: shown only while both still match.
+
+    Identity equality: a reactive skips a value equal to the current one, and two sessions
+    with the same k compare equal by value though only the newest is on screen."""
+
+    session: ScoringSession
+    baseline: str
+    statistics: PairedStatistics | None
 
 
 @dataclass(frozen=True)
@@ -153,10 +173,15 @@ class ScoreScreen(Screen[None]):
     """Show only queries where the candidate lost to the baseline on ``metric``."""
     problem: reactive[str | None] = reactive(None, init=False)
     """A protocol that failed to load or reload, as one line; shown instead of hiding it."""
+    statistics_result: reactive[StatsResult | None] = reactive(None, init=False)
+    """The last paired statistics the worker finished (every candidate against one baseline,
+    Holm across them, as ``score --baseline``); stale once the session or baseline changed."""
 
     def __init__(self, request: LoadRequest) -> None:
         super().__init__()
         self.request = request
+        self._stats_wanted: tuple[ScoringSession, str] | None = None
+        self._stats_running = False
 
     def compose(self) -> ComposeResult:
         yield Static("loading…", id="score-header")
@@ -234,6 +259,11 @@ class ScoreScreen(Screen[None]):
     def watch_regressions_only(self) -> None:
         self.refresh_compare()
 
+    def watch_statistics_result(self) -> None:
+        comparison = self.current_comparison() if self.view == "compare" else None
+        if comparison is not None:
+            self.query_one("#score-compare-summary", Static).update(self.compare_summary(comparison))
+
     def watch_problem(self, problem: str | None) -> None:
         widget = self.query_one("#score-problem", Static)
         widget.update(Text(problem or "", style="bold red"))
@@ -304,8 +334,10 @@ class ScoreScreen(Screen[None]):
         title.update(Text.assemble(("run ", "dim"), (report.run, "bold"),
                                    (f"  {self.shown_path(report.source)}" if report.source else "", "dim"),
                                    ("   (c: next run, enter: query detail)", "dim")))
-        sync_table(table, RUN_COLUMNS, [(row.query, self.run_cells(row)) for row in report.rows])
-        summary.update(self.run_summary(report))
+        adjudicated = session.adjudicated
+        sync_table(table, RUN_COLUMNS, [(row.query, self.run_cells(row, row.query in adjudicated))
+                                        for row in report.rows])
+        summary.update(self.run_summary(report, session.adjudicated_queries()))
 
     def shown_path(self, path: Path) -> str:
         """A run file relative to the protocol directory where it lives there (short, and the
@@ -316,13 +348,13 @@ class ScoreScreen(Screen[None]):
             return str(path)
 
     @staticmethod
-    def run_cells(row: QueryRow) -> list[Any]:
-        return [row.query, status_cell(row), "yes" if row.missing else "no", count_cell(row.returned),
+    def run_cells(row: QueryRow, adjudicated: bool = False) -> list[Any]:
+        return [row.query, status_cell(row, adjudicated), "yes" if row.missing else "no", count_cell(row.returned),
                 count_cell(row.relevant), count_cell(row.hits), count_cell(row.first_relevant_rank),
                 value_cell(row.recall), value_cell(row.rr)]
 
     @staticmethod
-    def run_summary(report: Report) -> Text:
+    def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
         k = report.k
         text = Text.assemble(
             (f"mean Recall@{k} = ", "bold"), exact_and_decimal(report.recall_at_k),
@@ -330,11 +362,14 @@ class ScoreScreen(Screen[None]):
             f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
             ("missing_queries: ", "bold"), (", ".join(report.missing_queries) or "none", STYLE_MISSING),
             ("   no_relevant_queries: ", "bold"), (", ".join(report.no_relevant_queries) or "none", STYLE_NO_RELEVANT),
+            ("   adjudicated_queries: ", "bold"), (", ".join(adjudicated) or "none", STYLE_ADJUDICATED),
         )
         if report.adapter_sha256:
             text.append(f"\nadapter_sha256 {report.adapter_sha256}", style="dim")
         text.append("\n")
         text.append_text(LEGEND)
+        if adjudicated:
+            text.append_text(ADJUDICATED_LEGEND)
         return text
 
     def current_comparison(self) -> Comparison | None:
@@ -368,30 +403,89 @@ class ScoreScreen(Screen[None]):
             ("   chart/sort/filter: ", "dim"), (METRIC_LABELS[metric], "bold"),
             ("   order: ", "dim"), (SORT_LABELS[self.sort_mode], "bold"),
             ("   showing: ", "dim"), ("regressions only" if self.regressions_only else "all queries", "bold")))
-        sync_table(table, COMPARE_COLUMNS, [(row.query, self.compare_cells(row, metric)) for row in rows])
+        adjudicated = self.session.adjudicated
+        sync_table(table, COMPARE_COLUMNS, [(row.query, self.compare_cells(row, metric, row.query in adjudicated))
+                                            for row in rows])
+        self.request_statistics()
         summary.update(self.compare_summary(comparison))
 
     @staticmethod
-    def compare_cells(row: PairedRow, metric: Metric) -> list[Any]:
-        return [row.query, value_cell(row.baseline.recall), value_cell(row.candidate.recall),
+    def compare_cells(row: PairedRow, metric: Metric, adjudicated: bool = False) -> list[Any]:
+        query = Text.assemble(row.query, (" adj.", STYLE_ADJUDICATED)) if adjudicated else row.query
+        return [query, value_cell(row.baseline.recall), value_cell(row.candidate.recall),
                 delta_cell(row.delta("recall")), value_cell(row.baseline.rr), value_cell(row.candidate.rr),
                 delta_cell(row.delta("rr")), verdict_cell(row), delta_bar(row.delta(metric))]
 
-    @staticmethod
-    def compare_summary(comparison: Comparison) -> Text:
+    def current_statistics(self) -> StatsResult | None:
+        """The worker's result if it is for the session and baseline on screen, else None (pending)."""
+        result = self.statistics_result
+        if result is None or result.session is not self.session or result.baseline != self.baseline:
+            return None
+        return result
+
+    def compare_summary(self, comparison: Comparison) -> Text:
+        """Per metric: means, exact mean delta, win/tie/loss, regressions; then the paired
+        tests and a verdict in words (the chosen metric's label highlighted)."""
         base, cand = comparison.baseline, comparison.candidate
         k = base.k
+        result = self.current_statistics()
+        family = None if result is None else result.statistics
+        mine = None if family is None else family.get(cand.run)
         text = Text()
         for metric, label, attr in (("recall", f"Recall@{k}", "recall_at_k"), ("rr", f"MRR@{k}", "mrr_at_k")):
             counts = comparison.counts(metric)  # type: ignore[arg-type]
             worse = comparison.regressions(metric)  # type: ignore[arg-type]
-            text.append(f"{label:<9}", style="bold")
+            text.append(f"{label:<9}", style="bold reverse" if metric == self.metric else "bold")
             text.append(f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
                         f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
                         f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  ")
             text.append(f"regressions: {', '.join(worse) or 'none'}\n", style=STYLE_LOSS if worse else "")
+            if base.run == cand.run:
+                continue  # "same run" is in the title; nothing to test
+            if result is None:
+                text.append_text(pending_line(len(comparison.rows)))
+            elif family is None or mine is None:
+                text.append("          no paired statistics for this pair", style="dim")
+            else:
+                text.append_text(statistics_lines(mine.metrics[metric], family.alpha,  # type: ignore[index]
+                                                  len(family.candidates)))
+            text.append("\n")
         text.append_text(COMPARE_LEGEND)
+        if self.session is not None and self.session.adjudicated_queries():
+            text.append_text(ADJUDICATED_LEGEND)
         return text
+
+    # ------------------------------------------------------------------ statistics worker
+
+    def request_statistics(self) -> None:
+        """Ask for the statistics of the session and baseline on screen, unless already there.
+
+        One computation at a time: a request made while one runs is remembered (the latest
+        only) and started when the running one ends, so a burst of k changes costs at most
+        one stale computation, never a pile of them competing with the screen."""
+        session, baseline = self.session, self.baseline
+        if session is None or baseline is None or len(session.accepted) < 2 or self.current_statistics() is not None:
+            return
+        self._stats_wanted = (session, baseline)
+        if not self._stats_running:
+            self._stats_running = True
+            self.statistics_worker(session, baseline)
+
+    @work(thread=True, group="score-stats")
+    def statistics_worker(self, session: ScoringSession, baseline: str) -> None:
+        statistics = session.statistics(baseline)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, statistics))
+
+    def statistics_done(self, result: StatsResult) -> None:
+        self._stats_running = False
+        self.statistics_result = result
+        wanted = self._stats_wanted
+        # Identity, not ==: sessions compare by value (k 2 -> 3 -> 2 gives an equal one) and
+        # what is shown is checked by identity in ``current_statistics``.
+        if self.view == "compare" and wanted is not None and (wanted[0] is not result.session
+                                                              or wanted[1] != result.baseline):
+            self.request_statistics()
 
     # ------------------------------------------------------------------ actions
 

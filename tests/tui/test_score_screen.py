@@ -309,3 +309,169 @@ async def test_judge_key_calls_the_app_hook(seed_dir: Path) -> None:
         await pilot.press("j")
         await pilot.pause()
         assert calls == [True]
+
+
+# ---------------------------------------------------------------- paired statistics and adjudication
+
+
+async def open_comparison(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("v")
+    await pilot.pause()
+    await settle(pilot)  # the statistics worker
+    await pilot.pause()
+
+
+def metric_block(summary: str, label: str) -> str:
+    """The summary lines of one metric: its headline and the indented statistics under it."""
+    lines = summary.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(label))
+    block = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith(" "):
+            break
+        block.append(line)
+    return "\n".join(block)
+
+
+async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) -> None:
+    """fixture_B vs fixture_A: MRR deltas (-1/2, +1/2, +1) give exact p = 3/4, Recall (0, 0, +1) p = 1."""
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_comparison(pilot)
+        summary = plain(app.screen, "#score-compare-summary")
+        mrr, recall = metric_block(summary, "MRR@2"), metric_block(summary, "Recall@2")
+        assert "Δ +1/3  win/tie/loss 2/0/1" in mrr
+        assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in mrr
+        assert "95% bootstrap CI of the mean Δ [-1/2, 1] (10000 resamples, seed 0)" in mrr
+        assert "→ not significant at alpha 0.05 (n = 3: smallest possible p is 1/4)" in mrr
+        assert "sign-flip p = 1 (exact, 8 assignments)" in recall and "win/tie/loss 1/2/0" in recall
+        assert "smallest possible p is 1)" in recall
+        assert "Holm" not in summary  # one candidate: nothing to adjust
+        assert "computing" not in summary
+
+
+async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_dir: Path) -> None:
+    """Three runs, baseline fixture_A: Holm over all_empty and fixture_B, as ``score --baseline``."""
+    out = subprocess.run([sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A",
+                          "--format", "json"], capture_output=True, text=True, check=True).stdout
+    cli = {c["candidate"]: c["metrics"] for c in json.loads(out)["comparisons"]}
+    app = RankevalApp(seed_dir)  # all_empty, fixture_A, fixture_B
+    async with app.run_test(size=SIZE) as pilot:
+        await open_comparison(pilot)
+        screen = app.screen
+        await pilot.press("b")  # baseline all_empty -> fixture_A
+        await settle(pilot)
+        await pilot.pause()
+        assert screen.baseline == "fixture_A"
+        while screen.candidate != "fixture_B":
+            await pilot.press("c")
+            await pilot.pause()
+        await settle(pilot)
+        summary = plain(screen, "#score-compare-summary")
+        for metric, label in (("rr", "MRR@2"), ("recall", "Recall@2")):
+            stats = cli["fixture_B"][metric]["statistics"]
+            block = metric_block(summary, label)
+            assert f"sign-flip p = {stats['sign_flip']['p_value']}" in block
+            assert f"Holm-adjusted sign-flip p = {stats['p_holm']} (2 candidates)" in block
+            assert f"[{stats['bootstrap']['ci_low']}, {stats['bootstrap']['ci_high']}]" in block
+        assert "Holm-adjusted sign-flip p = 1 (2 candidates)" in metric_block(summary, "MRR@2")
+
+
+async def test_statistics_follow_k_and_baseline_changes(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_comparison(pilot)
+        screen = app.screen
+        await pilot.press("-")  # k 1: MRR deltas -1, +1, +1: every signed sum is odd, |sum| >= 1 -> p = 1
+        await settle(pilot)
+        await pilot.pause()
+        mrr = metric_block(plain(screen, "#score-compare-summary"), "MRR@1")
+        assert "sign-flip p = 1 (exact, 8 assignments)" in mrr and "[-1, 1]" in mrr
+        assert "smallest possible p is 1/4" in mrr
+        assert screen.statistics_result.session is screen.session
+        await pilot.press("b")  # fixture_B against itself: the title says so, no test
+        await settle(pilot)
+        await pilot.pause()
+        summary = plain(screen, "#score-compare-summary")
+        assert "same run" in plain(screen, "#score-compare-title") and "sign-flip" not in summary
+
+
+async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: Path, monkeypatch) -> None:
+    """Slow statistics (held back here by an event) leave every key working; the summary says
+    they are being computed, then shows them when the worker ends."""
+    import threading
+
+    from rankeval_tui.core.session import ScoringSession
+
+    release = threading.Event()
+    original = ScoringSession.statistics
+    calls: list[str] = []
+
+    def slow(self, baseline, **kwargs):
+        calls.append(threading.current_thread().name)
+        assert release.wait(10)
+        return original(self, baseline, **kwargs)
+
+    monkeypatch.setattr(ScoringSession, "statistics", slow)
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        screen = app.screen
+        assert "computing sign-flip and bootstrap over 4 queries" in plain(screen, "#score-compare-summary")
+        await pilot.press("s", "m", "f")  # keys are handled while the worker waits
+        await pilot.pause()
+        assert (screen.sort_mode, screen.metric, screen.regressions_only) == ("worst", "recall", True)
+        await pilot.press("+", "-")  # two new sessions: queued, not started beside the running one
+        await pilot.pause()
+        assert len(calls) == 1 and calls[0] != threading.main_thread().name
+        release.set()
+        await settle(pilot)
+        await pilot.pause()
+        await settle(pilot)
+        await pilot.pause()
+        assert len(calls) == 2  # the stale result replaced by one computation for the latest session
+        assert screen.statistics_result.session is screen.session
+        assert "p = 3/4" in plain(screen, "#score-compare-summary")
+
+
+async def test_adjudicated_queries_are_marked_with_a_legend(seed_copy: Path, tmp_path: Path) -> None:
+    from tests.core.test_session import adjudicate_copy
+
+    adjudicate_copy(seed_copy, tmp_path)  # the real adjudication path: q1, q2, q4 adjudicated
+    app = RankevalApp(seed_copy, run_specs=specs(seed_copy, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        table = screen.query_one("#score-run-table", DataTable)
+        assert screen.candidate == "fixture_B"
+        assert cell(table, "q2", "status") == "ok · adjudicated"
+        assert cell(table, "q4", "status") == "ok · adjudicated"
+        assert cell(table, "q3", "status") == "ok"
+        await pilot.press("c")  # fixture_A: q4 is missing there, and still adjudicated
+        await pilot.pause()
+        assert cell(table, "q4", "status") == "MISSING (scored 0) · adjudicated"
+        await pilot.press("c")
+        await pilot.pause()
+        summary = plain(screen, "#score-run-summary")
+        assert "adjudicated_queries: q2, q4" in summary
+        assert "adjudicated the query's labels were disputed and decided by an adjudicator" in summary
+        run_rows_match(table, evaluate(load_protocol(seed_copy),
+                                       load_run(seed_copy / "runs" / "fixture_B.json")).to_json())
+        await pilot.press("v")
+        await settle(pilot)
+        compare = screen.query_one("#score-compare-table", DataTable)
+        assert cell(compare, "q2", "query") == "q2 adj." and cell(compare, "q3", "query") == "q3"
+        assert "decided by an adjudicator" in plain(screen, "#score-compare-summary")
+
+
+async def test_no_adjudication_no_marker(seed_dir: Path) -> None:
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        summary = plain(app.screen, "#score-run-summary")
+        assert "adjudicated_queries: none" in summary and "decided by an adjudicator" not in summary
+        table = app.screen.query_one("#score-run-table", DataTable)
+        assert all("adjudicated" not in cell(table, q, "status") for q in ("q2", "q3", "q4", "q5"))

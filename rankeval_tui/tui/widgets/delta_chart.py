@@ -22,6 +22,7 @@ STYLE_LOSS = "bold red"
 STYLE_WIN = "bold green"
 STYLE_MISSING = "bold yellow"
 STYLE_NO_RELEVANT = "italic magenta"
+STYLE_ADJUDICATED = "cyan"
 
 CACHE = 4096
 """Cells are cached per value: a table of thousands of queries holds few distinct fractions, and
@@ -41,14 +42,19 @@ def count_cell(value: int | None) -> Text:
     return Text("null" if value is None else str(value), style="dim" if value is None else "", justify="right")
 
 
-def status_cell(row: QueryRow) -> Text:
-    """The evaluator's two special cases in words and colour (see the legend)."""
+def status_cell(row: QueryRow, adjudicated: bool = False) -> Text:
+    """The evaluator's two special cases in words and colour (see the legend), and
+    ``adjudicated`` beside them when an adjudicator decided some of the query's labels."""
     status = row_status(row)
     if not row.eligible:
-        return Text(status, style=STYLE_NO_RELEVANT)
-    if row.missing:
-        return Text(status, style=STYLE_MISSING)
-    return Text("ok", style="dim")
+        text = Text(status, style=STYLE_NO_RELEVANT)
+    elif row.missing:
+        text = Text(status, style=STYLE_MISSING)
+    else:
+        text = Text("ok", style="dim")
+    if adjudicated:
+        text.append(" · adjudicated", style=STYLE_ADJUDICATED)
+    return text
 
 
 @lru_cache(maxsize=CACHE)

@@ -1,0 +1,73 @@
+"""The paired-statistics lines under the comparison table of the scoring screen.
+
+Formatting only: every number comes from ``core.stats`` through ``ScoringSession.statistics``
+and the verdict words from ``core.session.verdict`` (both testable without a terminal). The
+statistics arrive later than the table (a worker computes them), so there is a "computing"
+line for the meantime, never a blank that reads like "no result".
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rich.text import Text
+
+from rankeval_tui.core.session import verdict
+from rankeval_tui.core.stats import MetricStatistics, decimal, percent
+
+INDENT = " " * 10
+"""Under the metric label of the summary line above (``Recall@k`` padded to 9, one space)."""
+
+SHORT_FRACTION = 9
+"""Longer exact fractions (Monte-Carlo p, bootstrap bounds over thousands of queries) are shown
+as decimals on screen; the exact values are in ``score --format json``."""
+
+
+def number(value: Fraction) -> str:
+    text = str(value)
+    return text if len(text) <= SHORT_FRACTION else decimal(value)
+
+
+def p_text(stats: MetricStatistics) -> str:
+    """The sign-flip p: exact fraction and decimal when exact, Monte-Carlo with samples and seed."""
+    flip = stats.sign_flip
+    if flip is None:
+        return "sign-flip p: no test"
+    if flip.method == "exact":
+        shown = number(flip.p_value)
+        beside = "" if flip.p_value.denominator == 1 or shown != str(flip.p_value) else f" = {decimal(flip.p_value)}"
+        return f"sign-flip p = {shown}{beside} (exact, {flip.assignments} assignments)"
+    return f"sign-flip p ≈ {decimal(flip.p_value)} (Monte-Carlo, {flip.assignments} samples, seed {flip.seed})"
+
+
+def ci_text(stats: MetricStatistics) -> str:
+    boot = stats.bootstrap
+    if boot is None:
+        return ""
+    return (f"{percent(boot.confidence)} bootstrap CI of the mean Δ [{number(boot.low)}, {number(boot.high)}] "
+            f"({boot.samples} resamples, seed {boot.seed})")
+
+
+def statistics_lines(stats: MetricStatistics, alpha: Fraction, candidates: int) -> Text:
+    """Three indented lines (each fits 120 columns): the sign-flip p with Holm's adjustment when
+    several candidates face the baseline, the bootstrap interval, the verdict in words."""
+    text = Text(INDENT)
+    text.append(p_text(stats))
+    if candidates > 1 and stats.p_holm is not None:
+        name = "sign-flip" if stats.test == "randomization" else stats.test
+        text.append(f"   Holm-adjusted {name} p = {number(stats.p_holm)} ({candidates} candidates)")
+    ci = ci_text(stats)
+    if ci:
+        text.append("\n" + INDENT + ci)
+    words = verdict(stats, alpha, candidates)
+    style = ""
+    if words.startswith("significant"):
+        style = "bold red" if stats.mean_delta is not None and stats.mean_delta < 0 else "bold green"
+    text.append("\n" + INDENT)
+    text.append("→ " + words, style=style)
+    return text
+
+
+def pending_line(queries: int) -> Text:
+    return Text(f"{INDENT}paired statistics: computing sign-flip and bootstrap over {queries} queries…",
+                style="dim italic")
