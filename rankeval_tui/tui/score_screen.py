@@ -58,8 +58,8 @@ COMPARE_LEGEND = Text.assemble(
     ("▲ improved", STYLE_WIN), " better · = same · ", ("n/a", STYLE_NO_RELEVANT),
     " no relevant document (null, not compared)")
 ADJUDICATED_LEGEND = Text.assemble(
-    " · ", ("adjudicated", STYLE_ADJUDICATED), " the query's labels were disputed and decided by an adjudicator "
-    "(qrels [adjudication])")
+    " · ", ("adj.", STYLE_ADJUDICATED), " adjudicated: the query's labels were disputed and decided by an "
+    "adjudicator (qrels [adjudication])")
 
 
 def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool, Fraction]]:

@@ -447,17 +447,17 @@ async def test_adjudicated_queries_are_marked_with_a_legend(seed_copy: Path, tmp
         screen = app.screen
         table = screen.query_one("#score-run-table", DataTable)
         assert screen.candidate == "fixture_B"
-        assert cell(table, "q2", "status") == "ok · adjudicated"
-        assert cell(table, "q4", "status") == "ok · adjudicated"
+        assert cell(table, "q2", "status") == "ok · adj."
+        assert cell(table, "q4", "status") == "ok · adj."
         assert cell(table, "q3", "status") == "ok"
         await pilot.press("c")  # fixture_A: q4 is missing there, and still adjudicated
         await pilot.pause()
-        assert cell(table, "q4", "status") == "MISSING (scored 0) · adjudicated"
+        assert cell(table, "q4", "status") == "MISSING (scored 0) · adj."
         await pilot.press("c")
         await pilot.pause()
         summary = plain(screen, "#score-run-summary")
         assert "adjudicated_queries: q2, q4" in summary
-        assert "adjudicated the query's labels were disputed and decided by an adjudicator" in summary
+        assert "adj. adjudicated: the query's labels were disputed and decided by an adjudicator" in summary
         run_rows_match(table, evaluate(load_protocol(seed_copy),
                                        load_run(seed_copy / "runs" / "fixture_B.json")).to_json())
         await pilot.press("v")
@@ -474,4 +474,4 @@ async def test_no_adjudication_no_marker(seed_dir: Path) -> None:
         summary = plain(app.screen, "#score-run-summary")
         assert "adjudicated_queries: none" in summary and "decided by an adjudicator" not in summary
         table = app.screen.query_one("#score-run-table", DataTable)
-        assert all("adjudicated" not in cell(table, q, "status") for q in ("q2", "q3", "q4", "q5"))
+        assert all("adj." not in cell(table, q, "status") for q in ("q2", "q3", "q4", "q5"))

@@ -29,10 +29,11 @@ def test_single_run_view(snap_compare) -> None:
 
 
 def test_comparison_view(snap_compare) -> None:
+    """With the paired statistics: the worker has finished before the picture is taken."""
     async def run_before(pilot) -> None:
         await settle(pilot)
         await pilot.press("v")
-        await pilot.pause()
+        await settle(pilot)
 
     assert snap_compare(app_with("fixture_A", "fixture_B"), terminal_size=SIZE, run_before=run_before)
 
@@ -46,3 +47,17 @@ def test_drill_down(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(app_with("fixture_A", "fixture_B"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_single_run_view_adjudicated(snap_compare, tmp_path) -> None:
+    """A temp copy whose qrels went through the real adjudication path (q1, q2, q4 adjudicated):
+    the status marker, the adjudicated_queries line and the legend entry."""
+    import shutil
+
+    from tests.core.test_session import adjudicate_copy
+
+    copy = tmp_path / "help-docs-zh"
+    shutil.copytree(DEMO, copy)
+    adjudicate_copy(copy, tmp_path)
+    app = RankevalApp(copy, run_specs=[(None, copy / "runs" / "fixture_A.json")])
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)

@@ -43,8 +43,8 @@ def count_cell(value: int | None) -> Text:
 
 
 def status_cell(row: QueryRow, adjudicated: bool = False) -> Text:
-    """The evaluator's two special cases in words and colour (see the legend), and
-    ``adjudicated`` beside them when an adjudicator decided some of the query's labels."""
+    """The evaluator's two special cases in words and colour (see the legend), and ``adj.``
+    (adjudicated, in the legend) beside them when an adjudicator decided some of the query's labels."""
     status = row_status(row)
     if not row.eligible:
         text = Text(status, style=STYLE_NO_RELEVANT)
@@ -53,7 +53,7 @@ def status_cell(row: QueryRow, adjudicated: bool = False) -> Text:
     else:
         text = Text("ok", style="dim")
     if adjudicated:
-        text.append(" · adjudicated", style=STYLE_ADJUDICATED)
+        text.append(" · adj.", style=STYLE_ADJUDICATED)  # short: the table must fit 120 columns
     return text
 
 
