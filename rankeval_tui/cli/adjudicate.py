@@ -36,7 +36,8 @@ def add_adjudication_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--adjudicator", default=None, metavar="NAME",
                         help="who decides (default: the login name); recorded with every decision")
     parser.add_argument("--break-lock", action="store_true",
-                        help="remove a stale lock left by a judge/adjudicate process that is not running")
+                        help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
+                             "that is gone is recovered without it")
 
 
 def run_adjudicate(protocol: Path, first: Path, second: Path, output: Path, adjudicator: str | None,

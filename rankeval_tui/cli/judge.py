@@ -33,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="N",
                         help="seed of the per-query shuffle, recorded in provenance")
     parser.add_argument("--break-lock", action="store_true",
-                        help="remove a stale lock left by a judge process that is no longer running")
+                        help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
+                             "that is gone is recovered without it")
     parser.add_argument("--adjudicate", nargs=2, type=Path, default=None, metavar=("A.toml", "B.toml"),
                         help="adjudicate the pairs two annotators label differently (with -o; --annotator "
                              "names the adjudicator); see also the adjudicate command")

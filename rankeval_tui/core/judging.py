@@ -12,8 +12,11 @@ Rules kept here, not in the screen:
 - the document order is corpus order or a per-query shuffle reproducible from a seed;
 - a torn last journal line (the write did not finish, so nothing was acknowledged) is reported
   and cut off, never read as a label; a malformed line before it is an error;
-- one writer per qrels file: ``qrels.toml.lock`` made with O_CREAT|O_EXCL; a stale lock of a
-  dead process is only removed when the user asks (``break_lock``).
+- one writer per qrels file: ``qrels.toml.lock`` made with O_CREAT|O_EXCL, naming pid, host and
+  the process's start time. A lock whose process is provably gone (same host; pid not running, or
+  running with another start time, i.e. reused) is recovered on start with a notice, so that
+  ``kill -9`` then ``judge`` simply resumes; a lock we cannot judge (another host, unreadable,
+  no start time while the pid runs) is only removed when the user asks (``break_lock``).
 
 This module never imports textual.
 """
@@ -78,17 +81,19 @@ def document_order(definition: ProtocolDefinition, order: Order, seed: int | Non
 
 @dataclass
 class Lock:
-    """``PATH.lock`` holding ``{"pid", "host"}``: one judging process per qrels file."""
+    """``PATH.lock`` holding ``{"pid", "host", "started"}``: one judging process per qrels file."""
 
     path: Path
     held: bool = False
+    recovered: str | None = None
+    """Set when a stale lock of a process that is gone was replaced: the user is told, not left guessing."""
 
     def acquire(self, *, break_lock: bool = False) -> None:
         with directory_guard(self.path.parent):
             self._acquire(break_lock)
 
     def _acquire(self, break_lock: bool) -> None:
-        owner = {"pid": os.getpid(), "host": socket.gethostname()}
+        owner = {"pid": os.getpid(), "host": socket.gethostname(), "started": process_start_time(os.getpid())}
         for _ in range(2):
             try:
                 fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
@@ -109,22 +114,21 @@ class Lock:
     def _refuse_or_break(self, break_lock: bool) -> None:
         try:
             owner = json.loads(self.path.read_text(encoding="utf-8"))
-            pid, host = int(owner["pid"]), str(owner["host"])
-        except (OSError, ValueError, KeyError, TypeError):
-            pid, host = None, "?"
+            pid, host, started = int(owner["pid"]), str(owner["host"]), owner.get("started")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            pid, host, started = None, "?", None
         here = socket.gethostname()
-        alive = pid is not None and host == here and pid_alive(pid)
-        if alive:
+        state = owner_state(pid, host, started, here)
+        if state == "alive":
             raise ContractError(f"locked: another judge process (pid {pid} on {host}) is writing these qrels; "
                                 "refusing a second writer", file=self.path)
-        if not break_lock:
-            if pid is not None and host == here:
-                state = f"stale lock of pid {pid} on {host}, which is not running"
-            elif pid is not None:
-                state = f"lock held by pid {pid} on another host {host}"
-            else:
-                state = "unreadable lock file"
-            raise ContractError(f"{state}; if no judge process is running, rerun with --break-lock", file=self.path)
+        if state == "gone":
+            self.recovered = (f"recovered the lock of pid {pid} on {host}, which is no longer running "
+                              "(killed or crashed); its journal is replayed, nothing it recorded is lost")
+        elif not break_lock:
+            reason = (f"lock held by pid {pid} on another host {host}" if pid is not None
+                      else "unreadable lock file")
+            raise ContractError(f"{reason}; if no judge process is running, rerun with --break-lock", file=self.path)
         try:
             self.path.unlink()
         except FileNotFoundError:
@@ -161,6 +165,29 @@ def directory_guard(directory: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the flock
+
+
+def owner_state(pid: int | None, host: str, started: object, here: str) -> str:
+    """``alive``, ``gone`` (provably: safe to take over) or ``unknown`` (only the user can tell)."""
+    if pid is None or host != here:
+        return "unknown"
+    if not pid_alive(pid):
+        return "gone"
+    if started is None:
+        return "alive"  # cannot tell a judge from an unrelated process that reused its pid: err safe
+    return "alive" if process_start_time(pid) == started else "gone"
+
+
+def process_start_time(pid: int) -> int | None:
+    """The process's start time in clock ticks since boot (Linux ``/proc``), or None elsewhere.
+
+    Together with the pid it identifies a process: a reused pid has another start time.
+    """
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return int(stat[stat.rindex(")") + 2:].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def pid_alive(pid: int) -> bool:
@@ -350,6 +377,8 @@ class JudgingSession:
                 the_lock.release()
             raise
         session.lock = the_lock
+        if the_lock is not None and the_lock.recovered:
+            session.warnings.append(f"{the_lock.path}: {the_lock.recovered}")
         return session
 
     @classmethod

@@ -164,7 +164,7 @@ def test_resume_with_other_order_is_refused(blank: Path) -> None:
         open_session(blank, order="shuffled", seed=3)
 
 
-def test_lock_refuses_second_writer_and_stale_lock_needs_break(blank: Path) -> None:
+def test_lock_refuses_second_writer_and_recovers_a_dead_writers_lock(blank: Path) -> None:
     first = open_session(blank)
     with pytest.raises(ContractError, match="refusing a second writer"):
         open_session(blank)
@@ -178,12 +178,20 @@ def test_lock_refuses_second_writer_and_stale_lock_needs_break(blank: Path) -> N
     owner = json.loads(lock.read_text())
     owner["pid"] = int(dead.stdout)  # a pid that has exited
     lock.write_text(json.dumps(owner))
-    with pytest.raises(ContractError, match="stale lock.*--break-lock"):
+    resumed = open_session(blank)
+    assert resumed.lock.held and json.loads(lock.read_text())["pid"] == os.getpid()
+    assert any(f"recovered the lock of pid {owner['pid']}" in w for w in resumed.warnings)
+    resumed.close()
+    assert not lock.exists()
+
+
+def test_lock_of_another_host_needs_break_lock(blank: Path) -> None:
+    lock = blank / "qrels.toml.lock"
+    lock.write_text(json.dumps({"pid": 1, "host": "elsewhere.invalid", "started": 1}))
+    with pytest.raises(ContractError, match="another host.*--break-lock"):
         open_session(blank)
     assert lock.exists()
-    resumed = open_session(blank, break_lock=True)
-    assert resumed.lock.held and json.loads(lock.read_text())["pid"] == os.getpid()
-    resumed.close()
+    open_session(blank, break_lock=True).close()
     assert not lock.exists()
 
 

@@ -1,4 +1,5 @@
-"""Two judges on one qrels file: the second is refused; a stale lock is detected and cleared safely.
+"""Two judges on one qrels file: the second is refused; a stale lock is detected and cleared safely
+(automatically when its process is provably gone, with --break-lock when only the user can tell).
 
 Real processes throughout: a holder process opens a ``JudgingSession`` (taking ``qrels.toml.lock``)
 and keeps it open while the test starts the real ``rankeval-tui judge`` against the same file.
@@ -124,23 +125,32 @@ def dead_pid() -> int:
     return child.pid
 
 
-def test_stale_lock_of_a_killed_judge_is_detected_and_cleared_only_on_request(protocol: Path) -> None:
+def test_stale_lock_of_a_killed_judge_is_recovered_on_restart_with_a_notice(protocol: Path) -> None:
+    """kill -9 then judge again must simply resume (issue 3): the lock's process is provably gone."""
     holder = start_holder(protocol, count=5)
     holder.send_signal(signal.SIGKILL)
     holder.wait()
-    journal, lock = protocol / "qrels.toml.journal", protocol / "qrels.toml.lock"
-    assert lock.exists()
-    before = journal.read_bytes(), lock.read_bytes()
-    line = one_error_line(judge_cli(protocol))
-    assert f"stale lock of pid {holder.pid}" in line and "--break-lock" in line and str(lock) in line
-    assert (journal.read_bytes(), lock.read_bytes()) == before
-    session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml", break_lock=True)
+    lock = protocol / "qrels.toml.lock"
+    assert lock.exists() and json.loads(lock.read_text())["pid"] == holder.pid
+    session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml")
     try:
-        assert session.judged == 5  # nothing the killed judge recorded is lost by breaking its lock
+        assert session.judged == 5  # nothing the killed judge recorded is lost by taking over its lock
         assert json.loads(lock.read_text())["pid"] == os.getpid()
+        assert any(f"recovered the lock of pid {holder.pid}" in w for w in session.warnings)
     finally:
         session.close()
     assert not lock.exists()
+
+
+def test_lock_of_a_reused_pid_is_recovered(protocol: Path) -> None:
+    """The pid runs again, but as another process (another start time): the judge is gone."""
+    (protocol / "qrels.toml.lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                                          "started": 1}))
+    session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml")
+    try:
+        assert any("recovered the lock" in w for w in session.warnings)
+    finally:
+        session.close()
 
 
 @pytest.mark.parametrize("content", ["other-host", "garbage", "empty"])
@@ -156,8 +166,8 @@ def test_lock_we_cannot_judge_is_refused_until_broken(protocol: Path, content: s
 
 
 def test_a_live_unrelated_pid_in_the_lock_is_treated_as_a_live_judge(protocol: Path) -> None:
-    """pid reuse: the lock cannot tell a judge from another process with its old pid, so it errs
-    on the safe side and refuses, even with --break-lock."""
+    """A lock without a start time (older writer) naming a live pid cannot tell a judge from another
+    process with its old pid, so it errs on the safe side and refuses, even with --break-lock."""
     (protocol / "qrels.toml.lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
     line = one_error_line(judge_cli(protocol, "--break-lock"))
     assert f"pid {os.getpid()}" in line and "refusing a second writer" in line
