@@ -19,10 +19,14 @@ can swap the whole state at once and never shows a half-updated mix.
 
 from __future__ import annotations
 
+import multiprocessing
+import sys
+import traceback
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from rankeval_tui.core.adapter import adapt_for_protocol
 from rankeval_tui.core.adjudication import adjudicated_queries
@@ -220,13 +224,87 @@ class ScoringSession:
         The family is every candidate, whichever one the screen shows, because that is the
         family ``score --baseline`` corrects with Holm: the two must print the same p-values.
         None when there is no other accepted run. Can take seconds on thousands of queries
-        (Monte-Carlo and bootstrap draws): screens call it from a worker.
+        (Monte-Carlo and bootstrap draws): screens use ``statistics_in_process`` for those.
         """
+        return family_statistics(self.family(baseline), test=test, seed=seed, samples=samples, alpha=alpha)
+
+    def family(self, baseline: str) -> tuple[Report, ...]:
+        """The baseline's report first, then every other accepted run's: the input of ``statistics``."""
         base = self.report(baseline)
-        pairs = [compare(base, s.report) for s in self.accepted if s.name != baseline and s.report is not None]
-        if not pairs:
-            return None
-        return paired_statistics(pairs, test=test, seed=seed, samples=samples, alpha=alpha)
+        return (base, *(s.report for s in self.accepted if s.name != baseline and s.report is not None))
+
+
+def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStatistics | None:
+    """Statistics of ``reports[1:]`` against ``reports[0]`` (None without a candidate). A plain
+    function of picklable reports, so a child process can run exactly what the session runs."""
+    if len(reports) < 2:
+        return None
+    return paired_statistics([compare(reports[0], r) for r in reports[1:]], **settings)
+
+
+def _statistics_child(sender: Connection, reports: Sequence[Report], settings: dict[str, Any]) -> None:
+    try:
+        sender.send((True, family_statistics(reports, **settings)))
+    except BaseException:  # the parent re-raises it: a bug must surface, not hang the screen
+        sender.send((False, traceback.format_exc()))
+    finally:
+        sender.close()
+
+
+def ensure_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with the real stderr.
+
+    A spawned child needs the tracker, and starting it passes ``sys.stderr.fileno()`` to it; a
+    Textual app replaces ``sys.stderr`` with a capture whose ``fileno()`` is -1, which makes the
+    start fail ("bad value(s) in fds_to_keep"). Only the first call starts it."""
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    if usable or sys.__stderr__ is None:
+        resource_tracker.ensure_running()
+        return
+    captured = sys.stderr
+    sys.stderr = sys.__stderr__
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = captured
+
+
+def statistics_in_process(reports: Sequence[Report], *, cancelled: Callable[[], bool], poll: float = 0.05,
+                          **settings: Any) -> PairedStatistics | None:
+    """``family_statistics`` in a spawned child process, which can be stopped.
+
+    Why a process and not a thread: the draws are pure Python, and a thread holding the GIL for
+    seconds made every key on the screen ~10x slower (benchmarks/bench_score_statistics.py).
+    ``cancelled`` is polled; when it says so (a newer k, split or baseline), the child is
+    terminated at once and None is returned, so stale work never piles up.
+    """
+    context = multiprocessing.get_context("spawn")  # no fork of a process running threads
+    ensure_resource_tracker()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_statistics_child, args=(sender, tuple(reports), settings), daemon=True,
+                              name="rankeval-statistics")
+    process.start()
+    sender.close()
+    try:
+        while not receiver.poll(poll):
+            if cancelled():
+                return None
+            if not process.is_alive() and not receiver.poll(0):
+                raise RuntimeError(f"the statistics process ended without a result (exit code {process.exitcode})")
+        ok, value = receiver.recv()
+    finally:
+        if process.is_alive():
+            process.terminate()
+        process.join()
+        receiver.close()
+    if not ok:
+        raise RuntimeError(f"the statistics process failed:\n{value}")
+    return value
 
 
 def smallest_possible_p(stats: MetricStatistics) -> Fraction | None:

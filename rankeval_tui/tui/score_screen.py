@@ -4,7 +4,7 @@ The screen holds a ``ScoringSession`` (core) and formats it; it never reads a fi
 a metric itself. Loading and reloading go through a worker (file IO); a k or split change asks
 the session for fresh reports and updates the existing table cells in place. The paired
 statistics of the comparison (sign-flip, bootstrap, Holm: seconds of draws on thousands of
-queries) come from another worker, one computation at a time, so no key waits for them.
+queries) come from another worker, in a child process when large, so no key waits for them.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from rankeval_tui.core.compare import METRIC_LABELS, Comparison, Metric, PairedR
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluate import QueryRow, Report
 from rankeval_tui.core.render import exact_and_decimal, signed
-from rankeval_tui.core.session import RunSpec, ScoringSession
+from rankeval_tui.core.session import RunSpec, ScoringSession, statistics_in_process
 from rankeval_tui.core.stats import PairedStatistics
 from rankeval_tui.tui.widgets.delta_chart import (STYLE_ADJUDICATED, STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT,
                                                   STYLE_WIN, count_cell, delta_bar, delta_cell, status_cell,
@@ -110,6 +110,11 @@ def sync_table(table: DataTable, columns: Sequence[tuple[str, str]], rows: Seque
         table.add_row(*cells, key=key)
 
 
+PROCESS_MIN_WORK = 200
+"""Queries x candidates above which the statistics run in a child process: below it, starting
+a process (~0.3 s) costs more than the draws themselves."""
+
+
 @dataclass(frozen=True, eq=False)
 class StatsResult:
     """Paired statistics and what they were computed for: shown only while both still match.
@@ -181,7 +186,6 @@ class ScoreScreen(Screen[None]):
         super().__init__()
         self.request = request
         self._stats_wanted: tuple[ScoringSession, str] | None = None
-        self._stats_running = False
 
     def compose(self) -> ComposeResult:
         yield Static("loading…", id="score-header")
@@ -458,34 +462,33 @@ class ScoreScreen(Screen[None]):
     # ------------------------------------------------------------------ statistics worker
 
     def request_statistics(self) -> None:
-        """Ask for the statistics of the session and baseline on screen, unless already there.
-
-        One computation at a time: a request made while one runs is remembered (the latest
-        only) and started when the running one ends, so a burst of k changes costs at most
-        one stale computation, never a pile of them competing with the screen."""
+        """Ask for the statistics of the session and baseline on screen, unless they are shown
+        or already being computed. A newer request cancels the running one (``exclusive``)."""
         session, baseline = self.session, self.baseline
         if session is None or baseline is None or len(session.accepted) < 2 or self.current_statistics() is not None:
             return
+        wanted = self._stats_wanted
+        if wanted is not None and wanted[0] is session and wanted[1] == baseline:
+            return  # identity: sessions compare equal by value (k 2 -> 3 -> 2)
         self._stats_wanted = (session, baseline)
-        if not self._stats_running:
-            self._stats_running = True
-            self.statistics_worker(session, baseline)
+        self.statistics_worker(session, baseline)
 
-    @work(thread=True, group="score-stats")
+    @work(thread=True, exclusive=True, group="score-stats")
     def statistics_worker(self, session: ScoringSession, baseline: str) -> None:
-        statistics = session.statistics(baseline)
-        if not get_current_worker().is_cancelled:
+        """Small comparisons in this thread; large ones in a child process (pure-Python draws
+        holding the GIL would slow every key ~10x), which a newer request terminates."""
+        worker = get_current_worker()
+        reports = session.family(baseline)
+        if len(reports[0].rows) * (len(reports) - 1) <= PROCESS_MIN_WORK:
+            statistics = session.statistics(baseline)
+        else:
+            statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
             self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, statistics))
 
     def statistics_done(self, result: StatsResult) -> None:
-        self._stats_running = False
-        self.statistics_result = result
-        wanted = self._stats_wanted
-        # Identity, not ==: sessions compare by value (k 2 -> 3 -> 2 gives an equal one) and
-        # what is shown is checked by identity in ``current_statistics``.
-        if self.view == "compare" and wanted is not None and (wanted[0] is not result.session
-                                                              or wanted[1] != result.baseline):
-            self.request_statistics()
+        if result.session is self.session and result.baseline == self.baseline:
+            self.statistics_result = result
 
     # ------------------------------------------------------------------ actions
 

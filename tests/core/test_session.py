@@ -225,3 +225,21 @@ def test_verdict_in_plain_words(seed_dir: Path) -> None:
     mc = paired_statistics(compare(empty, session.report("fixture_B")), samples=99, exact_max_n=2).candidates[0]
     assert mc.metrics["recall"].sign_flip.method == "monte-carlo"
     assert smallest_possible_p(mc.metrics["recall"]) == Fraction(1, 100)
+
+
+def test_statistics_in_a_child_process_equal_and_can_be_cancelled(seed_dir: Path) -> None:
+    import time
+
+    from rankeval_tui.core.session import statistics_in_process
+
+    session = ScoringSession.load(seed_dir)
+    reports = session.family("fixture_A")
+    assert [r.run for r in reports] == ["fixture_A", "all_empty", "fixture_B"]
+    assert statistics_in_process(reports, cancelled=lambda: False) == session.statistics("fixture_A")
+    assert statistics_in_process(reports, cancelled=lambda: False, seed=3, samples=50) == \
+        session.statistics("fixture_A", seed=3, samples=50)
+    start = time.perf_counter()
+    assert statistics_in_process(reports, cancelled=lambda: True, samples=10**9) is None  # would run for hours
+    assert time.perf_counter() - start < 30
+    with pytest.raises(RuntimeError, match="unknown test"):
+        statistics_in_process(reports, cancelled=lambda: False, test="t-test")

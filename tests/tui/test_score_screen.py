@@ -399,17 +399,17 @@ async def test_statistics_follow_k_and_baseline_changes(seed_dir: Path) -> None:
 
 async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: Path, monkeypatch) -> None:
     """Slow statistics (held back here by an event) leave every key working; the summary says
-    they are being computed, then shows them when the worker ends."""
+    they are being computed; results for a session no longer on screen are never shown."""
     import threading
 
     from rankeval_tui.core.session import ScoringSession
 
     release = threading.Event()
     original = ScoringSession.statistics
-    calls: list[str] = []
+    calls: list[tuple[str, int]] = []
 
     def slow(self, baseline, **kwargs):
-        calls.append(threading.current_thread().name)
+        calls.append((threading.current_thread().name, self.protocol.k))
         assert release.wait(10)
         return original(self, baseline, **kwargs)
 
@@ -424,17 +424,31 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
         await pilot.press("s", "m", "f")  # keys are handled while the worker waits
         await pilot.pause()
         assert (screen.sort_mode, screen.metric, screen.regressions_only) == ("worst", "recall", True)
-        await pilot.press("+", "-")  # two new sessions: queued, not started beside the running one
+        assert len(calls) == 1  # re-sorting did not ask again for the same statistics
+        await pilot.press("+")  # a new session: a new request cancels the running one
         await pilot.pause()
-        assert len(calls) == 1 and calls[0] != threading.main_thread().name
+        assert screen.session.protocol.k == 3
         release.set()
         await settle(pilot)
         await pilot.pause()
-        await settle(pilot)
-        await pilot.pause()
-        assert len(calls) == 2  # the stale result replaced by one computation for the latest session
-        assert screen.statistics_result.session is screen.session
-        assert "p = 3/4" in plain(screen, "#score-compare-summary")
+        assert [k for _, k in calls] == [2, 3] and all(name != threading.main_thread().name for name, _ in calls)
+        assert screen.statistics_result.session is screen.session  # the k = 2 result was dropped
+        assert "MRR@3" in plain(screen, "#score-compare-summary") and "sign-flip p = " in plain(screen, "#score-compare-summary")
+
+
+async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monkeypatch) -> None:
+    """Above PROCESS_MIN_WORK the statistics come from a spawned process: same numbers."""
+    import rankeval_tui.tui.score_screen as score_screen
+    from rankeval_tui.core.session import ScoringSession
+
+    monkeypatch.setattr(score_screen, "PROCESS_MIN_WORK", 0)
+    monkeypatch.setattr(ScoringSession, "statistics", lambda *a, **k: pytest.fail("computed in the UI process"))
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await open_comparison(pilot)
+        mrr = metric_block(plain(app.screen, "#score-compare-summary"), "MRR@2")
+        assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in mrr
+        assert "95% bootstrap CI of the mean Δ [-1/2, 1]" in mrr
 
 
 async def test_adjudicated_queries_are_marked_with_a_legend(seed_copy: Path, tmp_path: Path) -> None:
