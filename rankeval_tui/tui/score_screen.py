@@ -62,6 +62,18 @@ ADJUDICATED_LEGEND = Text.assemble(
     "adjudicator (qrels [adjudication])")
 
 
+LISTED = 6
+"""Regressions named in the summary; more would push the table off the screen (``f`` lists them all)."""
+
+
+def listed(queries: Sequence[str]) -> str:
+    if not queries:
+        return "none"
+    if len(queries) <= LISTED:
+        return ", ".join(queries)
+    return f"{len(queries)} queries ({', '.join(queries[:LISTED])}, …; f: only these)"
+
+
 def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool, Fraction]]:
     """Typed keys: the exact Fraction delta, queries without one (null) always last."""
     sign = -1 if mode == "best" else 1
@@ -443,7 +455,7 @@ class ScoreScreen(Screen[None]):
             text.append(f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
                         f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
                         f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  ")
-            text.append(f"regressions: {', '.join(worse) or 'none'}\n", style=STYLE_LOSS if worse else "")
+            text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
             if base.run == cand.run:
                 continue  # "same run" is in the title; nothing to test
             if result is None:

@@ -373,9 +373,9 @@ async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_d
             stats = cli["fixture_B"][metric]["statistics"]
             block = metric_block(summary, label)
             assert f"sign-flip p = {stats['sign_flip']['p_value']}" in block
-            assert f"Holm-adjusted sign-flip p = {stats['p_holm']} (2 candidates)" in block
+            assert f"Holm-adjusted p = {stats['p_holm']} (2 candidates)" in block
             assert f"[{stats['bootstrap']['ci_low']}, {stats['bootstrap']['ci_high']}]" in block
-        assert "Holm-adjusted sign-flip p = 1 (2 candidates)" in metric_block(summary, "MRR@2")
+        assert "Holm-adjusted p = 1 (2 candidates)" in metric_block(summary, "MRR@2")
 
 
 async def test_statistics_follow_k_and_baseline_changes(seed_dir: Path) -> None:

@@ -44,7 +44,9 @@ def ci_text(stats: MetricStatistics) -> str:
     boot = stats.bootstrap
     if boot is None:
         return ""
-    return (f"{percent(boot.confidence)} bootstrap CI of the mean Δ [{number(boot.low)}, {number(boot.high)}] "
+    exact = all(len(str(bound)) <= SHORT_FRACTION for bound in (boot.low, boot.high))
+    low, high = (str(boot.low), str(boot.high)) if exact else (decimal(boot.low), decimal(boot.high))
+    return (f"{percent(boot.confidence)} bootstrap CI of the mean Δ [{low}, {high}] "
             f"({boot.samples} resamples, seed {boot.seed})")
 
 
@@ -54,8 +56,7 @@ def statistics_lines(stats: MetricStatistics, alpha: Fraction, candidates: int) 
     text = Text(INDENT)
     text.append(p_text(stats))
     if candidates > 1 and stats.p_holm is not None:
-        name = "sign-flip" if stats.test == "randomization" else stats.test
-        text.append(f"   Holm-adjusted {name} p = {number(stats.p_holm)} ({candidates} candidates)")
+        text.append(f"   Holm-adjusted p = {number(stats.p_holm)} ({candidates} candidates)")
     ci = ci_text(stats)
     if ci:
         text.append("\n" + INDENT + ci)
