@@ -489,3 +489,11 @@ async def test_no_adjudication_no_marker(seed_dir: Path) -> None:
         assert "adjudicated_queries: none" in summary and "decided by an adjudicator" not in summary
         table = app.screen.query_one("#score-run-table", DataTable)
         assert all("adj." not in cell(table, q, "status") for q in ("q2", "q3", "q4", "q5"))
+
+
+def test_summary_names_a_few_regressions_and_counts_the_rest() -> None:
+    from rankeval_tui.tui.score_screen import LISTED, listed
+
+    assert listed([]) == "none" and listed(["q2"]) == "q2"
+    many = [f"q{i}" for i in range(LISTED + 3)]
+    assert listed(many) == f"{LISTED + 3} queries (q0, q1, q2, q3, q4, q5, …; f: only these)"
