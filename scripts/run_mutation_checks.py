@@ -35,7 +35,7 @@ MUTANTS = [
      f"{METRICS}::test_duplicate_rejected"),
     ("no_relevant_scores_zero", EVALUATE, "recall = rr = None", "recall = rr = Fraction(0)",
      f"{METRICS}::test_no_relevant_explicit"),
-    ("hit_rate_as_recall", EVALUATE, "Fraction(hits, len(relevant))", "Fraction(min(hits, 1))",
+    ("hit_rate_as_recall", EVALUATE, "exact_ratio(hits, len(relevant))", "exact_ratio(min(hits, 1), 1)",
      f"{METRICS}::test_recall_not_hit_rate"),
     ("sort_document_ids", ADAPTER, 'document_runs[query] = [row["document_id"] for row in documents]',
      'document_runs[query] = sorted(row["document_id"] for row in documents)',
