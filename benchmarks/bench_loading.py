@@ -5,10 +5,12 @@ candidates that could make the parse cheaper without leaving TOML as the format 
     python benchmarks/bench_loading.py --queries 100 --documents 100 --repeat 1   # quick
 
 Measures (best of --repeat, one process, on a seeded synthetic protocol from synth.py):
-- tomllib.loads, and each installed candidate (toml_rs with TOML 1.0 and its default 1.1,
-  rtoml) on the same text;
+- tomllib.loads, the project's fast path (core/fasttoml.py, falling back to tomllib where it
+  answers None: what read_toml does), and each installed candidate (toml_rs with TOML 1.0 and
+  its default 1.1, rtoml) on the same text;
 - the project's validation of the parsed dict (files.read_qrels_file minus the parse, and the
   second check Protocol() makes), and the rest of load_protocol;
+- load_protocol with the fast path (as shipped) and with tomllib only, in the same run;
 - a verified parse cache: sha256 of the file's bytes (the key) + json.loads of tomllib's dict.
 
 Then checks each candidate honestly: identical dicts to tomllib on the valid files (types
@@ -28,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -35,6 +38,9 @@ sys.path.insert(0, str(ROOT))
 import tomllib  # noqa: E402
 
 from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
+from rankeval_tui.core import fasttoml  # noqa: E402
+
+FAST_PATH = "fast path (fasttoml, else tomllib)"
 
 # Documents every TOML 1.0 parser must reject (tomllib does), plus TOML 1.1-only syntax that a
 # 1.0 parser (tomllib on Python 3.11-3.13) rejects: accepting them would make a file valid on
@@ -76,6 +82,8 @@ HOSTILE = {
 }
 PARSE_IN_CHILD = {
     "tomllib": "import tomllib; tomllib.loads(DOC)",
+    FAST_PATH: "from rankeval_tui.core import fasttoml; import tomllib\n"
+               "    if fasttoml.loads(DOC) is None: tomllib.loads(DOC)",
     "toml_rs (1.0)": "import toml_rs; toml_rs.loads(DOC, toml_version='1.0.0')",
     "toml_rs (default)": "import toml_rs; toml_rs.loads(DOC)",
     "rtoml": "import rtoml; rtoml.loads(DOC)",
@@ -105,8 +113,14 @@ def strict_equal(a: Any, b: Any) -> bool:
     return a == b
 
 
+def fast_path(text: str) -> dict[str, Any]:
+    """What read_toml does: the fast path's dict, or tomllib where it answers None."""
+    fast = fasttoml.loads(text)
+    return tomllib.loads(text) if fast is None else fast
+
+
 def parsers() -> dict[str, Callable[[str], dict[str, Any]]]:
-    found: dict[str, Callable[[str], dict[str, Any]]] = {"tomllib": tomllib.loads}
+    found: dict[str, Callable[[str], dict[str, Any]]] = {"tomllib": tomllib.loads, FAST_PATH: fast_path}
     try:
         import toml_rs
         found["toml_rs (1.0)"] = lambda text: toml_rs.loads(text, toml_version="1.0.0")
@@ -173,6 +187,8 @@ def main() -> int:
         t_protocol, _ = best(args.repeat, lambda: Protocol(definition, labels))
         t_def, _ = best(args.repeat, lambda: files.load_definition(paths.directory))
         t_total, protocol = best(args.repeat, lambda: files.load_protocol(paths.directory))
+        with mock.patch.object(fasttoml, "loads", lambda text: None):  # read_toml -> tomllib only
+            t_total_tomllib, _ = best(args.repeat, lambda: files.load_protocol(paths.directory))
         t_hash, _ = best(1, lambda: protocol.protocol_sha256)
 
         cached = json.dumps(reference, ensure_ascii=False, separators=(",", ":"))
@@ -181,6 +197,10 @@ def main() -> int:
         t_dump, _ = best(1, lambda: json.dumps(reference, ensure_ascii=False, separators=(",", ":")))
 
         tl = timings["tomllib"]
+        taken = {name: fasttoml.loads(sample) is not None for name, sample in
+                 (("qrels.toml", text), ("protocol.toml", (paths.directory / "protocol.toml").read_text("utf-8")))}
+        print("fast path taken (not None) on the synthetic " +
+              ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in taken.items()) + "\n")
         print(f"{'step':<46} {'seconds':>8} {'vs tomllib':>10}")
         for name, seconds in timings.items():
             print(f"{'parse: ' + name:<46} {seconds:>8.3f} {seconds / tl:>9.2f}x")
@@ -191,7 +211,8 @@ def main() -> int:
             ("  of which check_qrels (exhaustive, 0/1)", t_check),
             ("validate again: Protocol() re-runs check_qrels", t_protocol),
             ("load_definition (protocol.toml)", t_def),
-            ("load_protocol total (tomllib)", t_total),
+            ("load_protocol total (fast path, as shipped)", t_total),
+            ("load_protocol total (tomllib only)", t_total_tomllib),
             ("protocol hash, once per protocol", t_hash),
             ("parse cache: sha256 of the bytes (the key)", t_sha),
             ("parse cache: json.loads of tomllib's dict", t_cache),
@@ -200,7 +221,10 @@ def main() -> int:
         ]
         for label, seconds in rows:
             print(f"{label:<46} {seconds:>8.3f} {seconds / tl:>9.2f}x")
-        print(f"\nTOML parse share of load_protocol: {tl / t_total:.0%}")
+        fp = timings[FAST_PATH]
+        print(f"\nTOML parse share of load_protocol: tomllib {tl / t_total_tomllib:.0%}, fast path {fp / t_total:.0%}")
+        print(f"load_protocol: {t_total_tomllib / t_total:.1f}x faster with the fast path; "
+              f"parse {tl / fp:.1f}x faster")
 
         print("\nvalid files: identical to tomllib (strict types and key order)?")
         samples = {"synthetic qrels.toml": text,
