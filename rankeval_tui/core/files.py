@@ -130,6 +130,18 @@ class QrelsFile:
 def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaustive: bool = True) -> QrelsFile:
     """Read qrels.toml; with ``exhaustive`` (the default) every pair must be judged."""
     path = Path(path)
+    qrels = read_qrels_tables(path, definition)
+    if exhaustive:
+        check_qrels(definition, qrels.labels, file=path)
+    else:
+        check_labels_only(qrels.labels, path)
+    return qrels
+
+
+def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
+    """Every check of ``read_qrels_file`` except the last one on the labels (exhaustive 0/1,
+    or 0/1 only): the caller runs that one, so ``load_protocol`` can leave it to ``Protocol()``
+    instead of checking a million pairs twice."""
     data = read_toml(path)
     for key in data:
         if key not in QRELS_TABLES:
@@ -151,10 +163,6 @@ def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaust
     for name, table in (("provenance", provenance), ("adjudication", adjudication)):
         if not isinstance(table, dict):
             raise ContractError(f"[{name}] must be a table", file=path)
-    if exhaustive:
-        check_qrels(definition, labels, file=path)
-    else:
-        check_labels_only(labels, path)
     return QrelsFile(labels=labels, notes=notes, disputed=disputed, provenance=provenance,
                      adjudication=adjudication)
 
@@ -179,9 +187,10 @@ def pair_tables(table: object, name: str, definition: ProtocolDefinition, path: 
         if not isinstance(row, dict):
             raise ContractError(f"must be a table of document = value, got {type(row).__name__}",
                                 file=path, where=where)
-        for doc in row:
-            if doc not in definition.documents:
-                raise ContractError(f"unknown document {doc!r}: not in the corpus", file=path, where=where)
+        if not row.keys() <= definition.document_ids:  # at C speed; the loop names the first
+            for doc in row:
+                if doc not in definition.documents:
+                    raise ContractError(f"unknown document {doc!r}: not in the corpus", file=path, where=where)
         result[query] = dict(row)
     return result
 
@@ -221,7 +230,8 @@ def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None
     views that report what stands beside the labels need not read the qrels file a second time."""
     definition = load_definition(directory)
     path = Path(qrels_path) if qrels_path is not None else Path(directory) / QRELS_FILE
-    qrels = read_qrels_file(path, definition)
+    qrels = read_qrels_tables(path, definition)
+    # Protocol() runs check_qrels(definition, labels, file=path): read_qrels_file's own last check
     return Protocol(definition, qrels.labels, qrels_source=path), qrels
 
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import compress
 from pathlib import Path
 from typing import Mapping
 
@@ -177,9 +178,12 @@ class Protocol:
 
     @cached_property
     def relevant(self) -> dict[str, frozenset[str]]:
-        """Relevant documents per query, computed once and shared by every run scored."""
-        return {q: frozenset(d for d, label in row.items() if label == 1)
-                for q, row in self.qrels.items()}
+        """Relevant documents per query, computed once and shared by every run scored.
+
+        ``compress`` keeps the documents whose label is truthy, at C speed: the same set as
+        ``label == 1`` because ``check_qrels`` (on construction) allows only the ints 0 and 1.
+        """
+        return {q: frozenset(compress(row, row.values())) for q, row in self.qrels.items()}
 
     @cached_property
     def protocol_sha256(self) -> str:
