@@ -16,6 +16,17 @@ from rankeval_tui.core.protocol import Protocol
 DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
 
 
+def positive_int(text: str) -> int:
+    """argparse type for counts (samples, --k): a clear usage error instead of a traceback later."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+    return value
+
+
 def add_protocol_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("protocol", nargs="?", type=Path, default=None, metavar="PROTOCOL",
                         help="protocol directory (default: the bundled demo, the seed tutorial's fixture)")

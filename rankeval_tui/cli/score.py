@@ -8,7 +8,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from rankeval_tui.cli.common import add_protocol_argument, add_run_arguments, load_protocol_and_qrels_from_args, \
+from rankeval_tui.cli.common import add_protocol_argument, positive_int, add_run_arguments, load_protocol_and_qrels_from_args, \
     load_runs_from_args
 from rankeval_tui.core.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
@@ -47,16 +47,6 @@ def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> "argpars
             raise argparse.ArgumentTypeError(f"must be in {bracket}{low}, {high}], got {text!r}")
         return value
     return parse
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
 
 
 def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,18 +14,9 @@ from rankeval_tui.core.atomic import atomic_write_text
 from rankeval_tui.core.files import load_definition, load_protocol, load_run, parse_run_argument, qrels_to_toml, \
     write_qrels
 
+from rankeval_tui.cli.common import positive_int
 from rankeval_tui.core.tomlio import read_utf8
 from rankeval_tui.core.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
