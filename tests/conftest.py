@@ -34,3 +34,25 @@ def seed_expected() -> dict:
 @pytest.fixture(scope="session")
 def seed_expected_chunk() -> dict:
     return json.loads((DATA / "seed_expected_chunk.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture()
+def blank(seed_copy: Path) -> Path:
+    """The seed protocol without qrels: a fresh judging job."""
+    (seed_copy / "qrels.toml").unlink()
+    return seed_copy
+
+
+@pytest.fixture()
+def definition(seed_dir: Path):
+    from rankeval_tui.core.files import load_definition
+
+    return load_definition(seed_dir)
+
+
+@pytest.fixture()
+def seed_labels(seed_dir: Path, definition):
+    """The labels as read from the demo's qrels.toml (for tests about agreement and merging)."""
+    from rankeval_tui.core.files import read_qrels_file
+
+    return read_qrels_file(seed_dir / "qrels.toml", definition).labels

@@ -14,17 +14,7 @@ import tomli_w
 
 from rankeval_tui.core.agreement import Confusion, agreement, agreement_of_files, describe_pairs, iter_pairs
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import QrelsFile, load_definition, read_qrels_file
-
-
-@pytest.fixture()
-def definition(seed_dir):
-    return load_definition(seed_dir)
-
-
-@pytest.fixture()
-def seed_labels(seed_dir, definition):
-    return read_qrels_file(seed_dir / "qrels.toml", definition).labels
+from rankeval_tui.core.files import QrelsFile
 
 
 def write(path: Path, labels: dict, notes: dict | None = None, provenance: dict | None = None) -> Path:

@@ -13,21 +13,8 @@ import pytest
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, read_qrels_file
 from rankeval_tui.core.judging import JudgingSession, document_order
+from tests.seed_labels import SEED_QRELS
 
-SEED_QRELS = {
-    "q1": {"d1": 0, "d2": 1, "d3": 0, "d4": 0, "d5": 0, "d6": 0},
-    "q2": {"d1": 0, "d2": 0, "d3": 1, "d4": 1, "d5": 0, "d6": 0},
-    "q3": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 1, "d6": 0},
-    "q4": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 0, "d6": 1},
-    "q5": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 0, "d6": 0},
-}
-
-
-@pytest.fixture()
-def blank(seed_copy: Path) -> Path:
-    """The seed protocol without qrels: a fresh judging job."""
-    (seed_copy / "qrels.toml").unlink()
-    return seed_copy
 
 
 def open_session(directory: Path, **options) -> JudgingSession:

@@ -10,21 +10,11 @@ import pytest
 import tomli_w
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import QrelsFile, load_definition, read_qrels_file
+from rankeval_tui.core.files import QrelsFile
 from rankeval_tui.core.merge import Shard, merge_files, merge_shards
 from rankeval_tui.core.protocol import Protocol
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
-
-
-@pytest.fixture()
-def definition(seed_dir):
-    return load_definition(seed_dir)
-
-
-@pytest.fixture()
-def seed_labels(seed_dir, definition):
-    return read_qrels_file(seed_dir / "qrels.toml", definition).labels
 
 
 def shard(labels: dict, queries: tuple[str, ...], **tables) -> QrelsFile:

@@ -13,15 +13,10 @@ from textual.widgets import DataTable, Input, Static
 
 from rankeval_tui.core.adjudication import JOURNAL_SUFFIX, AdjudicationSession, adjudicated_queries
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import load_definition, load_protocol, read_qrels_file
+from rankeval_tui.core.files import load_protocol, read_qrels_file
 from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen, AdjudicationApp
 
 SIZE = (140, 40)
-
-
-@pytest.fixture()
-def definition(seed_dir):
-    return load_definition(seed_dir)
 
 
 @pytest.fixture()

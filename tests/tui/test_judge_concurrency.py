@@ -21,7 +21,7 @@ import pytest
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.judging import JudgingSession
-from tests.tui.test_judge_crash import make_protocol, value
+from tests.tui.test_judge_crash import make_protocol
 
 HOLDER = r'''
 import sys, time

@@ -28,7 +28,7 @@ import pytest
 from rankeval_tui.core import atomic, judging
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, read_qrels_file, write_qrels
-from rankeval_tui.core.judging import Journal, JudgingSession
+from rankeval_tui.core.judging import JudgingSession
 
 KILLS = int(os.environ.get("RANKEVAL_CRASH_KILLS", "40"))
 SEED = int(os.environ.get("RANKEVAL_CRASH_SEED", "20240611"))

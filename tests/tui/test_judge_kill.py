@@ -90,12 +90,6 @@ class Terminal:
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pty")
 
 
-@pytest.fixture()
-def blank(seed_copy: Path) -> Path:
-    (seed_copy / "qrels.toml").unlink()
-    return seed_copy
-
-
 def test_kill_9_after_acknowledged_judgments_then_resume(blank: Path) -> None:
     app = Terminal(str(blank), "--annotator", "alice")
     app.wait_for("overall 0/30")

@@ -13,23 +13,9 @@ from rankeval_tui.core.judging import JudgingSession
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge_screen import JudgeScreen
 from rankeval_tui.tui.overview_screen import OverviewScreen
+from tests.seed_labels import SEED_QRELS
 
 SIZE = (120, 36)
-# The seed's labels (/work/shared/seed/reference/fixture.py QRELS), written out here on purpose:
-# the test must not read the answer from the file it is checking.
-SEED_QRELS = {
-    "q1": {"d1": 0, "d2": 1, "d3": 0, "d4": 0, "d5": 0, "d6": 0},
-    "q2": {"d1": 0, "d2": 0, "d3": 1, "d4": 1, "d5": 0, "d6": 0},
-    "q3": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 1, "d6": 0},
-    "q4": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 0, "d6": 1},
-    "q5": {"d1": 0, "d2": 0, "d3": 0, "d4": 0, "d5": 0, "d6": 0},
-}
-
-
-@pytest.fixture()
-def blank(seed_copy: Path) -> Path:
-    (seed_copy / "qrels.toml").unlink()
-    return seed_copy
 
 
 def make_app(directory: Path, **options) -> tuple[RankevalApp, JudgingSession]:
