@@ -41,6 +41,10 @@ class PairedRow:
             return "n/a"
         return "win" if delta > 0 else "loss" if delta < 0 else "tie"
 
+    def missing_sides(self) -> tuple[Literal["baseline", "candidate"], ...]:
+        """The sides with no ranking for this query: their 0 is a pipeline gap, not a bad ranking."""
+        return tuple(side for side in ("baseline", "candidate") if getattr(self, side).missing)  # type: ignore[return-value]
+
     def verdict(self) -> Literal["regression", "improved", "same", "n/a"]:
         """Both metrics in one word: a loss on either is a regression, even beside a win."""
         outcomes = {self.outcome(m) for m in METRICS}

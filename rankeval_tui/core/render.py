@@ -148,6 +148,9 @@ def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = 
     return lines
 
 
+VERDICT_WORDS = {"n/a": "no relevant", "regression": "WORSE", "improved": "better", "same": "same"}
+
+
 def comparison_block(comparison: Comparison, markdown: bool,
                      statistics: PairedStatistics | None = None) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
@@ -159,10 +162,8 @@ def comparison_block(comparison: Comparison, markdown: bool,
               f"RR@{k} {base.run}", f"RR@{k} {cand.run}", "delta", "verdict"]
     rows = []
     for row in comparison.rows:
-        outcomes = {row.outcome(m) for m in METRICS}
-        verdict = ("no relevant" if outcomes == {"n/a"} else
-                   "WORSE" if "loss" in outcomes else "better" if "win" in outcomes else "same")
-        missing = [report.run for report, r in ((base, row.baseline), (cand, row.candidate)) if r.missing]
+        verdict = VERDICT_WORDS[row.verdict()]
+        missing = [{"baseline": base.run, "candidate": cand.run}[side] for side in row.missing_sides()]
         if missing:
             verdict += f" (missing in {', '.join(missing)})"
         rows.append([row.query, exact_and_decimal(row.baseline.recall, 3), exact_and_decimal(row.candidate.recall, 3),

@@ -55,8 +55,8 @@ LEGEND = Text.assemble(
     "Recall/RR are null and the query is left out of the means")
 COMPARE_LEGEND = Text.assemble(
     "legend: ", ("▼ REGRESSION", STYLE_LOSS), " candidate worse than baseline on a metric · ",
-    ("▲ improved", STYLE_WIN), " better · = same · ", ("n/a", STYLE_NO_RELEVANT),
-    " no relevant document (null, not compared)")
+    ("▲ improved", STYLE_WIN), " better · = same · ", ("0 missing", STYLE_MISSING),
+    " no ranking, scored 0 · ", ("n/a", STYLE_NO_RELEVANT), " no relevant document (null, not compared)")
 ADJUDICATED_LEGEND = Text.assemble(
     " · ", ("adj.", STYLE_ADJUDICATED), " adjudicated: the query's labels were disputed and decided by an "
     "adjudicator (qrels [adjudication])")
@@ -428,8 +428,9 @@ class ScoreScreen(Screen[None]):
     @staticmethod
     def compare_cells(row: PairedRow, metric: Metric, adjudicated: bool = False) -> list[Any]:
         query = Text.assemble(row.query, (" adj.", STYLE_ADJUDICATED)) if adjudicated else row.query
-        return [query, value_cell(row.baseline.recall), value_cell(row.candidate.recall),
-                delta_cell(row.delta("recall")), value_cell(row.baseline.rr), value_cell(row.candidate.rr),
+        base, cand = row.baseline, row.candidate
+        return [query, value_cell(base.recall, base.missing), value_cell(cand.recall, cand.missing),
+                delta_cell(row.delta("recall")), value_cell(base.rr, base.missing), value_cell(cand.rr, cand.missing),
                 delta_cell(row.delta("rr")), verdict_cell(row), delta_bar(row.delta(metric))]
 
     def current_statistics(self) -> StatsResult | None:

@@ -133,6 +133,9 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         assert "REGRESSION" in cell(table, "q2", "verdict")
         assert cell(table, "q2", "delta_recall") == "= 0"
         assert cell(table, "q4", "delta_rr") == "▲ +1" and "improved" in cell(table, "q4", "verdict")
+        # q4 is missing from fixture_A: its 0 is a pipeline gap, and the cell says so
+        assert cell(table, "q4", "base_rr") == "0 missing" and cell(table, "q4", "cand_rr") == "1"
+        assert cell(table, "q3", "base_rr") == "1/2 (0.5000)"
         assert cell(table, "q5", "delta_rr") == "n/a"
         assert cell(table, "q2", "chart").index("█") < cell(table, "q2", "chart").index("│")  # bar left of zero
         summary = plain(screen, "#score-compare-summary")

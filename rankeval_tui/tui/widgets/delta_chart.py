@@ -31,9 +31,12 @@ Callers must not mutate the returned ``Text``."""
 
 
 @lru_cache(maxsize=CACHE)
-def value_cell(value: Fraction | None) -> Text:
-    """``1/2 (0.5000)``, ``1``, or ``null`` (dim) exactly as the report holds it."""
+def value_cell(value: Fraction | None, missing: bool = False) -> Text:
+    """``1/2 (0.5000)``, ``1``, or ``null`` (dim) exactly as the report holds it; ``0 missing``
+    where the run has no ranking for the query (a pipeline gap scored 0, not a bad ranking)."""
     text = exact_and_decimal(value)
+    if missing:
+        return Text(f"{text} missing", style=STYLE_MISSING, justify="right")
     return Text(text, style="dim" if value is None else "", justify="right")
 
 
@@ -73,12 +76,14 @@ def verdict_cell(row: PairedRow) -> Text:
     """``PairedRow.verdict`` in words and colour."""
     verdict = row.verdict()
     if verdict == "n/a":
-        return Text("no relevant", style=STYLE_NO_RELEVANT)
-    if verdict == "regression":
-        return Text("▼ REGRESSION", style=STYLE_LOSS)
-    if verdict == "improved":
-        return Text("▲ improved", style=STYLE_WIN)
-    return Text("= same")
+        text = Text("no relevant", style=STYLE_NO_RELEVANT)
+    elif verdict == "regression":
+        text = Text("▼ REGRESSION", style=STYLE_LOSS)
+    elif verdict == "improved":
+        text = Text("▲ improved", style=STYLE_WIN)
+    else:
+        text = Text("= same")
+    return text
 
 
 @lru_cache(maxsize=CACHE)
