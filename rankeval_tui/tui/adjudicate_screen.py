@@ -135,6 +135,7 @@ class AdjudicateScreen(Screen[str | None]):
         pair.update(Text.assemble(
             ("query ", "dim"), (item.query, "bold"), "  ", query.text, "\n",
             *((("need ", "dim"), query.need, "\n") if query.need else ()),
+            ("relevance ", "dim"), definition.relevance, "\n",
             ("document ", "dim"), (item.document, "bold"), "  ", definition.documents[item.document]))
         parts: list = []
         for name, label, note in zip(self.session.result.annotators, item.labels, item.notes):

@@ -66,6 +66,7 @@ async def test_queue_shows_only_disagreements_with_both_labels_and_notes(definit
             assert "alice: 1 relevant" in labels and "CSV is an export format" in labels
             assert "bob: 0 not relevant" in labels and "a table, not a text export" in labels
             assert "导出表格指南" in text_of(screen, "#adjudicate-pair")  # the document's text, in full
+            assert definition.relevance in text_of(screen, "#adjudicate-pair")  # the criterion to decide by
             assert "0/3 decided" in text_of(screen, "#adjudicate-summary")
     finally:
         session.close()
