@@ -75,8 +75,8 @@ class AdjudicateScreen(Screen[str | None]):
     def on_mount(self) -> None:
         self.sub_title = "adjudication"
         table = self.query_one(DataTable)
-        for key, label in COLUMNS:
-            table.add_column(label, key=key)
+        for key, label in COLUMNS:  # the reason column is sized for reasons typed later, not its header
+            table.add_column(label, key=key, width=REASON_WIDTH if key == "reason" else None)
         for i, item in enumerate(self.session.items):
             table.add_row(*self.row_cells(i, item), key=self.row_key(item))
         for warning in self.session.warnings:

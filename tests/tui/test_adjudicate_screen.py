@@ -88,6 +88,8 @@ async def test_decisions_are_written_as_exhaustive_adjudicated_qrels(definition,
             await decide(pilot, "1", "dark theme")
             screen = app.screen
             assert screen.query_one(DataTable).get_row_at(2)[5:] == ["1", "dark theme"]
+            # the reason is shown, not cut to the width of the column's header
+            assert screen.query_one(DataTable).columns["reason"].width >= len("about download location")
             assert "all 3 decided" in text_of(screen, "#adjudicate-summary")
             await pilot.press("w")
             await app.workers.wait_for_complete()
