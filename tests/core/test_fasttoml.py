@@ -11,7 +11,6 @@ so the contract cannot be met by always answering ``None``.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core import fasttoml, files
+from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10, as read_toml
 from tests.conftest import SEED_DIR
 from tests.fuzz.harness import CORPUS, KINDS, SUFFIX
 from tests.fuzz.make_corpus import build
