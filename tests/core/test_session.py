@@ -115,7 +115,7 @@ def adjudicate_copy(protocol_dir: Path, tmp_path: Path) -> Path:
     the seed's) while q1, q2 and q4 are adjudicated.
     """
     import copy
-    import tomllib
+    from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10
 
     import tomli_w
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import tomllib
+from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10
 from fractions import Fraction as F
 
 import pytest

@@ -4,7 +4,7 @@ decisions need a reason, are journaled, survive a restart, and ``w`` writes the 
 from __future__ import annotations
 
 import copy
-import tomllib
+from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10
 from pathlib import Path
 
 import pytest
