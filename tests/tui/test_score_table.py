@@ -1,0 +1,116 @@
+"""ScoreTable sizes columns from the cells' text; a stock DataTable measures every cell.
+
+Differential: the same rows and updates go into both, and the column widths and the virtual
+size must come out equal. A second test checks the fast path is really taken (no console
+measure per cell), so a Textual upgrade that renames the hooks fails here instead of silently
+bringing the slow path back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import textual.widgets._data_table as data_table_module
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.widgets import DataTable
+
+from rankeval_tui.tui.score_screen import ScoreTable, cell_width, sync_table
+from rankeval_tui.tui.widgets.delta_chart import delta_bar, value_cell
+from fractions import Fraction
+
+COLUMNS = (("q", "query"), ("v", "value"), ("w", "wide label for a narrow column"), ("x", "x"))
+
+
+def rows(n: int, scale: int = 1) -> list[tuple[str, list[Any]]]:
+    """Cells of every kind a table can hold: Text (styled, CJK, two lines), markup-free and
+    markup str, None, an int, and the screen's own cells."""
+    out: list[tuple[str, list[Any]]] = []
+    for i in range(n):
+        kinds: list[Any] = [
+            Text("查询" * (i % 3 + scale), style="bold"),
+            "[b]bold[/b]" if i % 5 == 0 else "plain " * (i % 4),
+            None if i % 7 == 0 else i * scale,
+            value_cell(Fraction(i % 5, 4)) if i % 2 else Text(f"line one\nsecond line {'x' * i}"),
+        ]
+        out.append((f"q{i}", kinds))
+    out.append(("bars", [delta_bar(Fraction(-1, 3)), "", value_cell(None), Text("")]))
+    return out
+
+
+class Pair(App[None]):
+    def compose(self) -> ComposeResult:
+        yield DataTable(id="stock")
+        yield ScoreTable(id="fast")
+
+
+def widths(table: DataTable) -> tuple[list[int], tuple[int, int]]:
+    return [c.content_width for c in table.ordered_columns], tuple(table.virtual_size)  # type: ignore[return-value]
+
+
+async def test_columns_equal_a_stock_table_after_fill_and_updates() -> None:
+    app = Pair()
+    async with app.run_test(size=(200, 40)) as pilot:
+        stock, fast = app.query_one("#stock", DataTable), app.query_one("#fast", ScoreTable)
+        for table in (stock, fast):
+            for key, label in COLUMNS:
+                table.add_column(label, key=key)
+            for key, cells in rows(40):
+                table.add_row(*cells, key=key)
+        stock.add_row("labelled", "r", 1, "s", key="labelled", label="a label")  # Textual's own path
+        fast.add_row("labelled", "r", 1, "s", key="labelled", label="a label")
+        await pilot.pause()
+        assert widths(fast) == widths(stock)
+        # Wider and narrower values in place (a k change): widths follow both ways.
+        for scale, column in ((3, "q"), (1, "q"), (5, "x"), (1, "v")):
+            for key, cells in rows(40, scale):
+                index = [k for k, _ in COLUMNS].index(column)
+                for table in (stock, fast):
+                    table.update_cell(key, column, cells[index], update_width=True)
+            await pilot.pause()
+            assert widths(fast) == widths(stock), (scale, column)
+        assert widths(fast)[0][0] > len("query")  # the cells, not only the labels, were sized
+
+
+async def test_sync_table_in_place_gives_the_widths_of_a_fresh_fill() -> None:
+    """A k change updates cells in place; the columns must be what a fresh table would get."""
+    app = Pair()
+    async with app.run_test(size=(200, 40)) as pilot:
+        stock, fast = app.query_one("#stock", DataTable), app.query_one("#fast", ScoreTable)
+        sync_table(fast, COLUMNS, rows(30, 3))
+        await pilot.pause()
+        sync_table(fast, COLUMNS, rows(30, 1))  # same keys: updated in place, columns narrow
+        sync_table(stock, COLUMNS, rows(30, 1))  # a fresh fill
+        await pilot.pause()
+        assert widths(fast) == widths(stock)
+
+
+async def test_fast_path_measures_no_cell(monkeypatch) -> None:
+    calls: list[object] = []
+    real = data_table_module.measure
+    monkeypatch.setattr(data_table_module, "measure", lambda *a, **k: (calls.append(a[1]), real(*a, **k))[1])
+    app = Pair()
+    async with app.run_test(size=(200, 40)) as pilot:
+        fast = app.query_one("#fast", ScoreTable)
+        for key, label in COLUMNS:
+            fast.add_column(label, key=key)
+        calls.clear()  # add_column measures its label once
+        # The screen's kinds of cell: Text, markup-free str, None (ints and markup go to Textual).
+        plain_rows = [(key, [Text(str(c)) if isinstance(c, int) else "bold" if isinstance(c, str) and "[" in c else c
+                             for c in cells]) for key, cells in rows(200)]
+        for key, cells in plain_rows:
+            fast.add_row(*cells, key=key)
+        await pilot.pause()
+        assert fast.ordered_columns[0].content_width > len("query")
+        for key, cells in plain_rows:
+            fast.update_cell(key, "q", Text("x"), update_width=True)
+        await pilot.pause()
+        assert calls == []
+        assert fast.ordered_columns[0].content_width == len("query")  # narrowed to the label
+
+
+def test_cell_width_leaves_markup_and_other_types_to_textual() -> None:
+    assert cell_width(Text("查询 ab")) == 7
+    assert cell_width(Text("a\nlonger")) == 6
+    assert cell_width("plain") == 5 and cell_width(None) == 0
+    assert cell_width("[b]x[/b]") is None and cell_width(3) is None and cell_width("a\nb") is None
