@@ -488,18 +488,30 @@ class ScoreScreen(Screen[None]):
             ("   order: ", "dim"), (SORT_LABELS[self.sort_mode], "bold"),
             ("   showing: ", "dim"), ("regressions only" if self.regressions_only else "all queries", "bold")))
         adjudicated = self.session.adjudicated
-        sync_table(table, COMPARE_COLUMNS, [(row.query, self.compare_cells(row, metric, row.query in adjudicated))
+        memo: dict[tuple[Any, ...], list[Any]] = {}
+        sync_table(table, COMPARE_COLUMNS, [(row.query, self.compare_cells(row, metric, row.query in adjudicated, memo))
                                             for row in rows])
         self.request_statistics()
         summary.update(self.compare_summary(comparison))
 
     @staticmethod
-    def compare_cells(row: PairedRow, metric: Metric, adjudicated: bool = False) -> list[Any]:
+    def compare_cells(row: PairedRow, metric: Metric, adjudicated: bool = False,
+                      memo: dict[tuple[Any, ...], list[Any]] | None = None) -> list[Any]:
+        """The query cell, then eight cells that depend only on the two rows' values: with a
+        ``memo`` (one per refresh), each distinct pair of values is formatted once (2000 queries
+        hold a few hundred; the deltas are Fraction arithmetic, most of a row's cost)."""
         query = Text.assemble(row.query, (" adj.", STYLE_ADJUDICATED)) if adjudicated else row.query
         base, cand = row.baseline, row.candidate
-        return [query, value_cell(base.recall, base.missing), value_cell(cand.recall, cand.missing),
-                delta_cell(row.delta("recall")), value_cell(base.rr, base.missing), value_cell(cand.rr, cand.missing),
-                delta_cell(row.delta("rr")), verdict_cell(row), delta_bar(row.delta(metric))]
+        key = (base.recall, cand.recall, base.rr, cand.rr, base.missing, cand.missing, metric)
+        values = None if memo is None else memo.get(key)
+        if values is None:
+            values = [value_cell(base.recall, base.missing), value_cell(cand.recall, cand.missing),
+                      delta_cell(row.delta("recall")), value_cell(base.rr, base.missing),
+                      value_cell(cand.rr, cand.missing), delta_cell(row.delta("rr")), verdict_cell(row),
+                      delta_bar(row.delta(metric))]
+            if memo is not None:
+                memo[key] = values
+        return [query, *values]
 
     def current_statistics(self) -> StatsResult | None:
         """The worker's result if it is for the session and baseline on screen, else None (pending)."""
@@ -585,8 +597,10 @@ class ScoreScreen(Screen[None]):
         return True
 
     def action_toggle_view(self) -> None:
+        # No refresh_bindings() here: watch_view moves the focus to the other view's table, and
+        # a focus change refreshes the footer (b/m/s/f greyed outside the comparison) by itself;
+        # a second refresh recomposed the footer twice (~30 ms on each v).
         self.view = "compare" if self.view == "run" else "run"
-        self.refresh_bindings()
 
     def rescore(self, change: Callable[[ScoringSession], ScoringSession]) -> None:
         if self.session is None:

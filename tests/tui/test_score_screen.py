@@ -160,6 +160,25 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         assert "same run" in plain(screen, "#score-compare-title")
 
 
+async def test_footer_greys_comparison_keys_outside_the_comparison(seed_dir: Path) -> None:
+    """b/m/s/f only act on the comparison: the footer shows them disabled in the single-run view
+    and enabled after v (the focus change to the other table refreshes the footer)."""
+    from textual.widgets._footer import FooterKey
+
+    def disabled(screen) -> dict[str, bool]:
+        return {key.key: key.has_class("-disabled") for key in screen.query(FooterKey) if key.key in "bmsfv"}
+
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert disabled(app.screen) == {"v": False, "b": True, "m": True, "s": True, "f": True}
+        for view, greyed in (("compare", False), ("run", True)):
+            await pilot.press("v")
+            await pilot.pause()
+            assert app.screen.view == view
+            assert disabled(app.screen) == {"v": False, "b": greyed, "m": greyed, "s": greyed, "f": greyed}
+
+
 async def test_rejected_run_shows_its_reason_and_others_work(seed_copy: Path) -> None:
     (seed_copy / "runs" / "dup.json").write_text('{"q2": ["d3", "d1", "d3"]}', encoding="utf-8")
     app = RankevalApp(seed_copy)
