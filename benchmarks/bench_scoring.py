@@ -15,6 +15,8 @@ headless app of 120x36 (as the snapshot tests), for each repeat:
   after the paint (the statistics worker starting its child process) counts here;
 - comparison first drawn: from app start until the compositor has painted every visible line
   of the comparison table holding every query with its columns sized: when a user sees it;
+- comparison drawn, no harness polling (a separate app start): the same paint, but the script
+  sleeps on events instead of polling with ``pilot`` (see ``measure_unpolled``);
 - k change: ``+`` pressed on the comparison view until every report is re-scored at k+1 and the
   cells are updated in place (the rows are not rebuilt), then the same for ``-``.
 
@@ -31,11 +33,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
+from textual import events  # noqa: E402
 from textual.widgets import DataTable  # noqa: E402
 
 from rankeval_tui.core.session import ScoringSession  # noqa: E402
@@ -53,6 +57,57 @@ async def wait_until(pilot, condition, timeout: float = 120.0) -> None:
         await pilot.pause(0.001)
 
 
+def watch_paint(screen: ScoreScreen, queries: int, done: Callable[[], None] = lambda: None) -> list[float]:
+    """The time the compositor has painted every visible line of the comparison table holding
+    every query with its columns sized, appended to the returned list (then ``done()``)."""
+    table = screen.query_one("#score-compare-table", DataTable)
+    drawn: list[float] = []
+    painted: set[int] = set()
+    render_line = table.render_line
+
+    def spy(y: int):  # the compositor asks the table for each line when it paints it
+        line = render_line(y)
+        if not drawn and screen.view == "compare" and table.row_count == queries \
+                and table.virtual_size.height > queries:  # rows sized (header + one line each)
+            painted.add(y)
+            if len(painted) >= table.size.height:
+                drawn.append(time.perf_counter())
+                del table.render_line
+                done()
+        return line
+
+    table.render_line = spy  # type: ignore[method-assign]
+    return drawn
+
+
+async def measure_unpolled(directory: Path, runs: list[Path], queries: int) -> float:
+    """App start to the comparison painted, with no test harness polling in between.
+
+    ``wait_until`` wakes every millisecond and each ``pilot.pause``/``press`` waits for the whole
+    process to go idle, and ``pilot.pause`` forces a repaint: this checks whether that harness
+    moves the figure either way. The script sleeps on events instead: one set when the screen
+    adopts the loaded session, one when the table is painted; ``v`` is posted as a key event."""
+    adopted, painted = asyncio.Event(), asyncio.Event()
+    original = ScoreScreen.set_session
+
+    def set_session(self: ScoreScreen, session) -> None:
+        original(self, session)
+        adopted.set()
+
+    ScoreScreen.set_session = set_session  # type: ignore[method-assign]
+    try:
+        start = time.perf_counter()
+        app = RankevalApp(directory, run_specs=[(None, path) for path in runs])
+        async with app.run_test(size=(120, 36)):
+            await adopted.wait()
+            drawn = watch_paint(app.screen, queries, painted.set)  # type: ignore[arg-type]
+            app.post_message(events.Key("v", "v"))
+            await asyncio.wait_for(painted.wait(), 120)
+            return drawn[0] - start
+    finally:
+        ScoreScreen.set_session = original  # type: ignore[method-assign]
+
+
 async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[str, float]:
     specs = [(None, path) for path in runs]
     start = time.perf_counter()
@@ -62,27 +117,13 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
         await wait_until(pilot, lambda: isinstance(app.screen, ScoreScreen) and app.screen.session is not None)
         screen = app.screen
         table = screen.query_one("#score-compare-table", DataTable)
-        drawn: list[float] = []
-        painted: set[int] = set()
-        render_line = table.render_line
-
-        def spy(y: int):  # the compositor asks the table for each line when it paints it
-            line = render_line(y)
-            if not drawn and screen.view == "compare" and table.row_count == queries \
-                    and table.virtual_size.height > queries:  # rows sized (header + one line each)
-                painted.add(y)
-                if len(painted) >= table.size.height:  # every visible line of the table
-                    drawn.append(time.perf_counter())
-            return line
-
-        table.render_line = spy  # type: ignore[method-assign]
+        drawn = watch_paint(screen, queries)
         await pilot.press("v")
         await wait_until(pilot, lambda: table.row_count == queries and screen.view == "compare")
         await pilot.pause()  # one refresh: the table is drawn
         times["open comparison (incl. load)"] = time.perf_counter() - start
         await wait_until(pilot, lambda: bool(drawn))
         times["comparison first drawn (incl. load)"] = drawn[0] - start
-        del table.render_line
         k = screen.session.protocol.k
         for key, new_k, label in (("+", k + 1, "k change +1"), ("-", k, "k change -1")):
             before = time.perf_counter()
@@ -121,6 +162,8 @@ def main() -> int:
             results.setdefault("re-score only (3 runs, core)", []).append(time.perf_counter() - before)
             for label, seconds in asyncio.run(measure_app(paths.directory, runs, args.queries)).items():
                 results.setdefault(label, []).append(seconds)
+            results.setdefault("comparison drawn, no harness polling", []).append(
+                asyncio.run(measure_unpolled(paths.directory, runs, args.queries)))
         results["screen part of open (open - load)"] = [
             o - l for o, l in zip(results["open comparison (incl. load)"], results["load (files -> scored session)"])]
     width = max(map(len, results))

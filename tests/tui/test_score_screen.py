@@ -179,6 +179,32 @@ async def test_footer_greys_comparison_keys_outside_the_comparison(seed_dir: Pat
             assert disabled(app.screen) == {"v": False, "b": greyed, "m": greyed, "s": greyed, "f": greyed}
 
 
+async def test_footer_is_rebuilt_once_per_view_change(seed_dir: Path, monkeypatch) -> None:
+    """One v sends several bindings signals; the footer is rebuilt only when what it shows changes."""
+    from textual.widgets import Footer
+
+    rebuilds: list[str] = []
+    original = Footer.recompose
+
+    async def counted(self) -> None:
+        rebuilds.append(self.screen.view)
+        await original(self)
+
+    monkeypatch.setattr(Footer, "recompose", counted)
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        rebuilds.clear()
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.press("v")
+        await pilot.pause()
+        assert rebuilds == ["compare", "run"]
+        await pilot.press("m")  # comparison-only key, greyed here: nothing on the footer changes
+        await pilot.pause()
+        assert rebuilds == ["compare", "run"]
+
+
 async def test_rejected_run_shows_its_reason_and_others_work(seed_copy: Path) -> None:
     (seed_copy / "runs" / "dup.json").write_text('{"q2": ["d3", "d1", "d3"]}', encoding="utf-8")
     app = RankevalApp(seed_copy)
