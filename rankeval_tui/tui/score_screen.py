@@ -98,7 +98,10 @@ def cell_width(value: object) -> int | None:
         plain = value
     else:
         return None
-    return max((cell_len(line) for line in plain.splitlines()), default=0)
+    lines = plain.splitlines()  # the line breaks Text.__rich_measure__ splits on
+    if len(lines) == 1:
+        return cell_len(lines[0])
+    return max(map(cell_len, lines), default=0)
 
 
 class ScoreTable(DataTable):
@@ -114,18 +117,31 @@ class ScoreTable(DataTable):
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         columns = self.ordered_columns
+        keys = [column.key for column in columns]
         widths = [column.content_width for column in columns]
+        # Cells are mostly shared objects (delta_chart caches one Text per value): each distinct
+        # one is sized once per pass (all are alive in the table, so their ids are distinct).
+        sized: dict[int, int | None] = {}
         for_textual: list[RowKey] = []
         for row_key in new_rows:
             row = self.rows.get(row_key)
             if row is None:
                 continue  # removed before idle: Textual skips it too
-            cells = self._data[row_key]
-            row_widths = [cell_width(cells.get(column.key)) for column in columns]
-            if row.label is not None or row.height != 1 or None in row_widths:
+            if row.label is not None or row.height != 1:
                 for_textual.append(row_key)
                 continue
-            widths = [max(a, b) for a, b in zip(widths, row_widths)]  # type: ignore[arg-type]
+            cells = self._data[row_key]
+            row_widths = []
+            for key in keys:
+                value = cells.get(key)
+                width = sized.get(id(value), -1)
+                if width == -1:
+                    width = sized[id(value)] = cell_width(value)
+                row_widths.append(width)
+            if None in row_widths:
+                for_textual.append(row_key)
+                continue
+            widths = [a if a >= b else b for a, b in zip(widths, row_widths)]  # type: ignore[operator]
         for column, width in zip(columns, widths):
             column.content_width = width
         super()._update_dimensions(for_textual)  # also the virtual size, from the widths above
