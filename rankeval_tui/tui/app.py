@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Literal
 
 from textual.app import App
+from textual.screen import Screen
 
 from rankeval_tui.tui.score_screen import LoadRequest, ScoreScreen
 
@@ -41,14 +42,20 @@ class RankevalApp(App[int]):
         return LoadRequest(Path(self.protocol_dir), tuple(self.run_specs), self.qrels_path, self.k, self.split,
                            self.chunk_map_path)
 
+    def get_default_screen(self) -> Screen:
+        """The scoring screen is the base screen; the judging screen (issue 3) is pushed over it.
+
+        Made the default screen rather than pushed over Textual's empty one in ``on_mount``:
+        that one was composed, laid out and painted for nothing at every start."""
+        if self.start == "judge":
+            return super().get_default_screen()
+        return ScoreScreen(self.score_request())
+
     def on_mount(self) -> None:
         if self.start == "judge":  # ``judge``: only the judging screen; nothing is scored
             from rankeval_tui.tui.judge_screen import JudgeScreen
 
             self.push_screen(JudgeScreen(self.judge_session))
-            return
-        # The scoring screen is the base screen; the judging screen (issue 3) is pushed over it.
-        self.push_screen(ScoreScreen(self.score_request()))
 
     def open_judging(self) -> None:
         """Judge this protocol's qrels over the current screen (for the scoring screen's key)."""
