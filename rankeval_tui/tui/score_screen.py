@@ -446,7 +446,7 @@ class ScoreScreen(Screen[None]):
         session = self.session
         if session is None or self.view != "run":
             return
-        table = self.query_one("#score-run-table", DataTable)
+        table = self.query_one("#score-run-table", ScoreTable)
         title = self.query_one("#score-run-title", Static)
         summary = self.query_one("#score-run-summary", Static)
         if self.candidate is None:
@@ -505,7 +505,7 @@ class ScoreScreen(Screen[None]):
     def refresh_compare(self) -> None:
         if self.session is None or self.view != "compare":
             return
-        table = self.query_one("#score-compare-table", DataTable)
+        table = self.query_one("#score-compare-table", ScoreTable)
         title = self.query_one("#score-compare-title", Static)
         summary = self.query_one("#score-compare-summary", Static)
         comparison = self.current_comparison()
