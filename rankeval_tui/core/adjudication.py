@@ -26,7 +26,7 @@ from rankeval_tui.core.agreement import Agreement, Disagreement, agreement, anno
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluate import fraction_text
 from rankeval_tui.core.files import QrelsFile, write_qrels
-from rankeval_tui.core.judging import (JOURNAL_VERSION, LOCK_SUFFIX, Journal, Lock, checked_label,
+from rankeval_tui.core.judging import (JOURNAL_VERSION, LOCK_SUFFIX, Journal, Lock, checked_label, replay_entries,
                                        default_annotator, definition_sha256)
 from rankeval_tui.core.protocol import ProtocolDefinition
 
@@ -190,11 +190,7 @@ class AdjudicationSession:
                 raise ContractError(f"journal was started by adjudicator {header.get('adjudicator')!r}, not "
                                     f"{adjudicator!r}; resume without --adjudicator or move it away", file=path)
             self.adjudicator = str(header.get("adjudicator", ""))
-            for number, entry in contents.entries:
-                try:
-                    self._replay(entry)
-                except ContractError as error:
-                    raise error.located(file=path, where=f"line {number}") from None
+            replay_entries(contents, path, self._replay)
             if contents.torn:
                 self.warnings.append(f"{path}: the last journal line was torn ({len(contents.torn)} bytes, an "
                                      "unfinished write never shown as recorded); dropped")

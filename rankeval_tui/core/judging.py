@@ -203,6 +203,15 @@ def pid_alive(pid: int) -> bool:
 # ---------------------------------------------------------------- journal
 
 
+def replay_entries(contents: "JournalContents", path: Path, replay: Callable[[dict[str, Any]], None]) -> None:
+    """Apply every journal entry in order; a bad entry is an error naming the journal and its line."""
+    for number, entry in contents.entries:
+        try:
+            replay(entry)
+        except ContractError as error:
+            raise error.located(file=path, where=f"line {number}") from None
+
+
 @dataclass
 class JournalContents:
     header: dict[str, Any]
@@ -440,11 +449,7 @@ class JudgingSession:
                       annotator=header.get("annotator", ""),
                       docs_of=document_order(definition, header["order"], header.get("seed")))
         session._reset_counts()
-        for number, entry in contents.entries:
-            try:
-                session._replay(entry)
-            except ContractError as error:
-                raise error.located(file=journal_path, where=f"line {number}") from None
+        replay_entries(contents, journal_path, session._replay)
         if contents.torn:
             shown = contents.torn[:60].decode("utf-8", "replace")
             session.warnings.append(
