@@ -47,7 +47,7 @@ def run_adjudicate(protocol: Path, first: Path, second: Path, output: Path, adju
     definition = load_definition(protocol)
     session = AdjudicationSession.open(definition, locate(first, protocol), locate(second, protocol), output,
                                        adjudicator=adjudicator, break_lock=break_lock)
-    message = run_adjudication_app(session)
+    message = run_adjudication_app(protocol, session)
     if message:
         print(message, file=sys.stderr)
     return 0 if session.written else 1

@@ -10,10 +10,11 @@ disagreement is decided.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from rich.text import Text
 from textual import work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
@@ -241,26 +242,14 @@ class AdjudicateScreen(Screen[str | None]):
                      f"{self.session.journal_path}; run adjudicate again to continue")
 
 
-class AdjudicationApp(App[str | None]):
-    """The adjudication screen on its own: ``rankeval-tui adjudicate`` (and ``judge --adjudicate``).
+def run_adjudication_app(protocol_dir: Path, session: AdjudicationSession) -> str | None:
+    """Run ``RankevalApp`` in adjudication mode and return the line to tell the user.
 
-    The app returns the line to tell the user; the caller closes the session (lock, journal)."""
+    Always closes the session (journal stays unless written, lock released), also when the app fails."""
+    from rankeval_tui.tui.app import RankevalApp  # app.py imports this module lazily; no import cycle
 
-    CSS_PATH = "rankeval.tcss"
-    TITLE = "rankeval-tui"
-
-    def __init__(self, session: AdjudicationSession) -> None:
-        super().__init__()
-        self.session = session
-
-    def on_mount(self) -> None:
-        self.push_screen(AdjudicateScreen(self.session), callback=self.exit)
-
-
-def run_adjudication_app(session: AdjudicationSession) -> str | None:
-    """Run the app; always closes the session (journal stays unless written, lock released)."""
     try:
-        return AdjudicationApp(session).run()
+        result = RankevalApp(protocol_dir, start="adjudicate", adjudication_session=session).run()
     finally:
         session.close()
-
+    return result if isinstance(result, str) else None

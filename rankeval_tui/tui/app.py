@@ -14,11 +14,14 @@ from textual.screen import Screen
 
 from rankeval_tui.tui.score_screen import LoadRequest, ScoreScreen
 
-StartScreen = Literal["score", "judge"]
+StartScreen = Literal["score", "judge", "adjudicate"]
 
 
-class RankevalApp(App[int]):
-    """Scoring screen by default; the judging screen is a key away (or the start, for ``judge``)."""
+class RankevalApp(App[int | str | None]):
+    """Scoring screen by default; the judging screen is a key away (or the start, for ``judge``).
+
+    ``start="adjudicate"`` (``adjudicate``, ``judge --adjudicate``) shows only the adjudication screen
+    and exits with its result: the line to tell the user, or None. The caller closes the session."""
 
     CSS_PATH = "rankeval.tcss"
     TITLE = "rankeval-tui"
@@ -26,6 +29,7 @@ class RankevalApp(App[int]):
 
     def __init__(self, protocol_dir: Path, *, run_specs: list[tuple[str | None, Path]] | None = None,
                  qrels_path: Path | None = None, start: StartScreen = "score", judge_session=None,
+                 adjudication_session=None,
                  k: int | None = None, split: str | None = None, chunk_map_path: Path | None = None) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
@@ -33,6 +37,7 @@ class RankevalApp(App[int]):
         self.qrels_path = qrels_path
         self.start = start
         self.judge_session = judge_session
+        self.adjudication_session = adjudication_session
         self.k = k
         self.split = split
         self.chunk_map_path = chunk_map_path
@@ -47,7 +52,7 @@ class RankevalApp(App[int]):
 
         Made the default screen rather than pushed over Textual's empty one in ``on_mount``:
         that one was composed, laid out and painted for nothing at every start."""
-        if self.start == "judge":
+        if self.start in ("judge", "adjudicate"):
             return super().get_default_screen()
         return ScoreScreen(self.score_request())
 
@@ -56,6 +61,10 @@ class RankevalApp(App[int]):
             from rankeval_tui.tui.judge_screen import JudgeScreen
 
             self.push_screen(JudgeScreen(self.judge_session))
+        elif self.start == "adjudicate":  # only the adjudication screen; its dismissal ends the app
+            from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+
+            self.push_screen(AdjudicateScreen(self.adjudication_session), callback=self.exit)
 
     def open_judging(self) -> None:
         """Judge this protocol's qrels over the current screen (for the scoring screen's key)."""

@@ -14,9 +14,16 @@ from textual.widgets import DataTable, Input, Static
 from rankeval_tui.core.adjudication import JOURNAL_SUFFIX, AdjudicationSession, adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_protocol, read_qrels_file
-from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen, AdjudicationApp
+from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+from rankeval_tui.tui.app import RankevalApp
 
 SIZE = (140, 40)
+DEMO = Path(__file__).resolve().parents[2] / "protocols" / "help-docs-zh"
+
+
+def adjudication_app(session: AdjudicationSession) -> RankevalApp:
+    """The one app, started in adjudication mode (what ``adjudicate`` and ``judge --adjudicate`` run)."""
+    return RankevalApp(DEMO, start="adjudicate", adjudication_session=session)
 
 
 @pytest.fixture()
@@ -50,7 +57,7 @@ async def decide(pilot, key: str, reason: str) -> None:
 async def test_queue_shows_only_disagreements_with_both_labels_and_notes(definition, files):
     a, b, out = files
     session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
-    app = AdjudicationApp(session)
+    app = adjudication_app(session)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -75,7 +82,7 @@ async def test_queue_shows_only_disagreements_with_both_labels_and_notes(definit
 async def test_decisions_are_written_as_exhaustive_adjudicated_qrels(definition, files, seed_dir):
     a, b, out = files
     session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
-    app = AdjudicationApp(session)
+    app = adjudication_app(session)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -117,7 +124,7 @@ async def test_decisions_are_written_as_exhaustive_adjudicated_qrels(definition,
 async def test_final_label_without_reason_is_not_recorded(definition, files):
     a, b, out = files
     session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
-    app = AdjudicationApp(session)
+    app = adjudication_app(session)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -135,7 +142,7 @@ async def test_final_label_without_reason_is_not_recorded(definition, files):
 async def test_decisions_survive_a_restart_through_the_journal(definition, files):
     a, b, out = files
     session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
-    app = AdjudicationApp(session)
+    app = adjudication_app(session)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
@@ -150,7 +157,7 @@ async def test_decisions_survive_a_restart_through_the_journal(definition, files
     try:
         assert again.adjudicator == "carol"
         assert again.decided == 1 and again.index == 1  # resumes at the first undecided pair
-        app = AdjudicationApp(again)
+        app = adjudication_app(again)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             table = app.screen.query_one(DataTable)
