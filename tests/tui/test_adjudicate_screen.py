@@ -236,3 +236,65 @@ def test_torn_journal_tail_is_dropped_not_read_as_a_decision(definition, files):
         assert third.warnings == []
     finally:
         third.close()
+
+
+@pytest.fixture()
+def adjudication_in_copy(seed_copy: Path):
+    """A temp copy of the demo with alice's and bob's files (3 disagreements), adjudicator carol.
+
+    Only file names relative to the copy reach the screen before every pair is decided, so the
+    picture is the same on every machine."""
+    from rankeval_tui.core.files import load_definition
+
+    labels = tomllib.loads((seed_copy / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
+    bob = copy.deepcopy(labels)
+    bob["q1"]["d1"] = 1
+    bob["q2"]["d4"] = 0
+    bob["q4"]["d6"] = 0
+    a, b = seed_copy / "qrels-alice.toml", seed_copy / "qrels-bob.toml"
+    a.write_text(tomli_w.dumps({"provenance": {"annotators": ["alice"]}, "qrels": labels,
+                                "notes": {"q2": {"d4": "CSV is an export format"}}}), encoding="utf-8")
+    b.write_text(tomli_w.dumps({"provenance": {"annotators": ["bob"]}, "qrels": bob,
+                                "notes": {"q2": {"d4": "a table, not a text export"}}}), encoding="utf-8")
+    session = AdjudicationSession.open(load_definition(seed_copy), a, b, seed_copy / "qrels-adjudicated.toml",
+                                       adjudicator="carol")
+    try:
+        yield RankevalApp(seed_copy, start="adjudicate", adjudication_session=session)
+    finally:
+        session.close()
+
+
+def test_adjudication_snapshot(snap_compare, adjudication_in_copy: RankevalApp) -> None:
+    """q1/d1 decided with a reason; the cursor moved on to q2/d4, whose two notes disagree."""
+    keys = ["0", *("space" if ch == " " else ch for ch in "about download location"), "enter"]
+    assert snap_compare(adjudication_in_copy, press=keys, terminal_size=(120, 36))
+
+
+def test_cli_runner_uses_the_one_app_and_always_closes_the_session(definition, files, monkeypatch):
+    """``run_adjudication_app`` (what ``adjudicate`` calls) runs RankevalApp in adjudication mode,
+    passes its message through, and releases the lock even when the app fails."""
+    from rankeval_tui.tui.adjudicate_screen import run_adjudication_app
+
+    a, b, out = files
+    lock = out.with_name(out.name + ".lock")
+    started: list[RankevalApp] = []
+
+    def fake_run(app: RankevalApp) -> str:
+        started.append(app)
+        assert lock.exists()  # the session is still open while the app runs
+        return "2 of 3 disagreements undecided"
+
+    monkeypatch.setattr(RankevalApp, "run", fake_run)
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    assert run_adjudication_app(DEMO, session) == "2 of 3 disagreements undecided"
+    assert started[0].start == "adjudicate" and started[0].adjudication_session is session
+    assert not lock.exists()
+
+    def failing_run(app: RankevalApp) -> str:
+        raise RuntimeError("terminal gone")
+
+    monkeypatch.setattr(RankevalApp, "run", failing_run)
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    with pytest.raises(RuntimeError):
+        run_adjudication_app(DEMO, session)
+    assert not lock.exists()
