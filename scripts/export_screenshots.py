@@ -102,6 +102,46 @@ async def judge_help(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+def adjudication_copy() -> dict[str, Any]:
+    """An adjudication session on a temporary copy of the demo: alice's file is the demo's qrels,
+    bob's differs on q1/d1, q2/d4 and q4/d6, both noted q2/d4. Never the repo's files."""
+    import atexit
+    import shutil
+    import tempfile
+
+    import tomli_w
+
+    from rankeval_tui.core.adjudication import AdjudicationSession
+    from rankeval_tui.core.files import load_definition, read_qrels_file
+
+    tmp = Path(tempfile.mkdtemp(prefix="rankeval-shot-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    target = tmp / "help-docs-zh"
+    shutil.copytree(DEMO, target)
+    definition = load_definition(target)
+    alice = read_qrels_file(target / "qrels.toml", definition).labels
+    bob = {query: dict(docs) for query, docs in alice.items()}
+    for query, doc in (("q1", "d1"), ("q2", "d4"), ("q4", "d6")):
+        bob[query][doc] = 1 - bob[query][doc]
+    files = []
+    for name, labels, note in (("alice", alice, "CSV is an export format"),
+                               ("bob", bob, "a table, not a text export")):
+        path = target / f"qrels-{name}.toml"
+        path.write_text(tomli_w.dumps({"provenance": {"annotators": [name]}, "qrels": labels,
+                                       "notes": {"q2": {"d4": note}}}), encoding="utf-8")
+        files.append(path)
+    session = AdjudicationSession.open(definition, *files, target / "qrels-adjudicated.toml", adjudicator="carol")
+    atexit.register(session.close)  # runs before the rmtree registered above (last in, first out)
+    return {"start": "adjudicate", "adjudication_session": session}
+
+
+async def adjudicate_progress(pilot: Pilot) -> None:
+    """q1/d1 decided with its reason; the cursor moved on to q2/d4, where the two notes disagree."""
+    await settle(pilot)
+    await pilot.press("0", *"about download location", "enter")
+    await settle(pilot)
+
+
 SHOTS: list[tuple[str, Shot, dict[str, Any]]] = [
     ("score_single.svg", score_single,
      {"run_specs": [(None, DEMO / "runs" / "fixture_A.json")]}),
@@ -112,6 +152,7 @@ SHOTS: list[tuple[str, Shot, dict[str, Any]]] = [
     ("judge.svg", judge_progress, judging_copy),  # type: ignore[list-item]
     ("judge_overview.svg", judge_overview, judging_copy),  # type: ignore[list-item]
     ("judge_help.svg", judge_help, judging_copy),  # type: ignore[list-item]
+    ("adjudicate.svg", adjudicate_progress, adjudication_copy),  # type: ignore[list-item]
 ]
 
 
