@@ -32,13 +32,20 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
     def compose(self) -> ComposeResult:
         session = self.session
         yield Header(show_clock=False)
-        order = "corpus order" if session.order == "corpus" else f"shuffled, seed {session.seed}"
+        if session.order == "corpus":
+            order = "corpus order"
+            columns = "columns: doc # = n-th document in corpus order; rows: query, judged/total"
+        else:
+            order = f"shuffled, seed {session.seed}"
+            columns = ("columns: pos # = position in each query's own shuffled order (a different document "
+                       "in each row); rows: query, judged/total")
         yield Static(Text.assemble(
             ("Overview ", "bold"),
             f"{len(session.query_ids)} queries x {len(session.definition.documents)} documents, {order}; "
             f"{session.remaining} of {session.total} left   ",
             ("1", "bold green"), " relevant  ", ("0", "bold"), " not relevant  ",
-            (UNJUDGED, "bold yellow"), " unjudged  ", ("x", "reverse red"), " disputed",
+            (UNJUDGED, "bold yellow"), " unjudged  ", ("x", "reverse red"), " disputed\n",
+            (columns, "dim"),
         ), id="overview-legend")
         yield LabelMatrix(session, id="overview-matrix")
         yield Static(id="overview-cell")
@@ -47,19 +54,21 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
     def on_mount(self) -> None:
         self.sub_title = "overview"
         self.query_one(LabelMatrix).focus()
-        self.show_cell(*self.session.current)
+        self.show_cell(*self.session.current, self.session.doc_index)
 
-    def show_cell(self, query: str, doc: str) -> None:
+    def show_cell(self, query: str, doc: str, col: int) -> None:
+        """Describe the cell under the cursor: its column (as numbered on the ruler), pair and state."""
         label = self.session.label_of(query, doc)
         state = {None: "unjudged", 0: "0 not relevant", 1: "1 relevant"}[label]
         extra = "  disputed" if self.session.is_disputed(query, doc) else ""
         note = "  note" if self.session.note_of(query, doc) else ""
+        column = "doc #" if self.session.order == "corpus" else "pos #"
         self.query_one("#overview-cell", Static).update(
-            Text.assemble(("query ", "dim"), query, ("  document ", "dim"), doc, "  ", state, (extra, "red"),
+            Text.assemble((column, "dim"), f"{col + 1:<4}", ("query ", "dim"), query, ("  document ", "dim"), doc, "  ", state, (extra, "red"),
                           (note, "cyan")))
 
     def on_label_matrix_moved(self, message: LabelMatrix.Moved) -> None:
-        self.show_cell(message.query, message.doc)
+        self.show_cell(message.query, message.doc, message.col)
 
     def on_label_matrix_selected(self, message: LabelMatrix.Selected) -> None:
         self.dismiss((message.query, message.doc))

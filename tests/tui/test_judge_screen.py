@@ -13,6 +13,7 @@ from rankeval_tui.core.judging import JudgingSession
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge_screen import JudgeScreen
 from rankeval_tui.tui.overview_screen import OverviewScreen
+from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
 from tests.seed_labels import SEED_QRELS
 
 SIZE = (120, 36)
@@ -113,6 +114,75 @@ async def test_overview_jumps_to_a_cell(blank: Path) -> None:
         assert "q3  document d5  unjudged" in shown(app, "#overview-cell")
         await pilot.press("g", "g")                 # next unjudged: q3 d6, then the next query
         assert "q4  document d1  unjudged" in shown(app, "#overview-cell")
+        await pilot.press("escape", "q")
+
+
+def matrix_lines(app: RankevalApp) -> list[str]:
+    """The overview matrix as the annotator sees it: the text of each line the widget renders."""
+    matrix = app.screen.query_one(LabelMatrix)
+    return [matrix.render_line(y).text.rstrip() for y in range(matrix.size.height)]
+
+
+async def test_overview_ruler_and_row_counts(blank: Path) -> None:
+    app, session = make_app(blank)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"010000", "1", "0", "o")    # q1 complete, q2 d1 and d2 judged
+        lines = matrix_lines(app)
+        assert lines[0] == "  doc # 1       5"        # a number over column 1 and over every 5th column
+        assert lines[1] == "        ┬───▼───┬───"       # ticks under the numbers; ▼ = the cursor's column
+        assert lines[2] == "q1 6/6  0 1 0 0 0 0"
+        assert lines[3] == "q2 2/6  1 0 · · · ·"
+        assert [line[:8] for line in lines[4:7]] == ["q3 0/6  ", "q4 0/6  ", "q5 0/6  "]
+        assert "doc #3" in shown(app, "#overview-cell") and "document d3" in shown(app, "#overview-cell")
+        assert "doc # = n-th document in corpus order" in shown(app, "#overview-legend")
+        await pilot.press("escape", "0", "1", "1", "1", "o")
+        lines = matrix_lines(app)
+        assert lines[3] == "q2 6/6  1 0 0 1 1 1"         # the count follows the judgments
+        assert all(line[6:8] == "  " and line[8] in "01·" for line in lines[2:7])  # the gutter keeps its width
+        await pilot.press("escape", "q")
+
+
+async def test_overview_ruler_in_shuffled_order_numbers_positions(blank: Path) -> None:
+    app, session = make_app(blank, order="shuffled", seed=11)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "o")
+        lines = matrix_lines(app)
+        assert lines[0] == "  pos # 1       5"
+        assert lines[2] == "q1 1/6  1 · · · · ·"
+        assert "pos #2" in shown(app, "#overview-cell")
+        assert "position in each query's own shuffled order" in shown(app, "#overview-legend")
+        await pilot.press("escape", "q")
+
+
+async def test_overview_ruler_scrolls_with_the_columns(tmp_path: Path) -> None:
+    """120 documents do not fit in 120 columns: after End the ruler still names the cells under it."""
+    import tomli_w
+
+    directory = tmp_path / "wide"
+    directory.mkdir()
+    (directory / "protocol.toml").write_text(tomli_w.dumps({
+        "protocol": {"name": "wide", "k": 10, "split": "test", "relevance": "1 if it answers the query"},
+        "documents": {f"d{i}": {"text": f"document {i}"} for i in range(1, 121)},
+        "queries": {f"q{i}": {"text": f"query {i}", "split": "test", "need": "n"} for i in range(1, 4)},
+    }), encoding="utf-8")
+    app, session = make_app(directory)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1", "0", "o", "end")
+        matrix = app.screen.query_one(LabelMatrix)
+        assert matrix.cursor == (0, 119) and matrix.col_offset > 0
+        x = matrix.gutter_width + (119 - matrix.col_offset) * 2
+        lines = matrix_lines(app)
+        assert lines[0][x:x + 3] == "120" and lines[1][x] == "▼" and lines[2][x] == "·"
+        assert lines[2].startswith("q1   2/120  ") and lines[3].startswith("q2   0/120  ")
+        assert lines[0][:matrix.gutter_width] == "doc # ".rjust(matrix.gutter_width)
+        y = matrix.gutter_width + (114 - matrix.col_offset) * 2
+        assert lines[0][y:y + 3] == "115" and lines[1][y] == "┬" and lines[1][y + 1:x] == "─" * (x - y - 1)
+        assert "doc #120" in shown(app, "#overview-cell")
+        await pilot.press("home")
+        lines = matrix_lines(app)
+        assert matrix.col_offset == 0
+        assert lines[0][matrix.gutter_width:].startswith("1       5         10        15        20")
+        assert lines[2][matrix.gutter_width:matrix.gutter_width + 4] == "1 0 "
         await pilot.press("escape", "q")
 
 

@@ -4,12 +4,16 @@ Why not a DataTable or a grid of widgets: a 200 x 500 protocol has 100,000 pairs
 widget (or a table cell) per pair would make the overview take seconds to open. ``render_line``
 draws only the rows and columns in view, straight from the session's dicts, so opening and
 moving cost is proportional to the screen, not to the protocol.
+
+The first ``HEADER_HEIGHT`` lines are a column ruler drawn by the same ``render_line`` with the
+same column offset, so it can never drift from the cells under it when the matrix scrolls
+sideways. Each row's gutter carries the query's judged/total count (``session.judged_in``, kept
+up to date by the session, so it costs a dict look-up per visible row, never a count over pairs).
 """
 
 from __future__ import annotations
 
 from rich.segment import Segment
-from rich.style import Style
 from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
@@ -21,6 +25,10 @@ from rankeval_tui.core.judging import JudgingSession
 
 CELL_WIDTH = 2
 UNJUDGED = "·"
+HEADER_HEIGHT = 2
+"""Ruler lines above the rows: column numbers every RULER_STEP columns, then tick marks."""
+RULER_STEP = 5
+CURSOR_MARK = "▼"
 
 
 class LabelMatrix(Widget, can_focus=True):
@@ -28,7 +36,7 @@ class LabelMatrix(Widget, can_focus=True):
 
     COMPONENT_CLASSES = {
         "matrix--relevant", "matrix--irrelevant", "matrix--unjudged", "matrix--disputed",
-        "matrix--cursor", "matrix--gutter",
+        "matrix--cursor", "matrix--gutter", "matrix--done", "matrix--ruler", "matrix--ruler-cursor",
     }
     BINDINGS = [
         Binding("up", "move(-1, 0)", "Up", show=False, id="matrix.up"),
@@ -54,11 +62,12 @@ class LabelMatrix(Widget, can_focus=True):
             super().__init__()
 
     class Moved(Message):
-        """The cursor moved; the screen shows what the cell is."""
+        """The cursor moved; the screen shows what the cell is (``col``: 0-based column, as on the ruler - 1)."""
 
-        def __init__(self, query: str, doc: str) -> None:
+        def __init__(self, query: str, doc: str, col: int = 0) -> None:
             self.query = query
             self.doc = doc
+            self.col = col
             super().__init__()
 
     def __init__(self, session: JudgingSession, *, id: str | None = None) -> None:
@@ -66,14 +75,24 @@ class LabelMatrix(Widget, can_focus=True):
         self.session = session
         self.row_offset = 0
         self.col_offset = 0
-        self.gutter_width = min(16, max(len(q) for q in session.query_ids)) + 1
+        self.query_width = min(16, max(len(q) for q in session.query_ids))
+        self.widest = max(len(docs) for docs in session.docs_of.values())
+        self.count_width = 2 * len(str(self.widest)) + 1
+        """Room for "judged/total" of the longest row, so the gutter never changes width while judging."""
+        self.gutter_width = self.query_width + 1 + self.count_width + 2
+        self.overhang = max(0, len(str(self.widest)) - CELL_WIDTH)
+        """Room kept right of the last column, so its ruler number ("120" is wider than a cell) is never cut."""
         self.set_reactive(LabelMatrix.cursor, (session.query_index, session.doc_index))
 
     # ------------------------------------------------------------ geometry
 
     @property
+    def rows_in_view(self) -> int:
+        return max(1, self.size.height - HEADER_HEIGHT)
+
+    @property
     def columns_in_view(self) -> int:
-        return max(1, (self.size.width - self.gutter_width) // CELL_WIDTH)
+        return max(1, (self.size.width - self.gutter_width - self.overhang) // CELL_WIDTH)
 
     def row_length(self, row: int) -> int:
         return len(self.session.docs_of[self.session.query_ids[row]])
@@ -84,7 +103,7 @@ class LabelMatrix(Widget, can_focus=True):
 
     def _scroll_to_cursor(self) -> None:
         row, col = self.cursor
-        height = max(1, self.size.height)
+        height = self.rows_in_view
         if row < self.row_offset:
             self.row_offset = row
         elif row >= self.row_offset + height:
@@ -97,7 +116,7 @@ class LabelMatrix(Widget, can_focus=True):
 
     def watch_cursor(self, cursor: tuple[int, int]) -> None:
         self._scroll_to_cursor()
-        self.post_message(self.Moved(*self.pair_at(*cursor)))
+        self.post_message(self.Moved(*self.pair_at(*cursor), col=cursor[1]))
         self.refresh()
 
     def on_resize(self) -> None:
@@ -111,25 +130,67 @@ class LabelMatrix(Widget, can_focus=True):
         self.cursor = (row, col)
 
     def action_page(self, direction: int) -> None:
-        self.action_move(direction * max(1, self.size.height - 1), 0)
+        self.action_move(direction * max(1, self.rows_in_view - 1), 0)
 
     def action_select(self) -> None:
         self.post_message(self.Selected(*self.pair_at(*self.cursor)))
 
     def on_click(self, event: Click) -> None:
-        if event.x < self.gutter_width:
+        if event.x < self.gutter_width or event.y < HEADER_HEIGHT:
             return
-        row = self.row_offset + event.y
+        row = self.row_offset + event.y - HEADER_HEIGHT
         col = self.col_offset + (event.x - self.gutter_width) // CELL_WIDTH
-        if row < len(self.session.query_ids) and col < self.row_length(row):
+        in_view = col < self.col_offset + self.columns_in_view
+        if in_view and row < len(self.session.query_ids) and col < self.row_length(row):
             self.cursor = (row, col)
             if event.chain >= 2:
                 self.action_select()
 
     # ------------------------------------------------------------ drawing
 
+    def gutter(self, row: int) -> tuple[str, bool]:
+        """``"q1    4/6  "`` for a row, and whether that query is fully judged."""
+        query = self.session.query_ids[row]
+        judged, total = self.session.query_progress(query)
+        count = f"{judged}/{total}".rjust(self.count_width)
+        return f"{query[: self.query_width].ljust(self.query_width)} {count}  ", judged == total
+
+    def ruler_line(self, y: int) -> Strip:
+        """Header line ``y``: column numbers (1-based, every RULER_STEP), or ticks with the cursor's column.
+
+        Numbers are placed by column index, so each starts exactly above its cell; only the
+        columns in view are visited.
+        """
+        width = self.size.width
+        ruler = self.get_component_rich_style("matrix--ruler")
+        end = min(self.widest, self.col_offset + self.columns_in_view)
+        cursor_col = self.cursor[1]
+        if y == 0:
+            # corpus order: column n is the corpus's n-th document; shuffled: the n-th position of each row
+            caption = ("doc #" if self.session.order == "corpus" else "pos #").rjust(self.gutter_width - 1) + " "
+            chars = [" "] * (self.columns_in_view * CELL_WIDTH + self.overhang)
+            for col in range(self.col_offset, end):
+                if col == 0 or (col + 1) % RULER_STEP == 0:
+                    start = (col - self.col_offset) * CELL_WIDTH
+                    for i, ch in enumerate(str(col + 1)):
+                        if start + i < len(chars):
+                            chars[start + i] = ch
+            segments = [Segment(caption, self.get_component_rich_style("matrix--gutter")),
+                        Segment("".join(chars), ruler)]
+        else:
+            segments = [Segment(" " * self.gutter_width, self.rich_style)]
+            for col in range(self.col_offset, end):
+                if col == cursor_col:
+                    segments.append(Segment(CURSOR_MARK, self.get_component_rich_style("matrix--ruler-cursor")))
+                else:
+                    segments.append(Segment("┬" if col == 0 or (col + 1) % RULER_STEP == 0 else "─", ruler))
+                segments.append(Segment("─", ruler))
+        return Strip(segments).adjust_cell_length(width, self.rich_style)
+
     def render_line(self, y: int) -> Strip:
-        row = self.row_offset + y
+        if y < HEADER_HEIGHT:
+            return self.ruler_line(y)
+        row = self.row_offset + y - HEADER_HEIGHT
         width = self.size.width
         if row >= len(self.session.query_ids):
             return Strip.blank(width, self.rich_style)
@@ -139,7 +200,9 @@ class LabelMatrix(Widget, can_focus=True):
         labels = session.labels.get(query, {})
         disputed = session.disputed.get(query, {})
         style = {name: self.get_component_rich_style(name) for name in self.COMPONENT_CLASSES}
-        segments = [Segment(query[: self.gutter_width - 1].ljust(self.gutter_width), style["matrix--gutter"])]
+        gap = Segment(" ", self.rich_style)  # the widget's own background between cells, not the terminal's
+        gutter, done = self.gutter(row)
+        segments = [Segment(gutter, style["matrix--done" if done else "matrix--gutter"])]
         end = min(len(docs), self.col_offset + self.columns_in_view)
         for col in range(self.col_offset, end):
             doc = docs[col]
@@ -153,5 +216,5 @@ class LabelMatrix(Widget, can_focus=True):
             if (row, col) == self.cursor:
                 cell = cell + style["matrix--cursor"]
             segments.append(Segment(text, cell))
-            segments.append(Segment(" ", Style.null()))
+            segments.append(gap)
         return Strip(segments).adjust_cell_length(width, self.rich_style)
