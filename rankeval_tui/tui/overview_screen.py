@@ -37,8 +37,8 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
             columns = "columns: doc # = n-th document in corpus order; rows: query, judged/total"
         else:
             order = f"shuffled, seed {session.seed}"
-            columns = ("columns: pos # = position in each query's own shuffled order (a different document "
-                       "in each row); rows: query, judged/total")
+            columns = ("columns: pos # = position in each query's own shuffled order (not one document "
+                       "per column); rows: query, judged/total")
         yield Static(Text.assemble(
             ("Overview ", "bold"),
             f"{len(session.query_ids)} queries x {len(session.definition.documents)} documents, {order}; "

@@ -150,7 +150,7 @@ async def test_overview_ruler_in_shuffled_order_numbers_positions(blank: Path) -
         assert lines[0] == "  pos # 1       5"
         assert lines[2] == "q1 1/6  1 · · · · ·"
         assert "pos #2" in shown(app, "#overview-cell")
-        assert "position in each query's own shuffled order" in shown(app, "#overview-legend")
+        assert "pos # = position in each query's own shuffled order" in shown(app, "#overview-legend")
         await pilot.press("escape", "q")
 
 
