@@ -52,7 +52,7 @@ def eligible_of(qrels: dict[str, dict[str, int]]) -> set[str]:
 
 def worker_eval(tool: str, directory: Path, repeat: int) -> dict:
     """Load inputs untimed, then time the evaluator alone."""
-    from rankeval_tui.core.evaluate import evaluate
+    from rankeval_tui.core.evaluation.evaluate import evaluate
     from rankeval_tui.core.files import load_protocol, load_run
 
     protocol = load_protocol(directory)

@@ -5,7 +5,7 @@ candidates that could make the parse cheaper without leaving TOML as the format 
     python benchmarks/bench_loading.py --queries 100 --documents 100 --repeat 1   # quick
 
 Measures (best of --repeat, one process, on a seeded synthetic protocol from synth.py):
-- tomllib.loads, the project's fast path (core/fasttoml.py, falling back to tomllib where it
+- tomllib.loads, the project's fast path (core/files/fasttoml.py, falling back to tomllib where it
   answers None: what read_toml does), and each installed candidate (toml_rs with TOML 1.0 and
   its default 1.1, rtoml) on the same text;
 - the project's validation of the parsed dict (files.read_qrels_file minus the parse; the
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 import tomllib  # noqa: E402
 
 from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
-from rankeval_tui.core import fasttoml  # noqa: E402
+from rankeval_tui.core.files import fasttoml  # noqa: E402
 
 FAST_PATH = "fast path (fasttoml, else tomllib)"
 
@@ -83,7 +83,7 @@ HOSTILE = {
 }
 PARSE_IN_CHILD = {
     "tomllib": "import tomllib; tomllib.loads(DOC)",
-    FAST_PATH: "from rankeval_tui.core import fasttoml; import tomllib\n"
+    FAST_PATH: "from rankeval_tui.core.files import fasttoml; import tomllib\n"
                "    if fasttoml.loads(DOC) is None: tomllib.loads(DOC)",
     "toml_rs (1.0)": "import toml_rs; toml_rs.loads(DOC, toml_version='1.0.0')",
     "toml_rs (default)": "import toml_rs; toml_rs.loads(DOC)",
@@ -161,7 +161,7 @@ def main() -> int:
     args = parser.parse_args()
 
     from rankeval_tui.core import files
-    from rankeval_tui.core.protocol import Protocol, check_qrels
+    from rankeval_tui.core.evaluation.protocol import Protocol, check_qrels
 
     with tempfile.TemporaryDirectory() as tmp:
         data = make_data(SynthSpec(args.queries, args.documents, 1, seed=0, runs=()))

@@ -65,7 +65,7 @@ def judging_copy() -> dict[str, Any]:
     import tempfile
 
     from rankeval_tui.core.files import load_definition
-    from rankeval_tui.core.judging import JudgingSession
+    from rankeval_tui.core.annotation.judging import JudgingSession
 
     tmp = Path(tempfile.mkdtemp(prefix="rankeval-shot-"))
     atexit.register(shutil.rmtree, tmp, True)
@@ -111,7 +111,7 @@ def adjudication_copy() -> dict[str, Any]:
 
     import tomli_w
 
-    from rankeval_tui.core.adjudication import AdjudicationSession
+    from rankeval_tui.core.annotation.adjudication import AdjudicationSession
     from rankeval_tui.core.files import load_definition, read_qrels_file
 
     tmp = Path(tempfile.mkdtemp(prefix="rankeval-shot-"))

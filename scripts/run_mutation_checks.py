@@ -18,8 +18,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-EVALUATE = "rankeval_tui/core/evaluate.py"
-ADAPTER = "rankeval_tui/core/adapter.py"
+EVALUATE = "rankeval_tui/core/evaluation/evaluate.py"
+ADAPTER = "rankeval_tui/core/evaluation/adapter.py"
 METRICS = "tests/core/test_seed_metrics.py"
 ADAPT_TESTS = "tests/core/test_seed_adapter.py"
 

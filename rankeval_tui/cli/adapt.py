@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.adapter import adapt_for_protocol
-from rankeval_tui.core.atomic import atomic_write_text
+from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
+from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files import load_chunk_map, load_definition, load_run
 
 

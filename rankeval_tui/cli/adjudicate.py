@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
-from rankeval_tui.core.adjudication import AdjudicationSession
+from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.files import load_definition
 
 

@@ -7,9 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.agreement import Agreement, Confusion, agreement_of_files
+from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.render import exact_and_decimal, grid
+from rankeval_tui.core.evaluation.render import exact_and_decimal, grid
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,12 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.adapter import adapt_for_protocol
+from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import Run
+from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.files import QrelsFile, load_chunk_map, load_protocol_and_qrels, load_run, parse_run_argument, \
     run_files
-from rankeval_tui.core.protocol import Protocol
+from rankeval_tui.core.evaluation.protocol import Protocol
 
 DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.core.files import QRELS_FILE, load_definition
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from rankeval_tui.cli.agree import locate
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, write_qrels
-from rankeval_tui.core.merge import merge_files
+from rankeval_tui.core.annotation.merge import merge_files
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

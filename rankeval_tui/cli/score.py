@@ -10,12 +10,12 @@ from pathlib import Path
 
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, add_run_arguments, load_protocol_and_qrels_from_args, \
     load_runs_from_args
-from rankeval_tui.core.adjudication import adjudicated_queries
+from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import Report, evaluate
-from rankeval_tui.core.atomic import atomic_write_text
-from rankeval_tui.core.render import comparisons, exact_and_decimal, render_json, render_text
-from rankeval_tui.core.stats import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES, PairedStatistics, \
+from rankeval_tui.core.evaluation.evaluate import Report, evaluate
+from rankeval_tui.core.files.atomic import atomic_write_text
+from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
+from rankeval_tui.core.evaluation.stats import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES, PairedStatistics, \
     paired_statistics, regression_failures
 
 GATE_METRICS = {"recall": "recall_at_k", "mrr": "mrr_at_k"}

@@ -10,13 +10,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.atomic import atomic_write_text
+from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files import load_definition, load_protocol, load_run, parse_run_argument, qrels_to_toml, \
     write_qrels
 
 from rankeval_tui.cli.common import positive_int
-from rankeval_tui.core.tomlio import read_utf8
-from rankeval_tui.core.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
+from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

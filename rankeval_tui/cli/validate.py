@@ -6,7 +6,7 @@ import argparse
 
 from rankeval_tui.cli.common import add_protocol_argument, protocol_dir
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import evaluate
+from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_protocol, load_run, parse_run_argument, run_files
 
 

@@ -28,14 +28,14 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from rankeval_tui.core.adapter import adapt_for_protocol
-from rankeval_tui.core.adjudication import adjudicated_queries
-from rankeval_tui.core.compare import Comparison, compare
+from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
+from rankeval_tui.core.annotation.adjudication import adjudicated_queries
+from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, load_run, run_files
-from rankeval_tui.core.protocol import Protocol
-from rankeval_tui.core.stats import (DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, MetricStatistics,
+from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.stats import (DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, MetricStatistics,
                                      PairedStatistics, paired_statistics, short)
 
 RunSpec = tuple[str | None, Path]

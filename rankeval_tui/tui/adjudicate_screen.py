@@ -21,10 +21,10 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from rankeval_tui.core.adjudication import AdjudicationSession
-from rankeval_tui.core.agreement import Disagreement
+from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.render import exact_and_decimal
+from rankeval_tui.core.evaluation.render import exact_and_decimal
 
 COLUMNS = (("n", "#"), ("query", "query"), ("document", "document"), ("a", "A"), ("b", "B"),
            ("final", "final"), ("reason", "reason"))

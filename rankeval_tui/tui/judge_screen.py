@@ -25,7 +25,7 @@ from textual.worker import Worker
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
-from rankeval_tui.core.judging import Change, JudgingSession
+from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.tui.overview_screen import OverviewScreen
 
 HANGUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.tui.widgets.label_matrix import UNJUDGED, LabelMatrix
 
 

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from rankeval_tui.core.render import exact_and_decimal, row_status
+from rankeval_tui.core.evaluation.render import exact_and_decimal, row_status
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
 

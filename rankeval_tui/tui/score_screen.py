@@ -26,12 +26,12 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 from textual.widgets.data_table import CellKey, ColumnKey, RowKey
 
-from rankeval_tui.core.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import QueryRow, Report
-from rankeval_tui.core.render import exact_and_decimal, signed
+from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
+from rankeval_tui.core.evaluation.render import exact_and_decimal, signed
 from rankeval_tui.core.session import RunSpec, ScoringSession, statistics_in_process
-from rankeval_tui.core.stats import PairedStatistics
+from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.tui.widgets.delta_chart import (STYLE_ADJUDICATED, STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT,
                                                   STYLE_WIN, count_cell, delta_bar, delta_cell, status_cell,
                                                   value_cell, verdict_cell)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from pathlib import Path
 
 import pytest

@@ -233,7 +233,7 @@ adjudicator = "carol"
 
 
 def adjudicated_copy(seed_copy: Path) -> Path:
-    """The seed's labels plus an ``[adjudication]`` table in the format core/adjudication.py
+    """The seed's labels plus an ``[adjudication]`` table in the format core/annotation/adjudication.py
     writes (``[adjudication.Q] D = {labels, final, reason, adjudicator}``), by hand."""
     qrels = seed_copy / "qrels.toml"
     qrels.write_text(qrels.read_text(encoding="utf-8") + ADJUDICATION, encoding="utf-8")

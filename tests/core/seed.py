@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from rankeval_tui.core.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
 from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run
-from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 
 SEED_DIR = Path(__file__).resolve().parents[2] / "protocols" / "help-docs-zh"
 PROTOCOL = load_protocol(SEED_DIR)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from rankeval_tui.core.agreement import Confusion, agreement, agreement_of_files, describe_pairs, iter_pairs
+from rankeval_tui.core.annotation.agreement import Confusion, agreement, agreement_of_files, describe_pairs, iter_pairs
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QrelsFile
 

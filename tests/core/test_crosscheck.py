@@ -27,9 +27,9 @@ ir_measures = pytest.importorskip("ir_measures")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.synth import SynthData, SynthSpec, make_data, qrels_toml  # noqa: E402
 
-from rankeval_tui.core.evaluate import Report, Run, evaluate  # noqa: E402
-from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, Query  # noqa: E402
-from rankeval_tui.core.tomlio import tomllib  # noqa: E402  (tomli on Python 3.10)
+from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate  # noqa: E402
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query  # noqa: E402
+from rankeval_tui.core.files.tomlio import tomllib  # noqa: E402  (tomli on Python 3.10)
 
 SEEDS = range(80)
 

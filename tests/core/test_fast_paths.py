@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import Run, evaluate
-from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.evaluate import Run, evaluate
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 
 ids = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6)
 

@@ -19,8 +19,9 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rankeval_tui.core import fasttoml, files
-from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10, as read_toml
+from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core import files
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10, as read_toml
 from tests.conftest import SEED_DIR
 from tests.fuzz.harness import CORPUS, KINDS, SUFFIX
 from tests.fuzz.make_corpus import build
@@ -207,7 +208,7 @@ def test_a_tomli_w_qrels_with_every_table_takes_the_fast_path() -> None:
 
 
 def test_read_toml_uses_the_fast_path_and_keeps_tomllib_errors(tmp_path: Path, monkeypatch) -> None:
-    from rankeval_tui.core import tomlio
+    from rankeval_tui.core.files import tomlio
     from rankeval_tui.core.errors import ContractError
 
     original, answers = fasttoml.loads, []

@@ -12,7 +12,7 @@ import pytest
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, read_qrels_file
-from rankeval_tui.core.judging import JudgingSession, document_order
+from rankeval_tui.core.annotation.judging import JudgingSession, document_order
 from tests.seed_labels import SEED_QRELS
 
 

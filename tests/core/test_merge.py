@@ -11,8 +11,8 @@ import tomli_w
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QrelsFile
-from rankeval_tui.core.merge import Shard, merge_files, merge_shards
-from rankeval_tui.core.protocol import Protocol
+from rankeval_tui.core.annotation.merge import Shard, merge_files, merge_shards
+from rankeval_tui.core.evaluation.protocol import Protocol
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
 

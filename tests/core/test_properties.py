@@ -15,8 +15,8 @@ from fractions import Fraction
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rankeval_tui.core.evaluate import Report, Run, evaluate
-from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

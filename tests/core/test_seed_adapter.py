@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from rankeval_tui.core.adapter import adapt_runs
+from rankeval_tui.core.evaluation.adapter import adapt_runs
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import Run, evaluate
+from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from tests.core.chunk_probe import experiment
 from tests.core.seed import CHUNK_RUN, CHUNK_TO_DOC, CORPUS, PROTOCOL, QUERIES
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import pytest
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import Run, evaluate
+from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from tests.core.seed import QRELS, QUERIES, RUNS, protocol_with, score
 
 

@@ -115,11 +115,11 @@ def adjudicate_copy(protocol_dir: Path, tmp_path: Path) -> Path:
     the seed's) while q1, q2 and q4 are adjudicated.
     """
     import copy
-    from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10
+    from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 
     import tomli_w
 
-    from rankeval_tui.core.adjudication import AdjudicationSession
+    from rankeval_tui.core.annotation.adjudication import AdjudicationSession
     from rankeval_tui.core.files import load_definition
 
     labels = tomllib.loads((protocol_dir / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
@@ -166,7 +166,7 @@ def test_statistics_of_the_seed_equal_score_json(seed_dir: Path) -> None:
     0, 0, +1); with all_empty in the family too, Holm doubles the smaller p exactly as the CLI."""
     from fractions import Fraction
 
-    from rankeval_tui.core.stats import DEFAULT_ALPHA
+    from rankeval_tui.core.evaluation.stats import DEFAULT_ALPHA
 
     pair = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")])
     stats = pair.statistics("fixture_A")
@@ -196,9 +196,9 @@ def test_no_candidate_no_statistics(seed_dir: Path) -> None:
 def test_verdict_in_plain_words(seed_dir: Path) -> None:
     from fractions import Fraction
 
-    from rankeval_tui.core.compare import compare
+    from rankeval_tui.core.evaluation.compare import compare
     from rankeval_tui.core.session import smallest_possible_p, verdict
-    from rankeval_tui.core.stats import paired_statistics
+    from rankeval_tui.core.evaluation.stats import paired_statistics
 
     session = ScoringSession.load(seed_dir)
     pair = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")])

@@ -10,11 +10,11 @@ from fractions import Fraction as F
 
 import pytest
 
-from rankeval_tui.core.compare import compare
-from rankeval_tui.core.evaluate import Run, evaluate
+from rankeval_tui.core.evaluation.compare import compare
+from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.files import load_protocol, load_run
-from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, Query
-from rankeval_tui.core.stats import (
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.stats import (
     bootstrap,
     holm,
     paired_statistics,

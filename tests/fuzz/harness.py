@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.cli import main
-from rankeval_tui.core.adapter import adapt_for_protocol
+from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluate import evaluate
+from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from typing import Any
 
 import tomli_w

@@ -4,14 +4,14 @@ decisions need a reason, are journaled, survive a restart, and ``w`` writes the 
 from __future__ import annotations
 
 import copy
-from rankeval_tui.core.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from pathlib import Path
 
 import pytest
 import tomli_w
 from textual.widgets import DataTable, Input, Static
 
-from rankeval_tui.core.adjudication import JOURNAL_SUFFIX, AdjudicationSession, adjudicated_queries
+from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession, adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_protocol, read_qrels_file
 from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen

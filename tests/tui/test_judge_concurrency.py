@@ -20,14 +20,14 @@ import pytest
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 from tests.tui.test_judge_crash import make_protocol
 
 HOLDER = r'''
 import sys, time
 from pathlib import Path
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 protocol, count, break_lock = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
 go = Path(sys.argv[4]) if len(sys.argv) > 4 else None
 while go is not None and not go.exists():

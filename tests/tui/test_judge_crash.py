@@ -25,10 +25,11 @@ from pathlib import Path
 
 import pytest
 
-from rankeval_tui.core import atomic, judging
+from rankeval_tui.core.files import atomic
+from rankeval_tui.core.annotation import judging
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, read_qrels_file, write_qrels
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 
 KILLS = int(os.environ.get("RANKEVAL_CRASH_KILLS", "40"))
 SEED = int(os.environ.get("RANKEVAL_CRASH_SEED", "20240611"))
@@ -38,7 +39,7 @@ CHILD = r'''
 import hashlib, os, signal, sys
 from pathlib import Path
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 
 def value(q, d):
     return hashlib.sha256(f"{q}/{d}".encode()).digest()[0] & 1
@@ -266,7 +267,7 @@ KILL_POINTS = ["after-mkstemp", "mid-write", "after-fsync", "after-replace"]
 
 WRITER = r'''
 import os, signal, sys, tempfile
-from rankeval_tui.core import atomic
+from rankeval_tui.core.files import atomic
 point, path, text = sys.argv[1], sys.argv[2], sys.argv[3]
 die = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
 if point == "after-mkstemp":

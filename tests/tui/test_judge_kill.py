@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 
 ANSI = re.compile(rb"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78cDEHM])")
 SEED_Q1 = {"d1": 0, "d2": 1, "d3": 0, "d4": 0, "d5": 0, "d6": 0}

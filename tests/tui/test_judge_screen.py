@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.files import load_definition, read_qrels_file
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge_screen import JudgeScreen
 from rankeval_tui.tui.overview_screen import OverviewScreen

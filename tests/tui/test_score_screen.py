@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Static
 
-from rankeval_tui.core.evaluate import evaluate
+from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.query_screen import CUTOFF_KEY, QueryScreen

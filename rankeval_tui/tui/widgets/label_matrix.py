@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 
 CELL_WIDTH = 2
 UNJUDGED = "·"

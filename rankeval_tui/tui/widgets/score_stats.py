@@ -13,7 +13,7 @@ from fractions import Fraction
 from rich.text import Text
 
 from rankeval_tui.core.session import verdict
-from rankeval_tui.core.stats import MetricStatistics, decimal, percent
+from rankeval_tui.core.evaluation.stats import MetricStatistics, decimal, percent
 
 INDENT = " " * 10
 """Under the metric label of the summary line above (``Recall@k`` padded to 9, one space)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.tui.app import RankevalApp
 
 SIZE = (120, 36)

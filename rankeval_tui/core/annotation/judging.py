@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Literal
 
-from rankeval_tui.core.atomic import fsync_directory
+from rankeval_tui.core.files.atomic import fsync_directory
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
-from rankeval_tui.core.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 
 Order = Literal["corpus", "shuffled"]
 JOURNAL_VERSION = 1

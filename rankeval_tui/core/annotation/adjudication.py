@@ -22,13 +22,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 
-from rankeval_tui.core.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
+from rankeval_tui.core.annotation.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluate import fraction_text
+from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.files import QrelsFile, write_qrels
-from rankeval_tui.core.judging import (JOURNAL_VERSION, LOCK_SUFFIX, Journal, Lock, checked_label, replay_entries,
+from rankeval_tui.core.annotation.judging import (JOURNAL_VERSION, LOCK_SUFFIX, Journal, Lock, checked_label, replay_entries,
                                        default_annotator, definition_sha256)
-from rankeval_tui.core.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 
 # Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
 JOURNAL_SUFFIX = ".adjudication.journal"

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal, Mapping, Sequence
 
-from rankeval_tui.core.compare import METRIC_LABELS, METRICS, Comparison, Metric
-from rankeval_tui.core.evaluate import fraction_text
+from rankeval_tui.core.evaluation.compare import METRIC_LABELS, METRICS, Comparison, Metric
+from rankeval_tui.core.evaluation.evaluate import fraction_text
 
 TestName = Literal["randomization", "bootstrap"]
 TESTS: tuple[TestName, ...] = ("randomization", "bootstrap")

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from rankeval_tui.core.agreement import Pair, describe_pairs, iter_pairs
+from rankeval_tui.core.annotation.agreement import Pair, describe_pairs, iter_pairs
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
-from rankeval_tui.core.protocol import ProtocolDefinition, check_qrels
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from rankeval_tui.core.evaluate import QueryRow, Report
+from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 
 Metric = Literal["recall", "rr"]
 METRICS: tuple[Metric, ...] = ("recall", "rr")

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluate import Run
-from rankeval_tui.core.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 
 ADAPTER_RULE = "first-occurrence-document-v1"
 

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluate import Run, check_run
-from rankeval_tui.core.files import QrelsFile, check_id
-from rankeval_tui.core.protocol import Protocol, ProtocolDefinition, check_qrels
+from rankeval_tui.core.evaluation.evaluate import Run, check_run
+from rankeval_tui.core.files.protocol_files import QrelsFile, check_id
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, check_qrels
 
 UNJUDGED_SHOWN = 5
 """How many unjudged pairs an import error names (the count is always given in full)."""

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.protocol import Protocol
+from rankeval_tui.core.evaluation.protocol import Protocol
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluate import fraction_text
+from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
-from rankeval_tui.core.protocol import ProtocolDefinition, check_qrels
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
 
 Pair = tuple[str, str]
 """(query ID, document ID)."""

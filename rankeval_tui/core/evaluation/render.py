@@ -10,10 +10,10 @@ import json
 from fractions import Fraction
 from typing import Any, Collection, Sequence
 
-from rankeval_tui.core.compare import METRICS, Comparison, compare
-from rankeval_tui.core.evaluate import QueryRow, Report
-from rankeval_tui.core.protocol import Protocol
-from rankeval_tui.core.stats import PairedStatistics
+from rankeval_tui.core.evaluation.compare import METRICS, Comparison, compare
+from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
+from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.stats import PairedStatistics
 
 
 def exact_and_decimal(value: Fraction | None, places: int = 4) -> str:

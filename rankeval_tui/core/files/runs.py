@@ -1,0 +1,181 @@
+"""Run files and chunk maps -> core objects.
+
+JSON runs ``{"q": ["d", ...]}``, TREC runs ``qid Q0 docid rank score tag`` (ordered by the rank
+column), a protocol's ``runs/`` directory, and chunk maps (``[chunk_to_doc]``). Every loader
+validates the whole file and raises ``ContractError`` naming the file, the line and the rule.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.files.protocol_files import RUNS_DIR, RUN_SUFFIXES, check_id
+from rankeval_tui.core.files.tomlio import read_toml, read_utf8
+
+def run_files(directory: str | Path) -> list[Path]:
+    """The run files of a protocol's ``runs/`` directory, sorted by name."""
+    runs = Path(directory) / RUNS_DIR
+    if not runs.is_dir():
+        return []
+    return sorted(p for p in runs.iterdir() if p.is_file() and p.suffix in RUN_SUFFIXES)
+
+
+def load_run(path: str | Path, name: str | None = None) -> Run:
+    """A JSON run (``.json``) or a TREC run (anything else), named by its stem unless given."""
+    path = Path(path)
+    name = name or path.stem
+    text = read_utf8(path)
+    if path.suffix == ".json":
+        return Run(name=name, rankings=parse_json_run(text, path), source=path)
+    rankings, warnings = parse_trec_run(text, path)
+    return Run(name=name, rankings=rankings, source=path, warnings=warnings)
+
+
+def reject_duplicate_keys(path: Path):
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise ContractError("duplicate key in JSON object", file=path, where=describe_id("query", key))
+            result[key] = value
+        return result
+    return hook
+
+
+def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
+    try:
+        data = json.loads(text, object_pairs_hook=reject_duplicate_keys(path))
+    except ContractError:
+        raise
+    except json.JSONDecodeError as error:
+        raise ContractError(f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}",
+                            file=path) from None
+    except RecursionError:
+        raise ContractError("invalid JSON: arrays or objects nested too deeply", file=path) from None
+    except ValueError as error:
+        # e.g. an integer of more than 4300 digits (int_max_str_digits): not a JSONDecodeError
+        raise ContractError(f"invalid JSON: {error}", file=path) from None
+    if not isinstance(data, dict):
+        raise ContractError(f"a JSON run must be an object of query -> [document IDs], got {type(data).__name__}",
+                            file=path)
+    # A run repeats a few thousand document IDs up to millions of times; checking each distinct
+    # ID once is the same rule (check_id depends on the value only) and was most of the load time
+    # of a 1M-entry run. Non-strings are never in ``valid``, so they still reach check_id.
+    valid: set[str] = set()
+    for query, ranking in data.items():
+        check_id("query", query, file=path)
+        where = describe_id("query", query)
+        if not isinstance(ranking, list):
+            raise ContractError(f"ranking must be a list of document IDs, got {type(ranking).__name__}",
+                                file=path, where=where)
+        for doc in ranking:
+            if type(doc) is not str or doc not in valid:
+                valid.add(check_id("document", doc, file=path, where=where))
+    return data
+
+
+TREC_FIELD_SEPARATOR = re.compile(r"[ \t]+")
+TREC_RANK = re.compile(r"-?[0-9]+")
+TREC_SCORE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[str, ...]]:
+    """``qid Q0 docid rank score tag``, ordered by the rank column (not by score as trec_eval).
+
+    A rank clash or a malformed line names the line. Where the rank order and trec_eval's order
+    (score descending, then doc ID descending) disagree, a warning says so: trec_eval users
+    would get other numbers from the same file.
+    """
+    entries: dict[str, dict[int, tuple[str, float]]] = {}
+    lines_of: dict[str, dict[str, int]] = {}
+    # Lines end at "\n" only and fields are split on spaces and tabs only: str.splitlines() and
+    # str.split() also break on \x0b, \x1c-\x1e, U+2028 ..., which would shift line numbers and
+    # silently split an ID in two instead of rejecting it.
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
+        if not line.strip(" \t"):
+            continue
+        if "\r" in line:
+            raise ContractError("carriage return inside a line (old Mac line endings?): lines must end "
+                                "with \\n or \\r\\n", file=path, where=f"line {number}")
+        fields = TREC_FIELD_SEPARATOR.split(line.strip(" \t"))
+        where = f"line {number}"
+        if len(fields) != 6:
+            raise ContractError(f"a TREC run line has 6 fields 'qid Q0 docid rank score tag', got {len(fields)}",
+                                file=path, where=where)
+        query, _, doc, rank_text, score_text, _ = fields
+        check_id("query", query, file=path, where=where)
+        check_id("document", doc, file=path, where=where)
+        # int() and float() would accept "1_000", " 3", "\u0663" (Arabic-Indic 3): coercion, not parsing
+        if not TREC_RANK.fullmatch(rank_text):
+            raise ContractError(f"rank must be an integer, got {rank_text!r}", file=path, where=where)
+        try:
+            rank = int(rank_text)
+        except ValueError:
+            raise ContractError(f"rank must be an integer, got {rank_text!r}", file=path, where=where) from None
+        if not TREC_SCORE.fullmatch(score_text):
+            raise ContractError(f"score must be a number, got {score_text!r}", file=path, where=where)
+        score = float(score_text)
+        if not math.isfinite(score):
+            raise ContractError(f"score must be finite, got {score_text!r}", file=path, where=where)
+        if rank < 0:
+            raise ContractError(f"rank must be >= 0, got {rank}", file=path, where=where)
+        ranks = entries.setdefault(query, {})
+        if rank in ranks:
+            raise ContractError(f"rank clash: rank {rank} of query {query!r} already given to "
+                                f"document {ranks[rank][0]!r}", file=path, where=where)
+        seen = lines_of.setdefault(query, {})
+        if doc in seen:
+            raise ContractError(f"duplicate document ID; deduplicate upstream explicitly: {doc!r} already "
+                                f"at line {seen[doc]}", file=path, where=where)
+        seen[doc] = number
+        ranks[rank] = (doc, score)
+    if not entries:
+        raise ContractError("empty TREC run: no lines (write a JSON run {} for a run with no queries)", file=path)
+    rankings: dict[str, list[str]] = {}
+    warnings: list[str] = []
+    for query, ranks in entries.items():
+        ordered = [ranks[r] for r in sorted(ranks)]
+        rankings[query] = [doc for doc, _ in ordered]
+        by_score = [doc for doc, _ in sorted(ordered, key=lambda e: (e[1], e[0]), reverse=True)]
+        if by_score != rankings[query]:
+            warnings.append(f"{path}: query {query!r}: rank order differs from score order; "
+                            "trec_eval orders by score and would score this query differently")
+    return rankings, tuple(warnings)
+
+
+def parse_run_argument(argument: str, protocol_dir: Path | None) -> tuple[str | None, Path]:
+    """``NAME=PATH`` or ``PATH``; a relative path not found in the working directory is looked
+    up in the protocol directory, so ``--run runs/A.json`` works from anywhere."""
+    name, sep, rest = argument.partition("=")
+    if sep and name and "/" not in name and rest:
+        path = Path(rest)
+    else:
+        name, path = None, Path(argument)  # type: ignore[assignment]
+    if not path.is_absolute() and not path.exists() and protocol_dir is not None:
+        candidate = protocol_dir / path
+        if candidate.exists():
+            path = candidate
+    return name or None, path
+
+
+def load_chunk_map(path: str | Path) -> dict[str, str]:
+    """``[chunk_to_doc]`` with ``chunk = "doc"`` string pairs, nothing else."""
+    path = Path(path)
+    data = read_toml(path)
+    for key in data:
+        if key != "chunk_to_doc":
+            raise ContractError(f"unknown top-level table {key!r} (known: chunk_to_doc)", file=path)
+    table = data.get("chunk_to_doc")
+    if not isinstance(table, dict):
+        raise ContractError("missing [chunk_to_doc] table", file=path)
+    for chunk, doc in table.items():
+        check_id("chunk", chunk, file=path, where="[chunk_to_doc]")
+        check_id("document", doc, file=path, where=f"[chunk_to_doc] {chunk!r}")
+    return table
