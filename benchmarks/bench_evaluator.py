@@ -41,8 +41,10 @@ SIZES = ("1000x1000x100", "10000x200x100")
 
 # ----------------------------------------------------------------- workers (one tool, one process)
 
+
 def max_rss_mb() -> float:
     import resource
+
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -65,8 +67,13 @@ def worker_eval(tool: str, directory: Path, repeat: int) -> dict:
             start = time.perf_counter()
             report = evaluate(protocol, run)
             times.append(time.perf_counter() - start)
-        return {"times": times, "rss_before": del_rss, "rss_peak": max_rss_mb(),
-                "recall": float(report.recall_at_k), "rr": float(report.mrr_at_k)}
+        return {
+            "times": times,
+            "rss_before": del_rss,
+            "rss_peak": max_rss_mb(),
+            "recall": float(report.recall_at_k),
+            "rr": float(report.mrr_at_k),
+        }
 
     from benchmarks import peers
 
@@ -78,6 +85,7 @@ def worker_eval(tool: str, directory: Path, repeat: int) -> dict:
     __import__(tool)  # import time is not evaluation time (it is in the end-to-end numbers)
     if tool == "ranx":
         from ranx import Qrels, Run
+
         sample = list(qrels)[:5]  # numba compiles on first use: warm it on a slice, untimed
         peers.ranx_scores({q: qrels[q] for q in sample}, {q: peer_run[q] for q in sample if q in peer_run}, k)
     del protocol, run
@@ -87,6 +95,7 @@ def worker_eval(tool: str, directory: Path, repeat: int) -> dict:
         start = time.perf_counter()
         if tool == "pytrec_eval":
             import pytrec_eval  # already imported, untimed
+
             if i == 0:
                 prepared = pytrec_eval.RelevanceEvaluator(qrels, {f"recall.{k}", "recip_rank"})
             per_query = peers.pytrec_eval_scores(qrels, peer_run, k, evaluator=prepared)
@@ -100,8 +109,14 @@ def worker_eval(tool: str, directory: Path, repeat: int) -> dict:
         start = time.perf_counter()
         _, recall, rr = peers.adjust(per_query, selected, eligible_of(qrels), present)
         adjust_time = time.perf_counter() - start
-    return {"times": times, "rss_before": rss_before, "rss_peak": max_rss_mb(), "recall": recall,
-            "rr": rr, "adjust": adjust_time}
+    return {
+        "times": times,
+        "rss_before": rss_before,
+        "rss_peak": max_rss_mb(),
+        "recall": recall,
+        "rr": rr,
+        "adjust": adjust_time,
+    }
 
 
 def worker_e2e(tool: str, directory: Path, k: int) -> dict:
@@ -111,6 +126,7 @@ def worker_e2e(tool: str, directory: Path, k: int) -> dict:
     qrels_path, run_path = str(directory / "trec" / "qrels.txt"), str(directory / "trec" / "A.run")
     if tool == "pytrec_eval":
         import pytrec_eval
+
         with open(qrels_path) as f:
             qrels = pytrec_eval.parse_qrel(f)
         with open(run_path) as f:
@@ -118,6 +134,7 @@ def worker_e2e(tool: str, directory: Path, k: int) -> dict:
         per_query = peers.pytrec_eval_scores(qrels, run, k)
     elif tool == "ir_measures":
         import ir_measures
+
         qrels_list = list(ir_measures.read_trec_qrels(qrels_path))
         run_list = list(ir_measures.read_trec_run(run_path))
         per_query = peers.ir_measures_scores(qrels_list, run_list, k)
@@ -128,6 +145,7 @@ def worker_e2e(tool: str, directory: Path, k: int) -> dict:
             run.setdefault(entry.query_id, {})[entry.doc_id] = entry.score
     else:
         from ranx import Qrels, Run
+
         ranx_qrels, ranx_run = Qrels.from_file(qrels_path, kind="trec"), Run.from_file(run_path, kind="trec")
         qrels = ranx_qrels.to_dict()
         run = ranx_run.to_dict()
@@ -173,16 +191,20 @@ def bench_size(size: str, repeat: int, k: int, seed: int, tmp: Path) -> bool:
     write_protocol(directory, data)
     missing = q - len(data.runs["A"])
     no_rel = sum(1 for row in data.qrels.values() if 1 not in row.values())
-    print(f"\n== Q={q} D={d} R={r} k={k} seed={seed}: {q * d:,} judged pairs, {len(data.runs['A']) * r:,} run "
-          f"entries, {missing} missing, {no_rel} no-relevant queries (generated in "
-          f"{time.perf_counter() - start:.1f} s)")
+    print(
+        f"\n== Q={q} D={d} R={r} k={k} seed={seed}: {q * d:,} judged pairs, {len(data.runs['A']) * r:,} run "
+        f"entries, {missing} missing, {no_rel} no-relevant queries (generated in "
+        f"{time.perf_counter() - start:.1f} s)"
+    )
     del data
     ok = True
     me = [sys.executable, str(Path(__file__).resolve())]
 
     print(f"-- evaluator-only (inputs in memory; best of {repeat}; RSS = the process's peak, +eval = growth during it)")
-    print(f"{'tool':<12} {'cold s':>8} {'ours/tool':>10} {'warm s':>8} {'ours/tool':>10} {'peak MB':>8} "
-          f"{'+eval MB':>9}  agree")
+    print(
+        f"{'tool':<12} {'cold s':>8} {'ours/tool':>10} {'warm s':>8} {'ours/tool':>10} {'peak MB':>8} "
+        f"{'+eval MB':>9}  agree"
+    )
     results = {}
     for tool in TOOLS:
         _, _, out = spawn(me + ["--worker", "eval", tool, str(directory), str(repeat)])
@@ -195,21 +217,35 @@ def bench_size(size: str, repeat: int, k: int, seed: int, tmp: Path) -> bool:
         cold_ratio = "" if tool == "ours" else f"{ours['times'][0] / cold:.2f}x"
         same = "" if tool == "ours" else agree(tool, (ours["recall"], ours["rr"]), (res["recall"], res["rr"]))
         ok &= same != "NO"
-        print(f"{tool:<12} {cold:>8.3f} {cold_ratio:>10} {warm:>8.3f} {ratio:>10} {res['rss_peak']:>8.0f} "
-              f"{res['rss_peak'] - res['rss_before']:>9.0f}  {same}")
-    print("   (ratios: ours / peer, cold with cold, warm with warm; peers' convention adjustment not timed, at most "
-          f"{max(results[t].get('adjust', 0) for t in TOOLS):.3f} s)")
+        print(
+            f"{tool:<12} {cold:>8.3f} {cold_ratio:>10} {warm:>8.3f} {ratio:>10} {res['rss_peak']:>8.0f} "
+            f"{res['rss_peak'] - res['rss_before']:>9.0f}  {same}"
+        )
+    print(
+        "   (ratios: ours / peer, cold with cold, warm with warm; peers' convention adjustment not timed, at most "
+        f"{max(results[t].get('adjust', 0) for t in TOOLS):.3f} s)"
+    )
 
     print("-- end-to-end (one process each: start, imports, read files, score, exit)")
     print(f"{'tool':<12} {'wall s':>8} {'ours/tool':>10} {'peak MB':>8}  agree")
     e2e = {}
     for tool in TOOLS:
         if tool == "ours":
-            argv = [sys.executable, "-m", "rankeval_tui", "score", str(directory), "--run",
-                    str(directory / "runs" / "A.json"), "--format", "json"]
+            argv = [
+                sys.executable,
+                "-m",
+                "rankeval_tui",
+                "score",
+                str(directory),
+                "--run",
+                str(directory / "runs" / "A.json"),
+                "--format",
+                "json",
+            ]
             wall, rss, out = spawn(argv)
             report = json.loads(out)["runs"]["A"]
             from fractions import Fraction
+
             means = (float(Fraction(report["recall_at_k"])), float(Fraction(report["mrr_at_k"])))
         else:
             wall, rss, out = spawn(me + ["--worker", "e2e", tool, str(directory), str(k)])
@@ -236,13 +272,19 @@ def main() -> int:
     args = parser.parse_args()
     if args.worker:
         mode, tool, directory, extra = args.worker
-        result = (worker_eval(tool, Path(directory), int(extra)) if mode == "eval"
-                  else worker_e2e(tool, Path(directory), int(extra)))
+        result = (
+            worker_eval(tool, Path(directory), int(extra))
+            if mode == "eval"
+            else worker_e2e(tool, Path(directory), int(extra))
+        )
         print(json.dumps(result))
         return 0
     import platform
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
-          f"load average {os.getloadavg()[0]:.1f}")
+
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     with tempfile.TemporaryDirectory() as scratch:
         tmp = args.keep or Path(scratch)
         ok = all([bench_size(size, args.repeat, args.k, args.seed, tmp) for size in args.sizes])

@@ -31,8 +31,8 @@ from pathlib import Path
 
 import tomli_w
 
-from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.annotation.judging import JOURNAL_VERSION, JudgingSession, definition_sha256
+from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
 
@@ -43,12 +43,21 @@ def generate_protocol(directory: Path, queries: int, docs: int, seed: int = 3) -
     rng = random.Random(seed)
     words = ["export", "sync", "download", "theme", "account", "retry", "folder", "format", "manual", "settings"]
     data = {
-        "protocol": {"name": f"bench-{queries}x{docs}", "k": 10, "split": "test",
-                     "relevance": "1 if the document answers the query; otherwise 0"},
+        "protocol": {
+            "name": f"bench-{queries}x{docs}",
+            "k": 10,
+            "split": "test",
+            "relevance": "1 if the document answers the query; otherwise 0",
+        },
         "documents": {f"d{i}": {"text": " ".join(rng.choice(words) for _ in range(40))} for i in range(docs)},
-        "queries": {f"q{i}": {"text": " ".join(rng.choice(words) for _ in range(6)),
-                              "split": "test" if i % 5 else "dev", "need": "what the user wants to do"}
-                    for i in range(queries)},
+        "queries": {
+            f"q{i}": {
+                "text": " ".join(rng.choice(words) for _ in range(6)),
+                "split": "test" if i % 5 else "dev",
+                "need": "what the user wants to do",
+            }
+            for i in range(queries)
+        },
     }
     directory.mkdir(parents=True)
     (directory / "protocol.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
@@ -57,25 +66,34 @@ def generate_protocol(directory: Path, queries: int, docs: int, seed: int = 3) -
 def write_journal(directory: Path, judged: int) -> None:
     """A journal with ``judged`` label entries in corpus order, as ``JudgingSession`` writes them."""
     definition = load_definition(directory)
-    header = {"op": "start", "version": JOURNAL_VERSION, "protocol": definition.name,
-              "definition_sha256": definition_sha256(definition), "order": "corpus", "seed": None,
-              "annotator": "bench", "pairs": definition.pair_count}
+    header = {
+        "op": "start",
+        "version": JOURNAL_VERSION,
+        "protocol": definition.name,
+        "definition_sha256": definition_sha256(definition),
+        "order": "corpus",
+        "seed": None,
+        "annotator": "bench",
+        "pairs": definition.pair_count,
+    }
     lines = [json.dumps(header)]
     rng = random.Random(5)
     for query in definition.queries:
         for doc in definition.documents:
             if len(lines) > judged:
                 break
-            lines.append(json.dumps({"op": "label", "q": query, "d": doc, "v": int(rng.random() < 0.05)},
-                                    separators=(",", ":")))
+            lines.append(
+                json.dumps({"op": "label", "q": query, "d": doc, "v": int(rng.random() < 0.05)}, separators=(",", ":"))
+            )
     (directory / "qrels.toml.journal").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def summary(name: str, samples: list[float], target_ms: float | None = None) -> None:
     ms = sorted(s * 1000 for s in samples)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    line = (f"{name:<44} n={len(ms):<5} median {statistics.median(ms):8.2f} ms   p95 {p95:8.2f} ms   "
-            f"max {ms[-1]:8.2f} ms")
+    line = (
+        f"{name:<44} n={len(ms):<5} median {statistics.median(ms):8.2f} ms   p95 {p95:8.2f} ms   max {ms[-1]:8.2f} ms"
+    )
     if target_ms is not None:
         line += f"   target {target_ms:g} ms: p95/target = {p95 / target_ms:.2f}"
     print(line)
@@ -185,8 +203,10 @@ def main() -> int:
         summary("core: session.label (JSON + write + fdatasync)", core_label_latency(core_dir, 1000), 50)
 
         a = asyncio.run(run_app(fresh, args.keys, resume=False))
-        print(f"start-up, fresh session: {a['startup']:.3f} s (parse {a['parse']:.3f} + open {a['open']:.3f} + "
-              f"mount {a['mount']:.3f}); target 2 s: ratio {a['startup'] / 2:.2f}")
+        print(
+            f"start-up, fresh session: {a['startup']:.3f} s (parse {a['parse']:.3f} + open {a['open']:.3f} + "
+            f"mount {a['mount']:.3f}); target 2 s: ratio {a['startup'] / 2:.2f}"
+        )
         summary("keystroke -> fsynced + screen updated (fresh)", a["presses"], 50)  # type: ignore[arg-type]
         print(f"overview open (fresh): {a['overview'] * 1000:.1f} ms")
         summary("overview cursor move", a["moves"], 50)  # type: ignore[arg-type]
@@ -195,16 +215,22 @@ def main() -> int:
         generate_protocol(resume, args.queries, args.docs)
         remaining = min(args.keys, pairs)
         write_journal(resume, pairs - remaining)
-        print(f"journal to replay: {pairs - remaining} entries, "
-              f"{(resume / 'qrels.toml.journal').stat().st_size / 1e6:.2f} MB")
+        print(
+            f"journal to replay: {pairs - remaining} entries, "
+            f"{(resume / 'qrels.toml.journal').stat().st_size / 1e6:.2f} MB"
+        )
         b = asyncio.run(run_app(resume, remaining, resume=True))
-        print(f"start-up, resuming {pairs - remaining} judgments: {b['startup']:.3f} s (parse {b['parse']:.3f} + "
-              f"open/replay {b['open']:.3f} + mount {b['mount']:.3f}); target 2 s: ratio {b['startup'] / 2:.2f}")
+        print(
+            f"start-up, resuming {pairs - remaining} judgments: {b['startup']:.3f} s (parse {b['parse']:.3f} + "
+            f"open/replay {b['open']:.3f} + mount {b['mount']:.3f}); target 2 s: ratio {b['startup'] / 2:.2f}"
+        )
         summary("keystroke -> fsynced + screen updated (resume)", b["presses"], 50)  # type: ignore[arg-type]
         print(f"overview open (complete, {pairs} pairs): {b['overview'] * 1000:.1f} ms")
         assert b["complete"], "the resume run should have judged every remaining pair"
-        print(f"qrels write ({pairs} pairs, {b['qrels_bytes'] / 1e6:.2f} MB): {b['write']:.3f} s; "
-              f"target 1 s: ratio {b['write']:.2f}")
+        print(
+            f"qrels write ({pairs} pairs, {b['qrels_bytes'] / 1e6:.2f} MB): {b['write']:.3f} s; "
+            f"target 1 s: ratio {b['write']:.2f}"
+        )
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 0

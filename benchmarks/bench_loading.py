@@ -29,8 +29,9 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +85,7 @@ HOSTILE = {
 PARSE_IN_CHILD = {
     "tomllib": "import tomllib; tomllib.loads(DOC)",
     FAST_PATH: "from rankeval_tui.core.files import fasttoml; import tomllib\n"
-               "    if fasttoml.loads(DOC) is None: tomllib.loads(DOC)",
+    "    if fasttoml.loads(DOC) is None: tomllib.loads(DOC)",
     "toml_rs (1.0)": "import toml_rs; toml_rs.loads(DOC, toml_version='1.0.0')",
     "toml_rs (default)": "import toml_rs; toml_rs.loads(DOC)",
     "rtoml": "import rtoml; rtoml.loads(DOC)",
@@ -93,8 +94,11 @@ PARSE_IN_CHILD = {
 
 def child_decision(parser_name: str, expression: str) -> str:
     import subprocess
-    code = f"DOC = {expression}\ntry:\n    {PARSE_IN_CHILD[parser_name]}\nexcept Exception as e:\n" \
-           "    print('rejects', type(e).__name__)\nelse:\n    print('accepts')\n"
+
+    code = (
+        f"DOC = {expression}\ntry:\n    {PARSE_IN_CHILD[parser_name]}\nexcept Exception as e:\n"
+        "    print('rejects', type(e).__name__)\nelse:\n    print('accepts')\n"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if proc.returncode < 0:
         return f"CRASH (signal {-proc.returncode})"
@@ -124,12 +128,14 @@ def parsers() -> dict[str, Callable[[str], dict[str, Any]]]:
     found: dict[str, Callable[[str], dict[str, Any]]] = {"tomllib": tomllib.loads, FAST_PATH: fast_path}
     try:
         import toml_rs
+
         found["toml_rs (1.0)"] = lambda text: toml_rs.loads(text, toml_version="1.0.0")
         found["toml_rs (default)"] = toml_rs.loads
     except ImportError:
         print("toml_rs not installed (pip install toml-rs): skipped")
     try:
         import rtoml
+
         found["rtoml"] = rtoml.loads
     except ImportError:
         print("rtoml not installed (pip install rtoml): skipped")
@@ -176,14 +182,15 @@ def main() -> int:
         timings: dict[str, float] = {}
         results: dict[str, Any] = {}
         for name, parse in found.items():
-            timings[name], results[name] = best(args.repeat, lambda: parse(text))
+            timings[name], results[name] = best(args.repeat, lambda parse=parse: parse(text))
         reference = results["tomllib"]
 
         definition = files.load_definition(paths.directory)
         t_read, _ = best(args.repeat, lambda: files.read_qrels_file(paths.qrels_toml, definition))
         gc.collect()
-        t_validate, labels = best(args.repeat, lambda: files.pair_tables(reference["qrels"], "qrels",
-                                                                          definition, paths.qrels_toml))
+        t_validate, labels = best(
+            args.repeat, lambda: files.pair_tables(reference["qrels"], "qrels", definition, paths.qrels_toml)
+        )
         t_check, _ = best(args.repeat, lambda: check_qrels(definition, labels, file=paths.qrels_toml))
         t_protocol, _ = best(args.repeat, lambda: Protocol(definition, labels))
         t_def, _ = best(args.repeat, lambda: files.load_definition(paths.directory))
@@ -198,10 +205,18 @@ def main() -> int:
         t_dump, _ = best(1, lambda: json.dumps(reference, ensure_ascii=False, separators=(",", ":")))
 
         tl = timings["tomllib"]
-        taken = {name: fasttoml.loads(sample) is not None for name, sample in
-                 (("qrels.toml", text), ("protocol.toml", (paths.directory / "protocol.toml").read_text("utf-8")))}
-        print("fast path taken (not None) on the synthetic " +
-              ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in taken.items()) + "\n")
+        taken = {
+            name: fasttoml.loads(sample) is not None
+            for name, sample in (
+                ("qrels.toml", text),
+                ("protocol.toml", (paths.directory / "protocol.toml").read_text("utf-8")),
+            )
+        }
+        print(
+            "fast path taken (not None) on the synthetic "
+            + ", ".join(f"{name}: {'yes' if ok else 'NO'}" for name, ok in taken.items())
+            + "\n"
+        )
         print(f"{'step':<46} {'seconds':>8} {'vs tomllib':>10}")
         for name, seconds in timings.items():
             print(f"{'parse: ' + name:<46} {seconds:>8.3f} {seconds / tl:>9.2f}x")
@@ -224,12 +239,13 @@ def main() -> int:
             print(f"{label:<46} {seconds:>8.3f} {seconds / tl:>9.2f}x")
         fp = timings[FAST_PATH]
         print(f"\nTOML parse share of load_protocol: tomllib {tl / t_total_tomllib:.0%}, fast path {fp / t_total:.0%}")
-        print(f"load_protocol: {t_total_tomllib / t_total:.1f}x faster with the fast path; "
-              f"parse {tl / fp:.1f}x faster")
+        print(f"load_protocol: {t_total_tomllib / t_total:.1f}x faster with the fast path; parse {tl / fp:.1f}x faster")
 
         print("\nvalid files: identical to tomllib (strict types and key order)?")
-        samples = {"synthetic qrels.toml": text,
-                   "synthetic protocol.toml": (paths.directory / "protocol.toml").read_text("utf-8")}
+        samples = {
+            "synthetic qrels.toml": text,
+            "synthetic protocol.toml": (paths.directory / "protocol.toml").read_text("utf-8"),
+        }
         demo = ROOT / "rankeval_tui" / "demo" / "help-docs-zh"
         for path in sorted(demo.rglob("*.toml")):
             samples[str(path.relative_to(ROOT))] = path.read_text("utf-8")
@@ -273,7 +289,9 @@ def main() -> int:
 
         print("\nverdict (drop-in for tomllib on these checks):")
         for name, ok in verdict.items():
-            print(f"  {name:<20} {'yes' if ok else 'NO'}   parse {timings[name]:.3f} s = {timings[name] / tl:.2f}x tomllib")
+            print(
+                f"  {name:<20} {'yes' if ok else 'NO'}   parse {timings[name]:.3f} s = {timings[name] / tl:.2f}x tomllib"
+            )
     return 0
 
 

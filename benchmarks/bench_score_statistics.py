@@ -29,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_scoring import wait_until  # noqa: E402
-from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
 from textual.widgets import DataTable  # noqa: E402
 
+from benchmarks.bench_scoring import wait_until  # noqa: E402
+from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
 from rankeval_tui.core.session import ScoringSession  # noqa: E402
 from rankeval_tui.tui.app import RankevalApp  # noqa: E402
 from rankeval_tui.tui.score_screen import ScoreScreen  # noqa: E402
@@ -89,9 +89,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_protocol(Path(tmp) / "proto", make_data(spec))
         runs = list(paths.json_runs.values())
-        print(f"protocol: {args.queries} queries x {args.documents} documents, 3 runs of depth {args.depth}, "
-              f"k {args.k}; statistics: baseline A, candidates B and C, 10000 draws, seed 0; "
-              f"{args.repeat} repeats")
+        print(
+            f"protocol: {args.queries} queries x {args.documents} documents, 3 runs of depth {args.depth}, "
+            f"k {args.k}; statistics: baseline A, candidates B and C, 10000 draws, seed 0; "
+            f"{args.repeat} repeats"
+        )
         session = ScoringSession.load(paths.directory, [(None, p) for p in runs])
         for _ in range(args.repeat):
             start = time.perf_counter()

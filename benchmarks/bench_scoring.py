@@ -32,16 +32,16 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
 from textual import events  # noqa: E402
 from textual.widgets import DataTable  # noqa: E402
 
+from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
 from rankeval_tui.core.session import ScoringSession  # noqa: E402
 from rankeval_tui.tui.app import RankevalApp  # noqa: E402
 from rankeval_tui.tui.score_screen import ScoreScreen  # noqa: E402
@@ -67,8 +67,12 @@ def watch_paint(screen: ScoreScreen, queries: int, done: Callable[[], None] = la
 
     def spy(y: int):  # the compositor asks the table for each line when it paints it
         line = render_line(y)
-        if not drawn and screen.view == "compare" and table.row_count == queries \
-                and table.virtual_size.height > queries:  # rows sized (header + one line each)
+        if (
+            not drawn
+            and screen.view == "compare"
+            and table.row_count == queries
+            and table.virtual_size.height > queries
+        ):  # rows sized (header + one line each)
             painted.add(y)
             if len(painted) >= table.size.height:
                 drawn.append(time.perf_counter())
@@ -128,7 +132,7 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
         for key, new_k, label in (("+", k + 1, "k change +1"), ("-", k, "k change -1")):
             before = time.perf_counter()
             await pilot.press(key)
-            await wait_until(pilot, lambda: screen.session.protocol.k == new_k)
+            await wait_until(pilot, lambda new_k=new_k: screen.session.protocol.k == new_k)
             await pilot.pause()
             times[label] = time.perf_counter() - before
             assert table.row_count == queries
@@ -138,8 +142,9 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=2000)
-    parser.add_argument("--documents", type=int, default=200,
-                        help="corpus size; exhaustive qrels are queries x documents pairs in TOML")
+    parser.add_argument(
+        "--documents", type=int, default=200, help="corpus size; exhaustive qrels are queries x documents pairs in TOML"
+    )
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
@@ -149,8 +154,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_protocol(Path(tmp) / "proto", make_data(spec))
         runs = list(paths.json_runs.values())
-        print(f"protocol: {args.queries} queries x {args.documents} documents (exhaustive qrels), "
-              f"3 runs of depth {args.depth}, k {args.k}; app 120x36 headless; {args.repeat} repeats")
+        print(
+            f"protocol: {args.queries} queries x {args.documents} documents (exhaustive qrels), "
+            f"3 runs of depth {args.depth}, k {args.k}; app 120x36 headless; {args.repeat} repeats"
+        )
         results: dict[str, list[float]] = {}
         for _ in range(args.repeat):
             before = time.perf_counter()
@@ -163,9 +170,11 @@ def main() -> int:
             for label, seconds in asyncio.run(measure_app(paths.directory, runs, args.queries)).items():
                 results.setdefault(label, []).append(seconds)
             results.setdefault("comparison drawn, no harness polling", []).append(
-                asyncio.run(measure_unpolled(paths.directory, runs, args.queries)))
+                asyncio.run(measure_unpolled(paths.directory, runs, args.queries))
+            )
         results["screen part of open (open - load)"] = [
-            o - l for o, l in zip(results["open comparison (incl. load)"], results["load (files -> scored session)"])]
+            opened - loaded for opened, loaded in zip(results["open comparison (incl. load)"], results["load (files -> scored session)"])
+        ]
     width = max(map(len, results))
     print(f"{'step'.ljust(width)}  best s   median s  best/target")
     for label, values in results.items():

@@ -16,7 +16,7 @@ excluded queries, 0 for the missing ones) and means over the eligible queries.
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 PerQuery = dict[str, tuple[float, float]]
 """query -> (Recall@k, RR@k) as the peer reports them, only for the queries it reports."""
@@ -27,8 +27,12 @@ def score_dict(rankings: Mapping[str, list[str]]) -> dict[str, dict[str, float]]
     return {q: {d: float(1000 - r) for r, d in enumerate(ranking, 1)} for q, ranking in rankings.items()}
 
 
-def pytrec_eval_scores(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Mapping[str, float]],
-                       k: int, evaluator: object | None = None) -> PerQuery:
+def pytrec_eval_scores(
+    qrels: Mapping[str, Mapping[str, int]],
+    run: Mapping[str, Mapping[str, float]],
+    k: int,
+    evaluator: object | None = None,
+) -> PerQuery:
     """trec_eval's ``recall.k`` and ``recip_rank`` (uncut; cut in ``adjust_rr_cutoff``)."""
     import pytrec_eval
 
@@ -44,8 +48,7 @@ def adjust_rr_cutoff(rr: float, k: int) -> float:
     return rr if rr > 0 and round(1 / rr) <= k else 0.0
 
 
-def ir_measures_scores(qrels: object, run: object,
-                       k: int) -> PerQuery:
+def ir_measures_scores(qrels: object, run: object, k: int) -> PerQuery:
     import ir_measures
     from ir_measures import RR, R
 
@@ -56,13 +59,16 @@ def ir_measures_scores(qrels: object, run: object,
     return {q: (m.get(recall, 0.0), m.get(rr, 0.0)) for q, m in values.items()}
 
 
-def ranx_scores(qrels: Mapping[str, Mapping[str, int]], run: Mapping[str, Mapping[str, float]],
-                k: int, prepared: tuple[object, object] | None = None) -> PerQuery:
+def ranx_scores(
+    qrels: Mapping[str, Mapping[str, int]],
+    run: Mapping[str, Mapping[str, float]],
+    k: int,
+    prepared: tuple[object, object] | None = None,
+) -> PerQuery:
     from ranx import Qrels, Run, evaluate
 
     ranx_qrels, ranx_run = prepared if prepared is not None else (Qrels(qrels), Run(run))
-    scores = evaluate(ranx_qrels, ranx_run, [f"recall@{k}", f"mrr@{k}"], make_comparable=True,
-                      return_mean=False)
+    scores = evaluate(ranx_qrels, ranx_run, [f"recall@{k}", f"mrr@{k}"], make_comparable=True, return_mean=False)
     ids = ranx_qrels.get_query_ids()  # type: ignore[attr-defined]
     return {q: (float(r), float(m)) for q, r, m in zip(ids, scores[f"recall@{k}"], scores[f"mrr@{k}"])}
 
@@ -74,8 +80,9 @@ PEERS: dict[str, Callable[..., PerQuery]] = {
 }
 
 
-def adjust(per_query: PerQuery, selected: list[str], eligible: set[str],
-           present: set[str]) -> tuple[dict[str, tuple[float | None, float | None]], float | None, float | None]:
+def adjust(
+    per_query: PerQuery, selected: list[str], eligible: set[str], present: set[str]
+) -> tuple[dict[str, tuple[float | None, float | None]], float | None, float | None]:
     """The project's conventions on a peer's numbers: per-query values and the two means.
 
     Excluded (no relevant document) -> None; missing from the run -> 0 whatever the peer said

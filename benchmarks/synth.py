@@ -126,8 +126,14 @@ def qrels_toml(qrels: dict[str, dict[str, int]]) -> str:
 
 def protocol_toml(data: SynthData) -> str:
     s = data.spec
-    lines = ["[protocol]", f'name = "synth-q{s.queries}-d{s.documents}-r{s.depth}-s{s.seed}"',
-             f"k = {s.k}", f'split = "{SPLIT}"', 'relevance = "synthetic: 1 if drawn relevant"', ""]
+    lines = [
+        "[protocol]",
+        f'name = "synth-q{s.queries}-d{s.documents}-r{s.depth}-s{s.seed}"',
+        f"k = {s.k}",
+        f'split = "{SPLIT}"',
+        'relevance = "synthetic: 1 if drawn relevant"',
+        "",
+    ]
     for d, text in data.documents.items():
         lines += [f"[documents.{d}]", f'text = "{text}"', ""]
     for q, meta in data.queries.items():
@@ -137,8 +143,11 @@ def protocol_toml(data: SynthData) -> str:
 
 def trec_run(rankings: dict[str, list[str]], tag: str) -> str:
     """``qid Q0 docid rank score tag`` with strictly decreasing scores (rank order = score order)."""
-    return "".join(f"{q} Q0 {d} {rank} {1000 - rank} {tag}\n"
-                   for q, ranking in rankings.items() for rank, d in enumerate(ranking, 1))
+    return "".join(
+        f"{q} Q0 {d} {rank} {1000 - rank} {tag}\n"
+        for q, ranking in rankings.items()
+        for rank, d in enumerate(ranking, 1)
+    )
 
 
 def trec_qrels(qrels: dict[str, dict[str, int]]) -> str:
@@ -182,8 +191,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--runs", default="A", help="comma-separated run names")
     args = parser.parse_args()
-    spec = SynthSpec(args.queries, args.documents, args.depth, k=args.k, seed=args.seed,
-                     runs=tuple(args.runs.split(",")))
+    spec = SynthSpec(
+        args.queries, args.documents, args.depth, k=args.k, seed=args.seed, runs=tuple(args.runs.split(","))
+    )
     paths = write_protocol(args.out, make_data(spec))
     print(paths.directory)
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from textual.pilot import Pilot
 
@@ -64,16 +65,17 @@ def judging_copy() -> dict[str, Any]:
     import shutil
     import tempfile
 
-    from rankeval_tui.core.files import load_definition
     from rankeval_tui.core.annotation.judging import JudgingSession
+    from rankeval_tui.core.files import load_definition
 
     tmp = Path(tempfile.mkdtemp(prefix="rankeval-shot-"))
     atexit.register(shutil.rmtree, tmp, True)
     target = tmp / "help-docs-zh"
     shutil.copytree(DEMO, target)
     (target / "qrels.toml").unlink()
-    session = JudgingSession.open(load_definition(target), target / "qrels.toml", order="shuffled", seed=7,
-                                  annotator="alice")
+    session = JudgingSession.open(
+        load_definition(target), target / "qrels.toml", order="shuffled", seed=7, annotator="alice"
+    )
     return {"start": "judge", "judge_session": session, "qrels_path": target / "qrels.toml"}
 
 
@@ -124,11 +126,12 @@ def adjudication_copy() -> dict[str, Any]:
     for query, doc in (("q1", "d1"), ("q2", "d4"), ("q4", "d6")):
         bob[query][doc] = 1 - bob[query][doc]
     files = []
-    for name, labels, note in (("alice", alice, "CSV is an export format"),
-                               ("bob", bob, "a table, not a text export")):
+    for name, labels, note in (("alice", alice, "CSV is an export format"), ("bob", bob, "a table, not a text export")):
         path = target / f"qrels-{name}.toml"
-        path.write_text(tomli_w.dumps({"provenance": {"annotators": [name]}, "qrels": labels,
-                                       "notes": {"q2": {"d4": note}}}), encoding="utf-8")
+        path.write_text(
+            tomli_w.dumps({"provenance": {"annotators": [name]}, "qrels": labels, "notes": {"q2": {"d4": note}}}),
+            encoding="utf-8",
+        )
         files.append(path)
     session = AdjudicationSession.open(definition, *files, target / "qrels-adjudicated.toml", adjudicator="carol")
     atexit.register(session.close)  # runs before the rmtree registered above (last in, first out)
@@ -143,12 +146,17 @@ async def adjudicate_progress(pilot: Pilot) -> None:
 
 
 SHOTS: list[tuple[str, Shot, dict[str, Any]]] = [
-    ("score_single.svg", score_single,
-     {"run_specs": [(None, DEMO / "runs" / "fixture_A.json")]}),
-    ("score_compare.svg", score_compare,
-     {"run_specs": [(None, DEMO / "runs" / "fixture_A.json"), (None, DEMO / "runs" / "fixture_B.json")]}),
-    ("query_drilldown.svg", query_drilldown,
-     {"run_specs": [(None, DEMO / "runs" / "fixture_A.json"), (None, DEMO / "runs" / "fixture_B.json")]}),
+    ("score_single.svg", score_single, {"run_specs": [(None, DEMO / "runs" / "fixture_A.json")]}),
+    (
+        "score_compare.svg",
+        score_compare,
+        {"run_specs": [(None, DEMO / "runs" / "fixture_A.json"), (None, DEMO / "runs" / "fixture_B.json")]},
+    ),
+    (
+        "query_drilldown.svg",
+        query_drilldown,
+        {"run_specs": [(None, DEMO / "runs" / "fixture_A.json"), (None, DEMO / "runs" / "fixture_B.json")]},
+    ),
     ("judge.svg", judge_progress, judging_copy),  # type: ignore[list-item]
     ("judge_overview.svg", judge_overview, judging_copy),  # type: ignore[list-item]
     ("judge_help.svg", judge_help, judging_copy),  # type: ignore[list-item]

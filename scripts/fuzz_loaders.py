@@ -35,13 +35,19 @@ def run_family(kind: str, family: str, examples: int, seed_value: int, counts: C
     strategy = mutated(kind) if family == "mutated" else must_reject(kind)
 
     @seed(seed_value)
-    @settings(max_examples=examples, deadline=None, database=None, print_blob=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=examples, deadline=None, database=None, print_blob=True, suppress_health_check=list(HealthCheck)
+    )
     @given(strategy)
     def check(data: bytes) -> None:
         with tempfile.TemporaryDirectory() as root:
-            outcome = check_input(kind, data, Path(root), must_reject=family == "must_reject",
-                                  may_name=PARTNERS if family == "mutated" else ())
+            outcome = check_input(
+                kind,
+                data,
+                Path(root),
+                must_reject=family == "must_reject",
+                may_name=PARTNERS if family == "mutated" else (),
+            )
         counts[(kind, family, "rejected" if outcome.error else "valid")] += 1
 
     check()
@@ -62,12 +68,17 @@ def main() -> int:
             except Exception as error:  # a violated rule: report the kind and stop
                 print(f"FAIL {kind} {family}: {type(error).__name__}: {str(error)[:2000]}")
                 return 1
-            print(f"{kind:10} {family:12} rejected {counts[(kind, family, 'rejected')]:6} "
-                  f"valid {counts[(kind, family, 'valid')]:6}", flush=True)
+            print(
+                f"{kind:10} {family:12} rejected {counts[(kind, family, 'rejected')]:6} "
+                f"valid {counts[(kind, family, 'valid')]:6}",
+                flush=True,
+            )
     total = sum(counts.values())
     rejected = sum(n for (_, _, outcome), n in counts.items() if outcome == "rejected")
-    print(f"total {total} inputs ({rejected} rejected with one clean line, {total - rejected} valid "
-          f"and scored identically by core and CLI), 0 violations, {time.perf_counter() - start:.0f} s")
+    print(
+        f"total {total} inputs ({rejected} rejected with one clean line, {total - rejected} valid "
+        f"and scored identically by core and CLI), 0 violations, {time.perf_counter() - start:.0f} s"
+    )
     return 0
 
 

@@ -14,10 +14,17 @@ def modules_after(statement: str) -> set[str]:
 
 def test_core_does_not_import_textual():
     """Every module of core/, found by walking the package (a new module is covered without edits)."""
-    loaded = modules_after("import importlib, pkgutil, rankeval_tui.core as core; "
-                           "[importlib.import_module(m.name) for m in pkgutil.iter_modules(core.__path__, 'rankeval_tui.core.')]")
-    assert {"rankeval_tui.core.evaluation.evaluate", "rankeval_tui.core.annotation.judging", "rankeval_tui.core.session",
-            "rankeval_tui.core.evaluation.stats", "rankeval_tui.core.files.fasttoml"} <= loaded
+    loaded = modules_after(
+        "import importlib, pkgutil, rankeval_tui.core as core; "
+        "[importlib.import_module(m.name) for m in pkgutil.iter_modules(core.__path__, 'rankeval_tui.core.')]"
+    )
+    assert {
+        "rankeval_tui.core.evaluation.evaluate",
+        "rankeval_tui.core.annotation.judging",
+        "rankeval_tui.core.session",
+        "rankeval_tui.core.evaluation.stats",
+        "rankeval_tui.core.files.fasttoml",
+    } <= loaded
     assert not any(name == "textual" or name.startswith("textual.") for name in loaded)
 
 

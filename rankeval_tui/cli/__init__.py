@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError
@@ -32,7 +32,7 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="rankeval-tui",
         description="Offline retrieval evaluation with a fixed, checkable protocol. "
-                    "Without a subcommand, opens the app on PROTOCOL (default: the bundled demo).",
+        "Without a subcommand, opens the app on PROTOCOL (default: the bundled demo).",
     )
     parser.add_argument("--version", action="version", version=f"rankeval-tui {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)

@@ -18,11 +18,13 @@ from rankeval_tui.core.files import load_definition
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "adjudicate", help="adjudicate the disagreements of two annotators' qrels (opens the app)",
+        "adjudicate",
+        help="adjudicate the disagreements of two annotators' qrels (opens the app)",
         description="Queue only the pairs the two files label differently; give each a final 0/1 with a "
-                    "reason. Decisions are journaled (OUT.adjudication.journal) and survive a crash; the "
-                    "exhaustive qrels with [adjudication] records and provenance is written when all are "
-                    "decided. Exit 0 written, 1 quit with decisions left, 2 invalid input.")
+        "reason. Decisions are journaled (OUT.adjudication.journal) and survive a crash; the "
+        "exhaustive qrels with [adjudication] records and provenance is written when all are "
+        "decided. Exit 0 written, 1 quit with decisions left, 2 invalid input.",
+    )
     parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
     parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
@@ -31,22 +33,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def add_adjudication_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="QRELS.toml",
-                        help="the adjudicated, exhaustive qrels to write")
-    parser.add_argument("--adjudicator", default=None, metavar="NAME",
-                        help="who decides (default: the login name); recorded with every decision")
-    parser.add_argument("--break-lock", action="store_true",
-                        help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
-                             "that is gone is recovered without it")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="QRELS.toml",
+        help="the adjudicated, exhaustive qrels to write",
+    )
+    parser.add_argument(
+        "--adjudicator",
+        default=None,
+        metavar="NAME",
+        help="who decides (default: the login name); recorded with every decision",
+    )
+    parser.add_argument(
+        "--break-lock",
+        action="store_true",
+        help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
+        "that is gone is recovered without it",
+    )
 
 
-def run_adjudicate(protocol: Path, first: Path, second: Path, output: Path, adjudicator: str | None,
-                   break_lock: bool) -> int:
+def run_adjudicate(
+    protocol: Path, first: Path, second: Path, output: Path, adjudicator: str | None, break_lock: bool
+) -> int:
     from rankeval_tui.tui.adjudicate_screen import run_adjudication_app  # textual only when the app opens
 
     definition = load_definition(protocol)
-    session = AdjudicationSession.open(definition, locate(first, protocol), locate(second, protocol), output,
-                                       adjudicator=adjudicator, break_lock=break_lock)
+    session = AdjudicationSession.open(
+        definition,
+        locate(first, protocol),
+        locate(second, protocol),
+        output,
+        adjudicator=adjudicator,
+        break_lock=break_lock,
+    )
     message = run_adjudication_app(protocol, session)
     if message:
         print(message, file=sys.stderr)

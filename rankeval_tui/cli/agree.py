@@ -8,16 +8,18 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
-from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.evaluation.render import exact_and_decimal, grid
+from rankeval_tui.core.files import load_definition
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "agree", help="inter-annotator agreement (Cohen's kappa) of two qrels files",
+        "agree",
+        help="inter-annotator agreement (Cohen's kappa) of two qrels files",
         description="Compare two annotators' exhaustive qrels of one protocol: Cohen's kappa overall and per "
-                    "query (exact, null with a reason where undefined), raw agreement, confusion counts and "
-                    "every disagreeing pair with both notes. Exit 0 compared, 2 invalid input.")
+        "query (exact, null with a reason where undefined), raw agreement, confusion counts and "
+        "every disagreeing pair with both notes. Exit 0 compared, 2 invalid input.",
+    )
     parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
     parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
@@ -44,21 +46,37 @@ def render_agreement(result: Agreement) -> str:
     a, b = result.annotators
     c = result.overall
     lines = [f"A = {a}  ({result.sources[0]})", f"B = {b}  ({result.sources[1]})", ""]
-    lines += grid(["", "B=1", "B=0"], [["A=1", str(c.a1_b1), str(c.a1_b0)],
-                                        ["A=0", str(c.a0_b1), str(c.a0_b0)]], markdown=False)
-    lines += ["",
-              f"pairs {c.pairs}   agreements {c.agreements}   disagreements {len(result.disagreements)}",
-              f"observed agreement {exact_and_decimal(c.observed_agreement)}   "
-              f"expected by chance {exact_and_decimal(c.expected_agreement)}",
-              f"Cohen's kappa {kappa_text(c)}", "", "per query"]
-    rows = [[q, str(q_c.pairs), str(q_c.pairs - q_c.agreements), exact_and_decimal(q_c.observed_agreement),
-             f"undefined (both gave {q_c.uniform_label} everywhere)" if q_c.kappa is None else exact_and_decimal(q_c.kappa)]
-            for q, q_c in result.per_query.items()]
+    lines += grid(
+        ["", "B=1", "B=0"], [["A=1", str(c.a1_b1), str(c.a1_b0)], ["A=0", str(c.a0_b1), str(c.a0_b0)]], markdown=False
+    )
+    lines += [
+        "",
+        f"pairs {c.pairs}   agreements {c.agreements}   disagreements {len(result.disagreements)}",
+        f"observed agreement {exact_and_decimal(c.observed_agreement)}   "
+        f"expected by chance {exact_and_decimal(c.expected_agreement)}",
+        f"Cohen's kappa {kappa_text(c)}",
+        "",
+        "per query",
+    ]
+    rows = [
+        [
+            q,
+            str(q_c.pairs),
+            str(q_c.pairs - q_c.agreements),
+            exact_and_decimal(q_c.observed_agreement),
+            f"undefined (both gave {q_c.uniform_label} everywhere)"
+            if q_c.kappa is None
+            else exact_and_decimal(q_c.kappa),
+        ]
+        for q, q_c in result.per_query.items()
+    ]
     lines += grid(["query", "pairs", "disagree", "observed", "kappa"], rows, markdown=False)
     lines += ["", f"disagreements ({len(result.disagreements)})"]
     if result.disagreements:
-        rows = [[d.query, d.document, str(d.labels[0]), str(d.labels[1]), d.notes[0] or "-", d.notes[1] or "-"]
-                for d in result.disagreements]
+        rows = [
+            [d.query, d.document, str(d.labels[0]), str(d.labels[1]), d.notes[0] or "-", d.notes[1] or "-"]
+            for d in result.disagreements
+        ]
         lines += grid(["query", "document", "A", "B", "A's note", "B's note"], rows, markdown=False)
     else:
         lines.append("none")

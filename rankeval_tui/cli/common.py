@@ -6,12 +6,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
-from rankeval_tui.core.files import QrelsFile, load_chunk_map, load_protocol_and_qrels, load_run, parse_run_argument, \
-    run_files
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.files import (
+    QrelsFile,
+    load_chunk_map,
+    load_protocol_and_qrels,
+    load_run,
+    parse_run_argument,
+    run_files,
+)
 
 DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
 
@@ -28,17 +34,34 @@ def positive_int(text: str) -> int:
 
 
 def add_protocol_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("protocol", nargs="?", type=Path, default=None, metavar="PROTOCOL",
-                        help="protocol directory (default: the bundled demo, the seed tutorial's fixture)")
-    parser.add_argument("--qrels", type=Path, default=None, metavar="PATH",
-                        help="qrels file (default: PROTOCOL/qrels.toml)")
+    parser.add_argument(
+        "protocol",
+        nargs="?",
+        type=Path,
+        default=None,
+        metavar="PROTOCOL",
+        help="protocol directory (default: the bundled demo, the seed tutorial's fixture)",
+    )
+    parser.add_argument(
+        "--qrels", type=Path, default=None, metavar="PATH", help="qrels file (default: PROTOCOL/qrels.toml)"
+    )
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--run", action="append", default=[], metavar="[NAME=]PATH",
-                        help="run file (JSON or TREC), repeatable; default: every file in PROTOCOL/runs/")
-    parser.add_argument("--chunk-map", type=Path, default=None, metavar="MAP.toml",
-                        help="score chunk runs through the first-occurrence chunk->document adapter")
+    parser.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        metavar="[NAME=]PATH",
+        help="run file (JSON or TREC), repeatable; default: every file in PROTOCOL/runs/",
+    )
+    parser.add_argument(
+        "--chunk-map",
+        type=Path,
+        default=None,
+        metavar="MAP.toml",
+        help="score chunk runs through the first-occurrence chunk->document adapter",
+    )
     parser.add_argument("--k", type=int, default=None, help="override the protocol's k (changes the hash)")
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
 
@@ -77,8 +100,12 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
             raise ContractError(f"two runs are named {name!r}; name them with NAME=PATH")
     if args.chunk_map is not None:
         mapping = load_chunk_map(args.chunk_map)
-        runs = [adapt_for_protocol(protocol.definition, mapping, run, map_source=args.chunk_map)
-                .as_run(run.name, run.source) for run in runs]
+        runs = [
+            adapt_for_protocol(protocol.definition, mapping, run, map_source=args.chunk_map).as_run(
+                run.name, run.source
+            )
+            for run in runs
+        ]
     for run in runs:
         for warning in run.warnings:
             print(f"warning: {warning}", file=sys.stderr)

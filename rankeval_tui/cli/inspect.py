@@ -15,9 +15,12 @@ from rankeval_tui.core.files import load_chunk_map, parse_run_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("inspect", help="open the scoring screen (the default command)",
-                                   description="Open the app on PROTOCOL: per-query scores, run comparison, "
-                                               "drill-down; the judging screen is a key away.")
+    parser = subparsers.add_parser(
+        "inspect",
+        help="open the scoring screen (the default command)",
+        description="Open the app on PROTOCOL: per-query scores, run comparison, "
+        "drill-down; the judging screen is a key away.",
+    )
     add_protocol_argument(parser)
     add_run_arguments(parser)
     parser.set_defaults(func=run_inspect)
@@ -31,6 +34,7 @@ def run_inspect(args: argparse.Namespace) -> int:
     specs = [parse_run_argument(a, directory) for a in args.run]
     from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
 
-    app = RankevalApp(directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split,
-                      chunk_map_path=args.chunk_map)
+    app = RankevalApp(
+        directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split, chunk_map_path=args.chunk_map
+    )
     return app.run() or 0

@@ -12,34 +12,65 @@ import argparse
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.files import QRELS_FILE, load_definition
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.files import QRELS_FILE, load_definition
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "judge", help="judge query-document pairs 0/1 (exhaustive, crash-safe, resumable)",
+        "judge",
+        help="judge query-document pairs 0/1 (exhaustive, crash-safe, resumable)",
         description="Judge every query-document pair of PROTOCOL with 1 (relevant) or 0 (not relevant). "
-                    "Every judgment is fsynced to QRELS.journal before it is shown; run judge again to "
-                    "resume. When every pair is judged, QRELS is written atomically. An existing complete "
-                    "QRELS opens for review and correction.")
+        "Every judgment is fsynced to QRELS.journal before it is shown; run judge again to "
+        "resume. When every pair is judged, QRELS is written atomically. An existing complete "
+        "QRELS opens for review and correction.",
+    )
     parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
-    parser.add_argument("--qrels", type=Path, default=None, metavar="PATH",
-                        help="qrels file to write (default: PROTOCOL/qrels.toml); journal and lock live beside it")
-    parser.add_argument("--annotator", default=None, metavar="NAME",
-                        help="recorded in provenance (default: your user name; a resumed journal keeps its own)")
-    parser.add_argument("--order", choices=("corpus", "shuffled"), default=None,
-                        help="document order per query (default: corpus); shuffled needs --seed")
-    parser.add_argument("--seed", type=int, default=None, metavar="N",
-                        help="seed of the per-query shuffle, recorded in provenance")
-    parser.add_argument("--break-lock", action="store_true",
-                        help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
-                             "that is gone is recovered without it")
-    parser.add_argument("--adjudicate", nargs=2, type=Path, default=None, metavar=("A.toml", "B.toml"),
-                        help="adjudicate the pairs two annotators label differently (with -o; --annotator "
-                             "names the adjudicator); see also the adjudicate command")
-    parser.add_argument("-o", "--output", type=Path, default=None, metavar="QRELS.toml",
-                        help="with --adjudicate: the adjudicated, exhaustive qrels to write")
+    parser.add_argument(
+        "--qrels",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="qrels file to write (default: PROTOCOL/qrels.toml); journal and lock live beside it",
+    )
+    parser.add_argument(
+        "--annotator",
+        default=None,
+        metavar="NAME",
+        help="recorded in provenance (default: your user name; a resumed journal keeps its own)",
+    )
+    parser.add_argument(
+        "--order",
+        choices=("corpus", "shuffled"),
+        default=None,
+        help="document order per query (default: corpus); shuffled needs --seed",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="seed of the per-query shuffle, recorded in provenance"
+    )
+    parser.add_argument(
+        "--break-lock",
+        action="store_true",
+        help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
+        "that is gone is recovered without it",
+    )
+    parser.add_argument(
+        "--adjudicate",
+        nargs=2,
+        type=Path,
+        default=None,
+        metavar=("A.toml", "B.toml"),
+        help="adjudicate the pairs two annotators label differently (with -o; --annotator "
+        "names the adjudicator); see also the adjudicate command",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="QRELS.toml",
+        help="with --adjudicate: the adjudicated, exhaustive qrels to write",
+    )
     parser.set_defaults(func=run_judge)
 
 
@@ -50,8 +81,9 @@ def run_judge(args: argparse.Namespace) -> int:
         return run_from_judge(args)
     definition = load_definition(args.protocol)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
-    session = JudgingSession.open(definition, qrels_path, order=args.order, seed=args.seed,
-                                  annotator=args.annotator, break_lock=args.break_lock)
+    session = JudgingSession.open(
+        definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
+    )
     for warning in session.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     try:

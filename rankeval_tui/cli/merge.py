@@ -7,21 +7,29 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
+from rankeval_tui.core.annotation.merge import merge_files
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, write_qrels
-from rankeval_tui.core.annotation.merge import merge_files
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "merge", help="merge qrels shards of several annotators into one exhaustive qrels",
+        "merge",
+        help="merge qrels shards of several annotators into one exhaustive qrels",
         description="Merge shards judged on (usually disjoint) query sets. Pairs labeled differently in two "
-                    "shards are conflicts and pairs judged in no shard are missing: both are listed in full "
-                    "and nothing is written (exit 2). Agreeing overlaps are fine.")
+        "shards are conflicts and pairs judged in no shard are missing: both are listed in full "
+        "and nothing is written (exit 2). Agreeing overlaps are fine.",
+    )
     parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
     parser.add_argument("shards", type=Path, nargs="+", metavar="SHARD.toml", help="partial qrels files")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="QRELS.toml",
-                        help="where to write the merged qrels (atomically)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="QRELS.toml",
+        help="where to write the merged qrels (atomically)",
+    )
     parser.set_defaults(func=run_merge)
 
 
@@ -34,7 +42,9 @@ def run_merge(args: argparse.Namespace) -> int:
             raise ContractError("the output is one of the shards; write the merge to a new file", file=args.output)
     merged = merge_files(definition, shards)
     write_qrels(args.output, merged, definition)
-    print(f"wrote {args.output}: {len(definition.queries) * len(definition.documents)} pairs from "
-          f"{len(shards)} shards, annotators: {', '.join(merged.provenance['annotators']) or 'unnamed'}",
-          file=sys.stderr)
+    print(
+        f"wrote {args.output}: {len(definition.queries) * len(definition.documents)} pairs from "
+        f"{len(shards)} shards, annotators: {', '.join(merged.provenance['annotators']) or 'unnamed'}",
+        file=sys.stderr,
+    )
     return 0

@@ -8,15 +8,27 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-from rankeval_tui.cli.common import add_protocol_argument, positive_int, add_run_arguments, load_protocol_and_qrels_from_args, \
-    load_runs_from_args
+from rankeval_tui.cli.common import (
+    add_protocol_argument,
+    add_run_arguments,
+    load_protocol_and_qrels_from_args,
+    load_runs_from_args,
+    positive_int,
+)
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate
-from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
-from rankeval_tui.core.evaluation.stats import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES, PairedStatistics, \
-    paired_statistics, regression_failures
+from rankeval_tui.core.evaluation.stats import (
+    DEFAULT_ALPHA,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    TEST_ALIASES,
+    PairedStatistics,
+    paired_statistics,
+    regression_failures,
+)
+from rankeval_tui.core.files.atomic import atomic_write_text
 
 GATE_METRICS = {"recall": "recall_at_k", "mrr": "mrr_at_k"}
 
@@ -35,8 +47,9 @@ def parse_gate(text: str) -> tuple[str, Fraction]:
     return metric, threshold
 
 
-def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> "argparse._ActionType":
+def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse._ActionType:
     """An exact number in (low, high] or [low, high]: 0.05 means 1/20, not a float near it."""
+
     def parse(text: str) -> Fraction:
         try:
             value = Fraction(text)
@@ -46,6 +59,7 @@ def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> "argpars
             bracket = "(" if open_low else "["
             raise argparse.ArgumentTypeError(f"must be in {bracket}{low}, {high}], got {text!r}")
         return value
+
     return parse
 
 
@@ -53,27 +67,49 @@ def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
     """Paired significance (core.stats) and the regression gate; statistics are computed when a
     baseline is named, a test option is given or the gate is on (they cost time on big protocols)."""
     group = parser.add_argument_group("paired statistics and regression gate (with --baseline)")
-    group.add_argument("--test", choices=tuple(TEST_ALIASES), default=None,
-                       help="p-value used for significance and the gate: sign-flip randomization "
-                            "(default; 'sign-flip' is the same) or paired bootstrap")
-    group.add_argument("--seed", type=int, default=None,
-                       help=f"seed of the Monte-Carlo and bootstrap draws (default {DEFAULT_SEED})")
-    group.add_argument("--samples", type=positive_int, default=None,
-                       help=f"Monte-Carlo assignments and bootstrap resamples (default {DEFAULT_SAMPLES})")
-    group.add_argument("--alpha", type=parse_fraction(Fraction(0), Fraction(1), open_low=True), default=None,
-                       help="significance level, Holm-adjusted across candidates (default 0.05)")
-    group.add_argument("--fail-on-regression", action="store_true",
-                       help="exit 1 if a candidate is significantly worse than the baseline or one query "
-                            "drops by more than --max-query-drop; the reasons go to stderr")
-    group.add_argument("--max-query-drop", type=parse_fraction(Fraction(0), Fraction(1), open_low=False),
-                       default=Fraction(1, 2), metavar="DROP",
-                       help="largest allowed per-query drop of Recall@k or RR@k with --fail-on-regression "
-                            "(default 0.5)")
+    group.add_argument(
+        "--test",
+        choices=tuple(TEST_ALIASES),
+        default=None,
+        help="p-value used for significance and the gate: sign-flip randomization "
+        "(default; 'sign-flip' is the same) or paired bootstrap",
+    )
+    group.add_argument(
+        "--seed", type=int, default=None, help=f"seed of the Monte-Carlo and bootstrap draws (default {DEFAULT_SEED})"
+    )
+    group.add_argument(
+        "--samples",
+        type=positive_int,
+        default=None,
+        help=f"Monte-Carlo assignments and bootstrap resamples (default {DEFAULT_SAMPLES})",
+    )
+    group.add_argument(
+        "--alpha",
+        type=parse_fraction(Fraction(0), Fraction(1), open_low=True),
+        default=None,
+        help="significance level, Holm-adjusted across candidates (default 0.05)",
+    )
+    group.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 1 if a candidate is significantly worse than the baseline or one query "
+        "drops by more than --max-query-drop; the reasons go to stderr",
+    )
+    group.add_argument(
+        "--max-query-drop",
+        type=parse_fraction(Fraction(0), Fraction(1), open_low=False),
+        default=Fraction(1, 2),
+        metavar="DROP",
+        help="largest allowed per-query drop of Recall@k or RR@k with --fail-on-regression (default 0.5)",
+    )
 
 
 def wants_statistics(args: argparse.Namespace) -> bool:
-    return (args.baseline is not None or args.fail_on_regression
-            or any(getattr(args, name) is not None for name in ("test", "seed", "samples", "alpha")))
+    return (
+        args.baseline is not None
+        or args.fail_on_regression
+        or any(getattr(args, name) is not None for name in ("test", "seed", "samples", "alpha"))
+    )
 
 
 def append_step_summary(markdown: str) -> None:
@@ -90,16 +126,25 @@ def append_step_summary(markdown: str) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("score", help="score runs; table, JSON or Markdown; exit 1 if a gate fails",
-                                   description="Score runs against a protocol. Exit 0 scored, 1 a gate failed, "
-                                               "2 invalid input or usage.")
+    parser = subparsers.add_parser(
+        "score",
+        help="score runs; table, JSON or Markdown; exit 1 if a gate fails",
+        description="Score runs against a protocol. Exit 0 scored, 1 a gate failed, 2 invalid input or usage.",
+    )
     add_protocol_argument(parser)
     add_run_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "markdown"), default="table")
-    parser.add_argument("--baseline", default=None, metavar="NAME",
-                        help="run the others are compared with (default: the first run)")
-    parser.add_argument("--fail-under", action="append", type=parse_gate, default=[], metavar="METRIC=VALUE",
-                        help="exit 1 if any run's mean is below VALUE (recall=0.6, mrr=1/2); repeatable")
+    parser.add_argument(
+        "--baseline", default=None, metavar="NAME", help="run the others are compared with (default: the first run)"
+    )
+    parser.add_argument(
+        "--fail-under",
+        action="append",
+        type=parse_gate,
+        default=[],
+        metavar="METRIC=VALUE",
+        help="exit 1 if any run's mean is below VALUE (recall=0.6, mrr=1/2); repeatable",
+    )
     add_statistics_arguments(parser)
     parser.set_defaults(func=run_score)
 
@@ -110,8 +155,10 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, Fraction]]) -> l
         for metric, threshold in gates:
             value = getattr(report, GATE_METRICS[metric])
             if value is None or value < threshold:
-                failures.append(f"gate failed: run {report.run!r} {metric} = {exact_and_decimal(value)} "
-                                f"< {exact_and_decimal(threshold)}")
+                failures.append(
+                    f"gate failed: run {report.run!r} {metric} = {exact_and_decimal(value)} "
+                    f"< {exact_and_decimal(threshold)}"
+                )
     return failures
 
 
@@ -121,35 +168,64 @@ def run_score(args: argparse.Namespace) -> int:
     runs = load_runs_from_args(args, protocol)
     reports = [evaluate(protocol, run) for run in runs]  # whole input validated before any output
     if args.baseline is not None and args.baseline not in {r.run for r in reports}:
-        raise ContractError(f"--baseline {args.baseline!r} is not one of the runs: "
-                            + ", ".join(r.run for r in reports))
+        raise ContractError(
+            f"--baseline {args.baseline!r} is not one of the runs: " + ", ".join(r.run for r in reports)
+        )
     pairs = comparisons(reports, args.baseline)
     if args.fail_on_regression and not pairs:
         raise ContractError("--fail-on-regression needs a baseline and at least one candidate run")
     statistics: PairedStatistics | None = None
     if pairs and wants_statistics(args):
         statistics = paired_statistics(
-            pairs, test=args.test or "randomization", seed=DEFAULT_SEED if args.seed is None else args.seed,
-            samples=args.samples or DEFAULT_SAMPLES, alpha=args.alpha or DEFAULT_ALPHA)
-    regressions = (regression_failures(statistics, max_query_drop=args.max_query_drop)
-                   if args.fail_on_regression and statistics is not None else [])
+            pairs,
+            test=args.test or "randomization",
+            seed=DEFAULT_SEED if args.seed is None else args.seed,
+            samples=args.samples or DEFAULT_SAMPLES,
+            alpha=args.alpha or DEFAULT_ALPHA,
+        )
+    regressions = (
+        regression_failures(statistics, max_query_drop=args.max_query_drop)
+        if args.fail_on_regression and statistics is not None
+        else []
+    )
     extra = None
     if args.fail_on_regression and statistics is not None:
-        extra = {"regression_gate": {"alpha": str(statistics.alpha), "max_query_drop": str(args.max_query_drop),
-                                     "passed": not regressions, "failures": regressions}}
+        extra = {
+            "regression_gate": {
+                "alpha": str(statistics.alpha),
+                "max_query_drop": str(args.max_query_drop),
+                "passed": not regressions,
+                "failures": regressions,
+            }
+        }
     # The summary first: if it cannot be written, exit 2 with nothing on stdout.
     if args.fail_on_regression and os.environ.get("GITHUB_STEP_SUMMARY"):
-        verdict = ["", "**Regression gate: " + ("failed**" if regressions else "passed**"), "",
-                   *(f"- {reason}" for reason in regressions)]
-        append_step_summary(render_text(protocol, reports, args.baseline, markdown=True, statistics=statistics,
-                                        adjudicated=adjudicated)
-                            + "\n".join(verdict) + "\n")
+        verdict = [
+            "",
+            "**Regression gate: " + ("failed**" if regressions else "passed**"),
+            "",
+            *(f"- {reason}" for reason in regressions),
+        ]
+        append_step_summary(
+            render_text(protocol, reports, args.baseline, markdown=True, statistics=statistics, adjudicated=adjudicated)
+            + "\n".join(verdict)
+            + "\n"
+        )
     if args.format == "json":
-        print(render_json(protocol, reports, args.baseline, extra=extra, statistics=statistics,
-                          adjudicated=adjudicated))
+        print(
+            render_json(protocol, reports, args.baseline, extra=extra, statistics=statistics, adjudicated=adjudicated)
+        )
     else:
-        sys.stdout.write(render_text(protocol, reports, args.baseline, markdown=args.format == "markdown",
-                                     statistics=statistics, adjudicated=adjudicated))
+        sys.stdout.write(
+            render_text(
+                protocol,
+                reports,
+                args.baseline,
+                markdown=args.format == "markdown",
+                statistics=statistics,
+                adjudicated=adjudicated,
+            )
+        )
     failures = gate_failures(reports, args.fail_under) + regressions
     for failure in failures:
         print(failure, file=sys.stderr)

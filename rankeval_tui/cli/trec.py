@@ -10,59 +10,100 @@ import argparse
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.files.atomic import atomic_write_text
-from rankeval_tui.core.files import load_definition, load_protocol, load_run, parse_run_argument, qrels_to_toml, \
-    write_qrels
-
 from rankeval_tui.cli.common import positive_int
+from rankeval_tui.core.files import (
+    load_definition,
+    load_protocol,
+    load_run,
+    parse_run_argument,
+    qrels_to_toml,
+    write_qrels,
+)
+from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    qrels = subparsers.add_parser("qrels", help="qrels in TREC format: export, import",
-                                  description="Export exhaustive qrels as TREC 'qid 0 docid rel', or import "
-                                              "TREC qrels as exhaustive 0/1 qrels.toml.")
-    qrels_commands = qrels.add_subparsers(dest="qrels_command", metavar="ACTION", required=True,
-                                          parser_class=type(qrels))
+    qrels = subparsers.add_parser(
+        "qrels",
+        help="qrels in TREC format: export, import",
+        description="Export exhaustive qrels as TREC 'qid 0 docid rel', or import "
+        "TREC qrels as exhaustive 0/1 qrels.toml.",
+    )
+    qrels_commands = qrels.add_subparsers(
+        dest="qrels_command", metavar="ACTION", required=True, parser_class=type(qrels)
+    )
 
     export = qrels_commands.add_parser("export", help="qrels.toml -> TREC qrels (every pair, zeros included)")
     export.add_argument("protocol", type=Path, metavar="PROTOCOL")
-    export.add_argument("--qrels", type=Path, default=None, metavar="PATH",
-                        help="qrels file (default: PROTOCOL/qrels.toml)")
+    export.add_argument(
+        "--qrels", type=Path, default=None, metavar="PATH", help="qrels file (default: PROTOCOL/qrels.toml)"
+    )
     export.add_argument("--format", choices=("trec",), default="trec")
-    export.add_argument("--split-only", action="store_true",
-                        help="only the queries of the protocol's split (what trec_eval -c should average over)")
+    export.add_argument(
+        "--split-only",
+        action="store_true",
+        help="only the queries of the protocol's split (what trec_eval -c should average over)",
+    )
     export.add_argument("--split", default=None, help="override the protocol's split (with --split-only)")
-    export.add_argument("-o", "--output", type=Path, default=None, metavar="QRELS.txt",
-                        help="write here (atomically) instead of standard output")
+    export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="QRELS.txt",
+        help="write here (atomically) instead of standard output",
+    )
     export.set_defaults(func=run_qrels_export)
 
-    imp = qrels_commands.add_parser("import", help="TREC qrels -> exhaustive qrels.toml, or an error",
-                                    description="Every (query, document) pair of the protocol must be judged; "
-                                                "graded labels need --threshold.")
+    imp = qrels_commands.add_parser(
+        "import",
+        help="TREC qrels -> exhaustive qrels.toml, or an error",
+        description="Every (query, document) pair of the protocol must be judged; graded labels need --threshold.",
+    )
     imp.add_argument("protocol", type=Path, metavar="PROTOCOL")
     imp.add_argument("trec_qrels", type=Path, metavar="QRELS.txt")
-    imp.add_argument("--threshold", type=positive_int, default=None, metavar="N",
-                     help="map graded labels: rel >= N -> 1, otherwise 0 (recorded in [provenance])")
-    imp.add_argument("-o", "--output", type=Path, default=None, metavar="QRELS.toml",
-                     help="write here (atomically) instead of standard output")
+    imp.add_argument(
+        "--threshold",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="map graded labels: rel >= N -> 1, otherwise 0 (recorded in [provenance])",
+    )
+    imp.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="QRELS.toml",
+        help="write here (atomically) instead of standard output",
+    )
     imp.set_defaults(func=run_qrels_import)
 
-    run = subparsers.add_parser("run", help="runs in TREC format: export",
-                                description="Export a JSON run as TREC 'qid Q0 docid rank score tag'.")
-    run_commands = run.add_subparsers(dest="run_command", metavar="ACTION", required=True,
-                                      parser_class=type(run))
+    run = subparsers.add_parser(
+        "run",
+        help="runs in TREC format: export",
+        description="Export a JSON run as TREC 'qid Q0 docid rank score tag'.",
+    )
+    run_commands = run.add_subparsers(dest="run_command", metavar="ACTION", required=True, parser_class=type(run))
     run_export = run_commands.add_parser("export", help="run -> TREC run, scores decreasing with rank")
     run_export.add_argument("protocol", type=Path, metavar="PROTOCOL")
     run_export.add_argument("run", metavar="RUN", help="run file (JSON or TREC); relative to PROTOCOL if not found")
-    run_export.add_argument("--qrels", type=Path, default=None, metavar="PATH",
-                            help="qrels file (default: PROTOCOL/qrels.toml)")
+    run_export.add_argument(
+        "--qrels", type=Path, default=None, metavar="PATH", help="qrels file (default: PROTOCOL/qrels.toml)"
+    )
     run_export.add_argument("--split", default=None, help="override the protocol's split")
     run_export.add_argument("--format", choices=("trec",), default="trec")
     run_export.add_argument("--tag", default=None, help="the run tag column (default: the run's name)")
-    run_export.add_argument("-o", "--output", type=Path, default=None, metavar="RUN.trec",
-                            help="write here (atomically) instead of standard output")
+    run_export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="RUN.trec",
+        help="write here (atomically) instead of standard output",
+    )
     run_export.set_defaults(func=run_run_export)
 
 
@@ -85,16 +126,17 @@ def run_qrels_export(args: argparse.Namespace) -> int:
 
 def run_qrels_import(args: argparse.Namespace) -> int:
     definition = load_definition(args.protocol)
-    qrels = parse_trec_qrels(read_utf8(args.trec_qrels), definition, path=args.trec_qrels,
-                             threshold=args.threshold)
+    qrels = parse_trec_qrels(read_utf8(args.trec_qrels), definition, path=args.trec_qrels, threshold=args.threshold)
     pairs = sum(len(row) for row in qrels.labels.values())
     if args.output is None:
         sys.stdout.write(qrels_to_toml(qrels, definition))
     else:
         write_qrels(args.output, qrels, definition)
-        print(f"wrote {args.output}: {pairs} judged pairs"
-              + (f", threshold rel >= {args.threshold} -> 1" if args.threshold is not None else ""),
-              file=sys.stderr)
+        print(
+            f"wrote {args.output}: {pairs} judged pairs"
+            + (f", threshold rel >= {args.threshold} -> 1" if args.threshold is not None else ""),
+            file=sys.stderr,
+        )
     return 0
 
 

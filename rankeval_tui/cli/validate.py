@@ -11,11 +11,19 @@ from rankeval_tui.core.files import load_protocol, load_run, parse_run_argument,
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("validate", help="check protocol, qrels and runs; print what is wrong",
-                                   description="Exit 0 when everything is valid, 2 when anything is not.")
+    parser = subparsers.add_parser(
+        "validate",
+        help="check protocol, qrels and runs; print what is wrong",
+        description="Exit 0 when everything is valid, 2 when anything is not.",
+    )
     add_protocol_argument(parser)
-    parser.add_argument("--run", action="append", default=[], metavar="[NAME=]PATH",
-                        help="run file to check (default: every file in PROTOCOL/runs/)")
+    parser.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        metavar="[NAME=]PATH",
+        help="run file to check (default: every file in PROTOCOL/runs/)",
+    )
     parser.set_defaults(func=run_validate)
 
 
@@ -24,8 +32,10 @@ def run_validate(args: argparse.Namespace) -> int:
     bad run does not hide the state of the others."""
     directory = protocol_dir(args)
     protocol = load_protocol(directory, args.qrels)
-    print(f"ok: protocol {protocol.name}: {len(protocol.documents)} documents, {len(protocol.queries)} queries, "
-          f"{len(protocol.queries) * len(protocol.documents)} judged pairs, sha256 {protocol.protocol_sha256}")
+    print(
+        f"ok: protocol {protocol.name}: {len(protocol.documents)} documents, {len(protocol.queries)} queries, "
+        f"{len(protocol.queries) * len(protocol.documents)} judged pairs, sha256 {protocol.protocol_sha256}"
+    )
     specs = [parse_run_argument(a, directory) for a in args.run] or [(None, p) for p in run_files(directory)]
     problems = 0
     for name, path in specs:

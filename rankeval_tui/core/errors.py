@@ -31,7 +31,7 @@ class ContractError(ValueError):
         # break lines in terminals and in str.splitlines(), and an ID from a hostile file may hold them.
         return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
 
-    def located(self, *, file: str | Path | None = None, where: str | None = None) -> "ContractError":
+    def located(self, *, file: str | Path | None = None, where: str | None = None) -> ContractError:
         """The same rule with a file or place filled in where it was not known yet."""
         return ContractError(
             self.rule,

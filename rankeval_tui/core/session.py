@@ -22,21 +22,29 @@ from __future__ import annotations
 import multiprocessing
 import sys
 import traceback
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
-from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
+from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
-from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, load_run, run_files
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.stats import (DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, MetricStatistics,
-                                     PairedStatistics, paired_statistics, short)
+from rankeval_tui.core.evaluation.stats import (
+    DEFAULT_ALPHA,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    MetricStatistics,
+    PairedStatistics,
+    paired_statistics,
+    short,
+)
+from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, load_run, run_files
 
 RunSpec = tuple[str | None, Path]
 """``(name or None, path)`` as ``parse_run_argument`` returns it; None names a run by its stem."""
@@ -91,8 +99,9 @@ def read_runs(specs: Sequence[RunSpec]) -> tuple[LoadedRun, ...]:
     return tuple(loaded)
 
 
-def score_run(protocol: Protocol, loaded: LoadedRun, chunk_map: Mapping[str, str] | None,
-              chunk_map_path: Path | None) -> ScoredRun:
+def score_run(
+    protocol: Protocol, loaded: LoadedRun, chunk_map: Mapping[str, str] | None, chunk_map_path: Path | None
+) -> ScoredRun:
     """``evaluate`` one run (through the chunk adapter when a map is given), catching only
     ``ContractError``: anything else is a bug and must surface."""
     if loaded.run is None:
@@ -100,8 +109,9 @@ def score_run(protocol: Protocol, loaded: LoadedRun, chunk_map: Mapping[str, str
     run = loaded.run
     try:
         if chunk_map is not None:
-            run = adapt_for_protocol(protocol.definition, chunk_map, run,
-                                     map_source=chunk_map_path).as_run(run.name, run.source)
+            run = adapt_for_protocol(protocol.definition, chunk_map, run, map_source=chunk_map_path).as_run(
+                run.name, run.source
+            )
         return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run), None, loaded.run.warnings, run)
     except ContractError as error:
         return ScoredRun(loaded.name, loaded.path, None, error.one_line(), loaded.run.warnings)
@@ -129,9 +139,16 @@ class ScoringSession:
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def load(cls, protocol_dir: str | Path, run_specs: Sequence[RunSpec] | None = None, *,
-             qrels_path: Path | None = None, k: int | None = None, split: str | None = None,
-             chunk_map_path: Path | None = None) -> "ScoringSession":
+    def load(
+        cls,
+        protocol_dir: str | Path,
+        run_specs: Sequence[RunSpec] | None = None,
+        *,
+        qrels_path: Path | None = None,
+        k: int | None = None,
+        split: str | None = None,
+        chunk_map_path: Path | None = None,
+    ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
         score against); a bad run does not (it is kept as rejected). No ``run_specs`` means every
         file in ``runs/``, as the CLI does."""
@@ -145,42 +162,65 @@ class ScoringSession:
         if split is not None:
             protocol = protocol.with_split(split)
         loaded = read_runs(specs)
-        return cls(protocol_dir, base, protocol, loaded, cls._score(protocol, loaded, chunk_map, chunk_map_path),
-                   specs, qrels_path, chunk_map_path, chunk_map, frozenset(adjudicated_queries(qrels)))
+        return cls(
+            protocol_dir,
+            base,
+            protocol,
+            loaded,
+            cls._score(protocol, loaded, chunk_map, chunk_map_path),
+            specs,
+            qrels_path,
+            chunk_map_path,
+            chunk_map,
+            frozenset(adjudicated_queries(qrels)),
+        )
 
     @staticmethod
-    def _score(protocol: Protocol, loaded: Sequence[LoadedRun], chunk_map: Mapping[str, str] | None,
-               chunk_map_path: Path | None) -> tuple[ScoredRun, ...]:
+    def _score(
+        protocol: Protocol,
+        loaded: Sequence[LoadedRun],
+        chunk_map: Mapping[str, str] | None,
+        chunk_map_path: Path | None,
+    ) -> tuple[ScoredRun, ...]:
         return tuple(score_run(protocol, run, chunk_map, chunk_map_path) for run in loaded)
 
-    def _rescored(self, protocol: Protocol) -> "ScoringSession":
-        return replace(self, protocol=protocol,
-                       scored=self._score(protocol, self.loaded, self.chunk_map, self.chunk_map_path))
+    def _rescored(self, protocol: Protocol) -> ScoringSession:
+        return replace(
+            self, protocol=protocol, scored=self._score(protocol, self.loaded, self.chunk_map, self.chunk_map_path)
+        )
 
-    def with_k(self, k: int) -> "ScoringSession":
+    def with_k(self, k: int) -> ScoringSession:
         """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read."""
         return self._rescored(self.protocol.with_k(k))
 
-    def with_split(self, split: str) -> "ScoringSession":
+    def with_split(self, split: str) -> ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
         if split not in self.splits:
-            raise ContractError(f"unknown split {split!r} (known: {', '.join(self.splits)})",
-                                file=self.base.definition.source)
+            raise ContractError(
+                f"unknown split {split!r} (known: {', '.join(self.splits)})", file=self.base.definition.source
+            )
         return self._rescored(self.protocol.with_split(split))
 
-    def reload(self) -> "ScoringSession":
+    def reload(self) -> ScoringSession:
         """Re-read every file from disk, keeping the session's k and split."""
-        return ScoringSession.load(self.protocol_dir, self.run_specs, qrels_path=self.qrels_path,
-                                   k=self.protocol.k, split=self.protocol.split,
-                                   chunk_map_path=self.chunk_map_path)
+        return ScoringSession.load(
+            self.protocol_dir,
+            self.run_specs,
+            qrels_path=self.qrels_path,
+            k=self.protocol.k,
+            split=self.protocol.split,
+            chunk_map_path=self.chunk_map_path,
+        )
 
     def __repr__(self) -> str:
         """Short on purpose: the generated dataclass repr spelled out every ranking of every run
         (19 MB on 2000 queries x 3 runs); Textual builds worker descriptions and traceback locals
         from reprs, so it cost the UI thread 0.15 s a time and buried errors."""
         runs = ", ".join(s.name if s.report is not None else f"{s.name} (rejected)" for s in self.scored)
-        return (f"ScoringSession({str(self.protocol_dir)!r}, k={self.protocol.k}, split={self.protocol.split!r}, "
-                f"runs=[{runs}])")
+        return (
+            f"ScoringSession({str(self.protocol_dir)!r}, k={self.protocol.k}, split={self.protocol.split!r}, "
+            f"runs=[{runs}])"
+        )
 
     # ------------------------------------------------------------------ views
 
@@ -225,8 +265,15 @@ class ScoringSession:
         """The selected queries whose labels were adjudicated, in protocol order (as ``score`` lists them)."""
         return tuple(q for q in self.protocol.selected_queries if q in self.adjudicated)
 
-    def statistics(self, baseline: str, *, test: str = "randomization", seed: int = DEFAULT_SEED,
-                   samples: int = DEFAULT_SAMPLES, alpha: Fraction = DEFAULT_ALPHA) -> PairedStatistics | None:
+    def statistics(
+        self,
+        baseline: str,
+        *,
+        test: str = "randomization",
+        seed: int = DEFAULT_SEED,
+        samples: int = DEFAULT_SAMPLES,
+        alpha: Fraction = DEFAULT_ALPHA,
+    ) -> PairedStatistics | None:
         """``core.stats.paired_statistics`` of every other accepted run against ``baseline``.
 
         The family is every candidate, whichever one the screen shows, because that is the
@@ -282,8 +329,9 @@ def ensure_resource_tracker() -> None:
         sys.stderr = captured
 
 
-def statistics_in_process(reports: Sequence[Report], *, cancelled: Callable[[], bool], poll: float = 0.05,
-                          **settings: Any) -> PairedStatistics | None:
+def statistics_in_process(
+    reports: Sequence[Report], *, cancelled: Callable[[], bool], poll: float = 0.05, **settings: Any
+) -> PairedStatistics | None:
     """``family_statistics`` in a spawned child process, which can be stopped.
 
     Why a process and not a thread: the draws are pure Python, and a thread holding the GIL for
@@ -294,8 +342,9 @@ def statistics_in_process(reports: Sequence[Report], *, cancelled: Callable[[], 
     context = multiprocessing.get_context("spawn")  # no fork of a process running threads
     ensure_resource_tracker()
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_statistics_child, args=(sender, tuple(reports), settings), daemon=True,
-                              name="rankeval-statistics")
+    process = context.Process(
+        target=_statistics_child, args=(sender, tuple(reports), settings), daemon=True, name="rankeval-statistics"
+    )
     process.start()
     sender.close()
     try:
@@ -325,7 +374,7 @@ def smallest_possible_p(stats: MetricStatistics) -> Fraction | None:
     """
     if stats.test == "randomization" and stats.sign_flip is not None and stats.sign_flip.method == "exact":
         nonzero = stats.win + stats.loss
-        return Fraction(1) if nonzero == 0 else Fraction(2, 2 ** nonzero)
+        return Fraction(1) if nonzero == 0 else Fraction(2, 2**nonzero)
     if stats.test == "randomization":
         return None if stats.sign_flip is None else Fraction(1, 1 + stats.sign_flip.assignments)
     return None if stats.bootstrap is None else Fraction(1, 1 + stats.bootstrap.samples)
@@ -346,8 +395,9 @@ def verdict(stats: MetricStatistics, alpha: Fraction, candidates: int = 1) -> st
     if floor is not None and floor > alpha:
         nonzero = stats.win + stats.loss
         zeros = "" if nonzero == stats.n else f", {nonzero} non-zero delta{'s' if nonzero != 1 else ''}"
-        return (f"not significant at alpha {short(alpha)} (n = {stats.n}{zeros}: smallest possible p is "
-                f"{p_words(floor)})")
+        return (
+            f"not significant at alpha {short(alpha)} (n = {stats.n}{zeros}: smallest possible p is {p_words(floor)})"
+        )
     return f"not significant at alpha {short(alpha)} ({p_name} = {p_words(stats.p_holm)} > {short(alpha)})"
 
 

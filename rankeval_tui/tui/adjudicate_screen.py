@@ -26,8 +26,15 @@ from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 
-COLUMNS = (("n", "#"), ("query", "query"), ("document", "document"), ("a", "A"), ("b", "B"),
-           ("final", "final"), ("reason", "reason"))
+COLUMNS = (
+    ("n", "#"),
+    ("query", "query"),
+    ("document", "document"),
+    ("a", "A"),
+    ("b", "B"),
+    ("final", "final"),
+    ("reason", "reason"),
+)
 REASON_WIDTH = 28
 
 
@@ -69,8 +76,11 @@ class AdjudicateScreen(Screen[str | None]):
                 yield Static(id="adjudicate-pair")
                 yield Static(id="adjudicate-labels")
                 yield Static(id="adjudicate-decision")
-                yield Input(placeholder="press 0 or 1, then type the reason and press Enter",
-                            id="adjudicate-reason", disabled=True)
+                yield Input(
+                    placeholder="press 0 or 1, then type the reason and press Enter",
+                    id="adjudicate-reason",
+                    disabled=True,
+                )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -95,9 +105,15 @@ class AdjudicateScreen(Screen[str | None]):
 
     def row_cells(self, index: int, item: Disagreement) -> list[str]:
         decision = self.session.decision_of(item)
-        return [str(index + 1), item.query, item.document, str(item.labels[0]), str(item.labels[1]),
-                "-" if decision is None else str(decision.final),
-                "" if decision is None else short(decision.reason, REASON_WIDTH)]
+        return [
+            str(index + 1),
+            item.query,
+            item.document,
+            str(item.labels[0]),
+            str(item.labels[1]),
+            "-" if decision is None else str(decision.final),
+            "" if decision is None else short(decision.reason, REASON_WIDTH),
+        ]
 
     # ------------------------------------------------------------ showing
 
@@ -105,17 +121,23 @@ class AdjudicateScreen(Screen[str | None]):
         session = self.session
         a, b = session.result.annotators
         overall = session.result.overall
-        kappa = (exact_and_decimal(overall.kappa) if overall.kappa is not None
-                 else f"undefined ({overall.undefined_reason})")
+        kappa = (
+            exact_and_decimal(overall.kappa) if overall.kappa is not None else f"undefined ({overall.undefined_reason})"
+        )
         if not session.items:
             state = "the annotators agree on every pair: nothing to adjudicate; press w to write the qrels"
         elif session.complete:
             state = f"all {len(session.items)} decided: press w to write {session.output}"
         else:
             state = f"{decided}/{len(session.items)} decided, {len(session.items) - decided} left"
-        self.query_one("#adjudicate-summary", Static).update(Text.assemble(
-            ("Adjudication ", "bold"), f"A = {a}, B = {b}; adjudicator {session.adjudicator}; ",
-            f"kappa {kappa}, {overall.pairs} pairs; ", (state, "bold")))
+        self.query_one("#adjudicate-summary", Static).update(
+            Text.assemble(
+                ("Adjudication ", "bold"),
+                f"A = {a}, B = {b}; adjudicator {session.adjudicator}; ",
+                f"kappa {kappa}, {overall.pairs} pairs; ",
+                (state, "bold"),
+            )
+        )
 
     def watch_pending_final(self, final: int | None) -> None:
         reason = self.query_one("#adjudicate-reason", Input)
@@ -133,16 +155,32 @@ class AdjudicateScreen(Screen[str | None]):
             return
         definition = self.session.definition
         query = definition.queries[item.query]
-        pair.update(Text.assemble(
-            ("query ", "dim"), (item.query, "bold"), "  ", query.text, "\n",
-            *((("need ", "dim"), query.need, "\n") if query.need else ()),
-            ("relevance ", "dim"), definition.relevance, "\n",
-            ("document ", "dim"), (item.document, "bold"), "  ", definition.documents[item.document]))
+        pair.update(
+            Text.assemble(
+                ("query ", "dim"),
+                (item.query, "bold"),
+                "  ",
+                query.text,
+                "\n",
+                *((("need ", "dim"), query.need, "\n") if query.need else ()),
+                ("relevance ", "dim"),
+                definition.relevance,
+                "\n",
+                ("document ", "dim"),
+                (item.document, "bold"),
+                "  ",
+                definition.documents[item.document],
+            )
+        )
         parts: list = []
         for name, label, note in zip(self.session.result.annotators, item.labels, item.notes):
-            parts += [(f"{name}: ", "bold"), (f"{label} {'relevant' if label else 'not relevant'}",
-                                               "green" if label else ""),
-                      ("  note: ", "dim"), note if note else ("(no note)", "dim"), "\n"]
+            parts += [
+                (f"{name}: ", "bold"),
+                (f"{label} {'relevant' if label else 'not relevant'}", "green" if label else ""),
+                ("  note: ", "dim"),
+                note if note else ("(no note)", "dim"),
+                "\n",
+            ]
         labels.update(Text.assemble(*parts))
         self.show_decision()
 
@@ -153,12 +191,18 @@ class AdjudicateScreen(Screen[str | None]):
             widget.update("")
             return
         decision = self.session.decision_of(item)
-        recorded = (Text("undecided", style="yellow") if decision is None else
-                    Text.assemble(("decided ", "dim"), (str(decision.final), "bold"), ("  reason: ", "dim"),
-                                  decision.reason))
+        recorded = (
+            Text("undecided", style="yellow")
+            if decision is None
+            else Text.assemble(
+                ("decided ", "dim"), (str(decision.final), "bold"), ("  reason: ", "dim"), decision.reason
+            )
+        )
         if self.pending_final is not None:
-            recorded.append(f"\nnew final {self.pending_final}: type the reason, Enter records it, Escape cancels",
-                            style="bold cyan")
+            recorded.append(
+                f"\nnew final {self.pending_final}: type the reason, Enter records it, Escape cancels",
+                style="bold cyan",
+            )
         widget.update(recorded)
 
     # ------------------------------------------------------------ events and actions
@@ -220,8 +264,10 @@ class AdjudicateScreen(Screen[str | None]):
     def action_write(self) -> None:
         if not self.session.complete:
             left = len(self.session.items) - self.session.decided
-            self.notify(f"{left} disagreements are undecided; the qrels are written only when all are decided",
-                        severity="warning")
+            self.notify(
+                f"{left} disagreements are undecided; the qrels are written only when all are decided",
+                severity="warning",
+            )
             return
         self.write_output()
 
@@ -237,9 +283,12 @@ class AdjudicateScreen(Screen[str | None]):
 
     def action_quit_keep(self) -> None:
         left = len(self.session.items) - self.session.decided
-        self.dismiss(None if self.session.written else
-                     f"{left} of {len(self.session.items)} disagreements undecided; progress is kept in "
-                     f"{self.session.journal_path}; run adjudicate again to continue")
+        self.dismiss(
+            None
+            if self.session.written
+            else f"{left} of {len(self.session.items)} disagreements undecided; progress is kept in "
+            f"{self.session.journal_path}; run adjudicate again to continue"
+        )
 
 
 def run_adjudication_app(protocol_dir: Path, session: AdjudicationSession) -> str | None:

@@ -27,10 +27,19 @@ class RankevalApp(App[int | str | None]):
     TITLE = "rankeval-tui"
     ENABLE_COMMAND_PALETTE = False  # every action has a key in the footer; ^p would crowd it out
 
-    def __init__(self, protocol_dir: Path, *, run_specs: list[tuple[str | None, Path]] | None = None,
-                 qrels_path: Path | None = None, start: StartScreen = "score", judge_session=None,
-                 adjudication_session=None,
-                 k: int | None = None, split: str | None = None, chunk_map_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        protocol_dir: Path,
+        *,
+        run_specs: list[tuple[str | None, Path]] | None = None,
+        qrels_path: Path | None = None,
+        start: StartScreen = "score",
+        judge_session=None,
+        adjudication_session=None,
+        k: int | None = None,
+        split: str | None = None,
+        chunk_map_path: Path | None = None,
+    ) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
         self.run_specs = run_specs or []
@@ -44,8 +53,9 @@ class RankevalApp(App[int | str | None]):
 
     def score_request(self) -> LoadRequest:
         """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
-        return LoadRequest(Path(self.protocol_dir), tuple(self.run_specs), self.qrels_path, self.k, self.split,
-                           self.chunk_map_path)
+        return LoadRequest(
+            Path(self.protocol_dir), tuple(self.run_specs), self.qrels_path, self.k, self.split, self.chunk_map_path
+        )
 
     def get_default_screen(self) -> Screen:
         """The scoring screen is the base screen; the judging screen (issue 3) is pushed over it.

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from rich.text import Text
 from textual import work
@@ -23,9 +23,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, ProgressBar, Static
 from textual.worker import Worker
 
+from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
-from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.tui.overview_screen import OverviewScreen
 
 HANGUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
@@ -44,8 +44,15 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog"):
-            yield Static(Text.assemble("Note for query ", (self.pair[0], "bold"), ", document ",
-                                       (self.pair[1], "bold"), "  (Enter saves, empty removes, Esc cancels)"))
+            yield Static(
+                Text.assemble(
+                    "Note for query ",
+                    (self.pair[0], "bold"),
+                    ", document ",
+                    (self.pair[1], "bold"),
+                    "  (Enter saves, empty removes, Esc cancels)",
+                )
+            )
             yield Input(self.text, placeholder="why this label, or what is disputed", id="note-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -70,8 +77,10 @@ class HelpScreen(ModalScreen[None]):
             keys = binding.key_display or binding.key
             lines.append(f"  {keys:<8}", style="bold cyan")
             lines.append(f"{binding.tooltip or binding.description}\n")
-        lines.append("\nA pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
-                     "Every change is fsynced to the journal before it is shown.")
+        lines.append(
+            "\nA pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
+            "Every change is fsynced to the journal before it is shown."
+        )
         with Vertical(id="help-dialog"):
             yield Static(lines)
 
@@ -86,29 +95,46 @@ class JudgeScreen(Screen[None]):
     QUERY = Binding.Group("Query")
     BINDINGS = [
         Binding("1", "label(1)", "Relevant", tooltip="mark relevant (1) and move on", id="judge.relevant"),
-        Binding("0", "label(0)", "Not relevant", tooltip="mark not relevant (0) and move on",
-                id="judge.not_relevant"),
-        Binding("left,h", "step(-1)", "Prev", key_display="←", tooltip="previous pair (also h)",
-                group=PAIR, id="judge.prev"),
-        Binding("right,l", "step(1)", "Next", key_display="→", tooltip="next pair (also l)",
-                group=PAIR, id="judge.next"),
-        Binding("left_square_bracket", "step_query(-1)", "Prev query", key_display="[",
-                tooltip="first pair of the previous query", group=QUERY, id="judge.prev_query"),
-        Binding("right_square_bracket", "step_query(1)", "Next query", key_display="]",
-                tooltip="first pair of the next query", group=QUERY, id="judge.next_query"),
-        Binding("g", "next_unjudged", "Unjudged", tooltip="jump to the next unjudged pair",
-                id="judge.next_unjudged"),
-        Binding("u", "undo", "Undo", tooltip="undo the last change (whole session, across restarts)",
-                id="judge.undo"),
+        Binding("0", "label(0)", "Not relevant", tooltip="mark not relevant (0) and move on", id="judge.not_relevant"),
+        Binding(
+            "left,h", "step(-1)", "Prev", key_display="←", tooltip="previous pair (also h)", group=PAIR, id="judge.prev"
+        ),
+        Binding(
+            "right,l", "step(1)", "Next", key_display="→", tooltip="next pair (also l)", group=PAIR, id="judge.next"
+        ),
+        Binding(
+            "left_square_bracket",
+            "step_query(-1)",
+            "Prev query",
+            key_display="[",
+            tooltip="first pair of the previous query",
+            group=QUERY,
+            id="judge.prev_query",
+        ),
+        Binding(
+            "right_square_bracket",
+            "step_query(1)",
+            "Next query",
+            key_display="]",
+            tooltip="first pair of the next query",
+            group=QUERY,
+            id="judge.next_query",
+        ),
+        Binding("g", "next_unjudged", "Unjudged", tooltip="jump to the next unjudged pair", id="judge.next_unjudged"),
+        Binding("u", "undo", "Undo", tooltip="undo the last change (whole session, across restarts)", id="judge.undo"),
         Binding("ctrl+r,U", "redo", "Redo", key_display="^r", tooltip="redo (also U)", id="judge.redo"),
         Binding("n", "note", "Note", tooltip="write a note on this pair", id="judge.note"),
         Binding("d", "dispute", "Dispute", tooltip="toggle the disputed flag of this pair", id="judge.dispute"),
         Binding("o", "overview", "Overview", tooltip="matrix of all pairs; jump to any", id="judge.overview"),
-        Binding("w", "write", "Write", tooltip="write qrels.toml now (when every pair is judged)",
-                id="judge.write"),
+        Binding("w", "write", "Write", tooltip="write qrels.toml now (when every pair is judged)", id="judge.write"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="judge.help"),
-        Binding("q", "quit_judging", "Quit", tooltip="quit: writes qrels if complete, else keeps the journal",
-                id="judge.quit"),
+        Binding(
+            "q",
+            "quit_judging",
+            "Quit",
+            tooltip="quit: writes qrels if complete, else keeps the journal",
+            id="judge.quit",
+        ),
     ]
 
     pair: reactive[tuple[str, str] | None] = reactive(None)
@@ -147,7 +173,8 @@ class JudgeScreen(Screen[None]):
         self.title = f"judging {session.definition.name}"
         self.sub_title = f"{session.qrels_path.name} · {session.annotator} · {order}"
         self.query_one("#judge-criterion", Static).update(
-            Text.assemble(("Relevance: ", "bold"), session.definition.relevance))
+            Text.assemble(("Relevance: ", "bold"), session.definition.relevance)
+        )
         self.query_one("#judge-total-bar", ProgressBar).update(total=session.total)
         self.query_one("#judge-doc", VerticalScroll).focus()
         if self.exit_app_on_quit:
@@ -188,9 +215,11 @@ class JudgeScreen(Screen[None]):
         query, doc = session.current
         label_text, label_style = LABEL_TEXT[session.label_of(query, doc)]
         pair_line = Text.assemble(
-            ("Document ", "bold"), (doc, "bold"),
+            ("Document ", "bold"),
+            (doc, "bold"),
             f"   {session.doc_index + 1} of {len(session.docs_of[query])} in {query}   label: ",
-            (label_text, label_style))
+            (label_text, label_style),
+        )
         if session.is_disputed(query, doc):
             pair_line.append("   DISPUTED", style="bold red")
         note = session.note_of(query, doc)
@@ -214,9 +243,16 @@ class JudgeScreen(Screen[None]):
         session = self.session
         if query != self._shown_query:
             meta = session.definition.queries[query]
-            text = Text.assemble(("Query ", "bold"), (query, "bold"), ("  split ", "dim"), meta.split,
-                                 ("  ", ""), (f"{session.query_index + 1} of {len(session.query_ids)}", "dim"),
-                                 "\n", meta.text)
+            text = Text.assemble(
+                ("Query ", "bold"),
+                (query, "bold"),
+                ("  split ", "dim"),
+                meta.split,
+                ("  ", ""),
+                (f"{session.query_index + 1} of {len(session.query_ids)}", "dim"),
+                "\n",
+                meta.text,
+            )
             if meta.need:
                 text.append("\nNeed: ", style="bold")
                 text.append(meta.need)
@@ -245,9 +281,12 @@ class JudgeScreen(Screen[None]):
         self.sync()
 
     def action_label(self, value: int) -> None:
-        self.record(lambda: self.session.label(value),
-                    lambda c: f"recorded {c.query} / {c.doc} = {c.after}"
-                              + (f" (was {c.before})" if c.before is not None else ""))
+        self.record(
+            lambda: self.session.label(value),
+            lambda c: (
+                f"recorded {c.query} / {c.doc} = {c.after}" + (f" (was {c.before})" if c.before is not None else "")
+            ),
+        )
 
     def action_undo(self) -> None:
         self.record(self.session.undo, lambda c: f"undid {describe(c, c.before)}")
@@ -256,16 +295,20 @@ class JudgeScreen(Screen[None]):
         self.record(self.session.redo, lambda c: f"redid {describe(c, c.after)}")
 
     def action_dispute(self) -> None:
-        self.record(self.session.toggle_disputed,
-                    lambda c: f"{c.query} / {c.doc} {'marked disputed' if c.after else 'no longer disputed'}")
+        self.record(
+            self.session.toggle_disputed,
+            lambda c: f"{c.query} / {c.doc} {'marked disputed' if c.after else 'no longer disputed'}",
+        )
 
     def action_note(self) -> None:
         query, doc = self.session.current
 
         def saved(text: str | None) -> None:
             if text is not None:
-                self.record(lambda: self.session.set_note(text), lambda c: f"note on {c.query} / {c.doc} "
-                            + ("saved" if c.after else "removed"))
+                self.record(
+                    lambda: self.session.set_note(text),
+                    lambda c: f"note on {c.query} / {c.doc} " + ("saved" if c.after else "removed"),
+                )
 
         self.app.push_screen(NoteScreen(query, doc, self.session.note_of(query, doc)), saved)
 
@@ -319,8 +362,9 @@ class JudgeScreen(Screen[None]):
             message = error.one_line() if isinstance(error, ContractError) else str(error)
             self.app.call_from_thread(self.notify, f"qrels NOT written: {message}", severity="error", timeout=30)
             return
-        self.app.call_from_thread(self.set_status, f"all {self.session.total} pairs judged: wrote "
-                                                   f"{self.session.qrels_path.name}")
+        self.app.call_from_thread(
+            self.set_status, f"all {self.session.total} pairs judged: wrote {self.session.qrels_path.name}"
+        )
 
     def action_write(self) -> None:
         if not self.session.complete:

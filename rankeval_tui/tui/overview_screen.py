@@ -37,16 +37,27 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
             columns = "columns: doc # = n-th document in corpus order; rows: query, judged/total"
         else:
             order = f"shuffled, seed {session.seed}"
-            columns = ("columns: pos # = position in each query's own shuffled order (not one document "
-                       "per column); rows: query, judged/total")
-        yield Static(Text.assemble(
-            ("Overview ", "bold"),
-            f"{len(session.query_ids)} queries x {len(session.definition.documents)} documents, {order}; "
-            f"{session.remaining} of {session.total} left   ",
-            ("1", "bold green"), " relevant  ", ("0", "bold"), " not relevant  ",
-            (UNJUDGED, "bold yellow"), " unjudged  ", ("x", "reverse red"), " disputed\n",
-            (columns, "dim"),
-        ), id="overview-legend")
+            columns = (
+                "columns: pos # = position in each query's own shuffled order (not one document "
+                "per column); rows: query, judged/total"
+            )
+        yield Static(
+            Text.assemble(
+                ("Overview ", "bold"),
+                f"{len(session.query_ids)} queries x {len(session.definition.documents)} documents, {order}; "
+                f"{session.remaining} of {session.total} left   ",
+                ("1", "bold green"),
+                " relevant  ",
+                ("0", "bold"),
+                " not relevant  ",
+                (UNJUDGED, "bold yellow"),
+                " unjudged  ",
+                ("x", "reverse red"),
+                " disputed\n",
+                (columns, "dim"),
+            ),
+            id="overview-legend",
+        )
         yield LabelMatrix(session, id="overview-matrix")
         yield Static(id="overview-cell")
         yield Footer(compact=True)
@@ -64,8 +75,19 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
         note = "  note" if self.session.note_of(query, doc) else ""
         column = "doc #" if self.session.order == "corpus" else "pos #"
         self.query_one("#overview-cell", Static).update(
-            Text.assemble((column, "dim"), f"{col + 1:<4}", ("query ", "dim"), query, ("  document ", "dim"), doc, "  ", state, (extra, "red"),
-                          (note, "cyan")))
+            Text.assemble(
+                (column, "dim"),
+                f"{col + 1:<4}",
+                ("query ", "dim"),
+                query,
+                ("  document ", "dim"),
+                doc,
+                "  ",
+                state,
+                (extra, "red"),
+                (note, "cyan"),
+            )
+        )
 
     def on_label_matrix_moved(self, message: LabelMatrix.Moved) -> None:
         self.show_cell(message.query, message.doc, message.col)

@@ -8,7 +8,7 @@ rankings are read from the session's protocol and runs; no metric is computed he
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual import on
@@ -62,9 +62,18 @@ class QueryScreen(Screen[None]):
         protocol = self.session.protocol
         meta = protocol.queries[self.query_id]
         relevant = [d for d in protocol.documents if protocol.qrels[self.query_id][d] == 1]
-        text = Text.assemble(("query ", "dim"), (self.query_id, "bold"), ("  split ", "dim"), meta.split,
-                             ("  k ", "dim"), str(protocol.k), ("  sha256 ", "dim"), protocol.protocol_sha256[:12],
-                             "\n", (meta.text, "bold"))
+        text = Text.assemble(
+            ("query ", "dim"),
+            (self.query_id, "bold"),
+            ("  split ", "dim"),
+            meta.split,
+            ("  k ", "dim"),
+            str(protocol.k),
+            ("  sha256 ", "dim"),
+            protocol.protocol_sha256[:12],
+            "\n",
+            (meta.text, "bold"),
+        )
         if meta.need:
             text.append(f"\nneed: {meta.need}", style="italic")
         text.append("\nrelevant: ", style="dim")
@@ -72,16 +81,19 @@ class QueryScreen(Screen[None]):
             text.append(", ".join(relevant), style=STYLE_WIN)
             text.append(f"  ({len(relevant)} of {len(protocol.documents)} documents)", style="dim")
         else:
-            text.append("none: Recall and RR are null for this query, excluded from the means",
-                        style=STYLE_NO_RELEVANT)
+            text.append("none: Recall and RR are null for this query, excluded from the means", style=STYLE_NO_RELEVANT)
         return text
 
     def run_title(self, name: str) -> Text:
         row = self.session.report(name).row(self.query_id)
         k = self.session.protocol.k
         first = "null" if row.first_relevant_rank is None else str(row.first_relevant_rank)
-        text = Text.assemble((name, "bold"), "\nfirst relevant rank ", (first, "bold"),
-                             f"\nRecall@{k} {exact_and_decimal(row.recall)}  RR@{k} {exact_and_decimal(row.rr)}")
+        text = Text.assemble(
+            (name, "bold"),
+            "\nfirst relevant rank ",
+            (first, "bold"),
+            f"\nRecall@{k} {exact_and_decimal(row.recall)}  RR@{k} {exact_and_decimal(row.rr)}",
+        )
         status = row_status(row)
         if status:
             text.append(f"\n{status}", style=STYLE_NO_RELEVANT if not row.eligible else STYLE_MISSING)
@@ -112,15 +124,23 @@ class QueryScreen(Screen[None]):
             return
         for rank, doc in enumerate(ranking, 1):
             label = labels[doc]
-            table.add_row(Text(str(rank), justify="right"), doc,
-                          Text("1 relevant", style=STYLE_WIN) if label == 1 else Text("0", style="dim"),
-                          Text("← first relevant", style="bold") if rank == first else "",
-                          key=doc)
+            table.add_row(
+                Text(str(rank), justify="right"),
+                doc,
+                Text("1 relevant", style=STYLE_WIN) if label == 1 else Text("0", style="dim"),
+                Text("← first relevant", style="bold") if rank == first else "",
+                key=doc,
+            )
             if rank == k:
                 table.add_row("", Text(f"── cutoff k={k} ──", style="bold cyan"), "", "", key=CUTOFF_KEY)
         if len(ranking) < k:
-            table.add_row("", Text(f"── cutoff k={k} ──", style="bold cyan"), "",
-                          Text(f"ranking has {len(ranking)}", style="dim"), key=CUTOFF_KEY)
+            table.add_row(
+                "",
+                Text(f"── cutoff k={k} ──", style="bold cyan"),
+                "",
+                Text(f"ranking has {len(ranking)}", style="dim"),
+                key=CUTOFF_KEY,
+            )
 
     @on(DataTable.RowHighlighted)
     def show_document(self, event: DataTable.RowHighlighted) -> None:
@@ -129,6 +149,12 @@ class QueryScreen(Screen[None]):
         if doc is None or doc == CUTOFF_KEY:
             return
         label = self.session.protocol.qrels[self.query_id][doc]
-        self.query_one("#query-doc", Static).update(Text.assemble(
-            (doc, "bold"), ("  label ", "dim"), (str(label), STYLE_WIN if label else "dim"), "  ",
-            self.session.protocol.documents[doc]))
+        self.query_one("#query-doc", Static).update(
+            Text.assemble(
+                (doc, "bold"),
+                ("  label ", "dim"),
+                (str(label), STYLE_WIN if label else "dim"),
+                "  ",
+                self.session.protocol.documents[doc],
+            )
+        )

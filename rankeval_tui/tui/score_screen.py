@@ -9,15 +9,15 @@ queries) come from another worker, in a child process when large, so no key wait
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal, Sequence
+from typing import Any, Literal
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
-from textual.worker import get_current_worker
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -25,16 +25,27 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 from textual.widgets.data_table import CellKey, ColumnKey, RowKey
+from textual.worker import get_current_worker
 
-from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.render import exact_and_decimal, signed
-from rankeval_tui.core.session import RunSpec, ScoringSession, statistics_in_process
 from rankeval_tui.core.evaluation.stats import PairedStatistics
-from rankeval_tui.tui.widgets.delta_chart import (STYLE_ADJUDICATED, STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT,
-                                                  STYLE_WIN, count_cell, delta_bar, delta_cell, status_cell,
-                                                  value_cell, verdict_cell)
+from rankeval_tui.core.session import RunSpec, ScoringSession, statistics_in_process
+from rankeval_tui.tui.widgets.delta_chart import (
+    STYLE_ADJUDICATED,
+    STYLE_LOSS,
+    STYLE_MISSING,
+    STYLE_NO_RELEVANT,
+    STYLE_WIN,
+    count_cell,
+    delta_bar,
+    delta_cell,
+    status_cell,
+    value_cell,
+    verdict_cell,
+)
 from rankeval_tui.tui.widgets.score_stats import pending_line, statistics_lines
 
 View = Literal["run", "compare"]
@@ -42,24 +53,52 @@ SortMode = Literal["protocol", "worst", "best"]
 SORT_MODES: tuple[SortMode, ...] = ("protocol", "worst", "best")
 SORT_LABELS = {"protocol": "protocol order", "worst": "delta, worst first", "best": "delta, best first"}
 
-RUN_COLUMNS = (("query", "query"), ("status", "status"), ("missing", "missing"), ("returned", "returned"),
-               ("relevant", "relevant"), ("hits", "hits"), ("first", "first rel. rank"),
-               ("recall", "Recall@k"), ("rr", "RR@k"))
-COMPARE_COLUMNS = (("query", "query"), ("base_recall", "base R@k"), ("cand_recall", "cand R@k"),
-                   ("delta_recall", "Δ R@k"), ("base_rr", "base RR@k"), ("cand_rr", "cand RR@k"),
-                   ("delta_rr", "Δ RR@k"), ("verdict", "verdict"), ("chart", "Δ chart (m)"))
+RUN_COLUMNS = (
+    ("query", "query"),
+    ("status", "status"),
+    ("missing", "missing"),
+    ("returned", "returned"),
+    ("relevant", "relevant"),
+    ("hits", "hits"),
+    ("first", "first rel. rank"),
+    ("recall", "Recall@k"),
+    ("rr", "RR@k"),
+)
+COMPARE_COLUMNS = (
+    ("query", "query"),
+    ("base_recall", "base R@k"),
+    ("cand_recall", "cand R@k"),
+    ("delta_recall", "Δ R@k"),
+    ("base_rr", "base RR@k"),
+    ("cand_rr", "cand RR@k"),
+    ("delta_rr", "Δ RR@k"),
+    ("verdict", "verdict"),
+    ("chart", "Δ chart (m)"),
+)
 
 LEGEND = Text.assemble(
-    "legend: ", ("MISSING (scored 0)", STYLE_MISSING), " the run has no ranking for the query: it counts 0 "
-    "in both means · ", ("no relevant (excluded)", STYLE_NO_RELEVANT), " no relevant document: "
-    "Recall/RR are null and the query is left out of the means")
+    "legend: ",
+    ("MISSING (scored 0)", STYLE_MISSING),
+    " the run has no ranking for the query: it counts 0 in both means · ",
+    ("no relevant (excluded)", STYLE_NO_RELEVANT),
+    " no relevant document: Recall/RR are null and the query is left out of the means",
+)
 COMPARE_LEGEND = Text.assemble(
-    "legend: ", ("▼ REGRESSION", STYLE_LOSS), " candidate worse than baseline on a metric · ",
-    ("▲ improved", STYLE_WIN), " better · = same · ", ("0 missing", STYLE_MISSING),
-    " no ranking, scored 0 · ", ("n/a", STYLE_NO_RELEVANT), " no relevant document (null, not compared)")
+    "legend: ",
+    ("▼ REGRESSION", STYLE_LOSS),
+    " candidate worse than baseline on a metric · ",
+    ("▲ improved", STYLE_WIN),
+    " better · = same · ",
+    ("0 missing", STYLE_MISSING),
+    " no ranking, scored 0 · ",
+    ("n/a", STYLE_NO_RELEVANT),
+    " no relevant document (null, not compared)",
+)
 ADJUDICATED_LEGEND = Text.assemble(
-    " · ", ("adj.", STYLE_ADJUDICATED), " adjudicated: the query's labels were disputed and decided by an "
-    "adjudicator (qrels [adjudication])")
+    " · ",
+    ("adj.", STYLE_ADJUDICATED),
+    " adjudicated: the query's labels were disputed and decided by an adjudicator (qrels [adjudication])",
+)
 
 
 LISTED = 6
@@ -81,6 +120,7 @@ def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool
     def key(row: PairedRow) -> tuple[bool, Fraction]:
         delta = row.delta(metric)
         return (delta is None, sign * delta if delta is not None else Fraction(0))
+
     return key
 
 
@@ -176,7 +216,9 @@ class ScoreTable(DataTable):
         self._require_update_dimensions = True
 
 
-def sync_table(table: ScoreTable, columns: Sequence[tuple[str, str]], rows: Sequence[tuple[str, Sequence[Any]]]) -> None:
+def sync_table(
+    table: ScoreTable, columns: Sequence[tuple[str, str]], rows: Sequence[tuple[str, Sequence[Any]]]
+) -> None:
     """Show ``rows`` in ``table``, in order, touching as little as possible.
 
     Same columns and same set of row keys (a k change, a new sort): cells are changed in place
@@ -218,8 +260,11 @@ class ScoreFooter(Footer):
     _shown: tuple[Any, ...] | None = None
 
     def _showing(self) -> tuple[Any, ...]:
-        keys = tuple((binding.key, binding.action, binding.description, binding.key_display, enabled, tooltip)
-                     for _, binding, enabled, tooltip in self.screen.active_bindings.values() if binding.show)
+        keys = tuple(
+            (binding.key, binding.action, binding.description, binding.key_display, enabled, tooltip)
+            for _, binding, enabled, tooltip in self.screen.active_bindings.values()
+            if binding.show
+        )
         return keys, self.compact, self.show_command_palette, self.combine_groups
 
     async def recompose(self) -> None:
@@ -259,8 +304,14 @@ class LoadRequest:
     chunk_map_path: Path | None = None
 
     def load(self) -> ScoringSession:
-        return ScoringSession.load(self.protocol_dir, self.run_specs, qrels_path=self.qrels_path, k=self.k,
-                                   split=self.split, chunk_map_path=self.chunk_map_path)
+        return ScoringSession.load(
+            self.protocol_dir,
+            self.run_specs,
+            qrels_path=self.qrels_path,
+            k=self.k,
+            split=self.split,
+            chunk_map_path=self.chunk_map_path,
+        )
 
 
 class ScoreScreen(Screen[None]):
@@ -333,7 +384,11 @@ class ScoreScreen(Screen[None]):
         try:
             session = self.request.load() if initial or self.session is None else self.session.reload()
         except ContractError as error:
-            prefix = "protocol rejected" if initial or self.session is None else "reload failed, still showing the last good files"
+            prefix = (
+                "protocol rejected"
+                if initial or self.session is None
+                else "reload failed, still showing the last good files"
+            )
             self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
             return
         self.app.call_from_thread(self.set_session, session)
@@ -416,11 +471,16 @@ class ScoreScreen(Screen[None]):
         protocol = session.protocol
         changed = protocol.k != session.base.k or protocol.split != session.base.split
         return Text.assemble(
-            ("protocol ", "dim"), (protocol.name, "bold"),
-            ("   sha256 ", "dim"), (protocol.protocol_sha256[:12], "bold"),
-            ("   split ", "dim"), (protocol.split, "bold"),
-            ("   k ", "dim"), (str(protocol.k), "bold"),
-            ("   queries ", "dim"), (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
+            ("protocol ", "dim"),
+            (protocol.name, "bold"),
+            ("   sha256 ", "dim"),
+            (protocol.protocol_sha256[:12], "bold"),
+            ("   split ", "dim"),
+            (protocol.split, "bold"),
+            ("   k ", "dim"),
+            (str(protocol.k), "bold"),
+            ("   queries ", "dim"),
+            (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
             (f"   (files say k {session.base.k}, split {session.base.split})" if changed else "", "yellow"),
         )
 
@@ -455,12 +515,18 @@ class ScoreScreen(Screen[None]):
             summary.update("")
             return
         report = session.report(self.candidate)
-        title.update(Text.assemble(("run ", "dim"), (report.run, "bold"),
-                                   (f"  {self.shown_path(report.source)}" if report.source else "", "dim"),
-                                   ("   (c: next run, enter: query detail)", "dim")))
+        title.update(
+            Text.assemble(
+                ("run ", "dim"),
+                (report.run, "bold"),
+                (f"  {self.shown_path(report.source)}" if report.source else "", "dim"),
+                ("   (c: next run, enter: query detail)", "dim"),
+            )
+        )
         adjudicated = session.adjudicated
-        sync_table(table, RUN_COLUMNS, [(row.query, self.run_cells(row, row.query in adjudicated))
-                                        for row in report.rows])
+        sync_table(
+            table, RUN_COLUMNS, [(row.query, self.run_cells(row, row.query in adjudicated)) for row in report.rows]
+        )
         summary.update(self.run_summary(report, session.adjudicated_queries()))
 
     def shown_path(self, path: Path) -> str:
@@ -473,20 +539,33 @@ class ScoreScreen(Screen[None]):
 
     @staticmethod
     def run_cells(row: QueryRow, adjudicated: bool = False) -> list[Any]:
-        return [row.query, status_cell(row, adjudicated), "yes" if row.missing else "no", count_cell(row.returned),
-                count_cell(row.relevant), count_cell(row.hits), count_cell(row.first_relevant_rank),
-                value_cell(row.recall), value_cell(row.rr)]
+        return [
+            row.query,
+            status_cell(row, adjudicated),
+            "yes" if row.missing else "no",
+            count_cell(row.returned),
+            count_cell(row.relevant),
+            count_cell(row.hits),
+            count_cell(row.first_relevant_rank),
+            value_cell(row.recall),
+            value_cell(row.rr),
+        ]
 
     @staticmethod
     def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
         k = report.k
         text = Text.assemble(
-            (f"mean Recall@{k} = ", "bold"), exact_and_decimal(report.recall_at_k),
-            (f"   MRR@{k} = ", "bold"), exact_and_decimal(report.mrr_at_k),
+            (f"mean Recall@{k} = ", "bold"),
+            exact_and_decimal(report.recall_at_k),
+            (f"   MRR@{k} = ", "bold"),
+            exact_and_decimal(report.mrr_at_k),
             f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
-            ("missing_queries: ", "bold"), (", ".join(report.missing_queries) or "none", STYLE_MISSING),
-            ("   no_relevant_queries: ", "bold"), (", ".join(report.no_relevant_queries) or "none", STYLE_NO_RELEVANT),
-            ("   adjudicated_queries: ", "bold"), (", ".join(adjudicated) or "none", STYLE_ADJUDICATED),
+            ("missing_queries: ", "bold"),
+            (", ".join(report.missing_queries) or "none", STYLE_MISSING),
+            ("   no_relevant_queries: ", "bold"),
+            (", ".join(report.no_relevant_queries) or "none", STYLE_NO_RELEVANT),
+            ("   adjudicated_queries: ", "bold"),
+            (", ".join(adjudicated) or "none", STYLE_ADJUDICATED),
         )
         if report.adapter_sha256:
             text.append(f"\nadapter_sha256 {report.adapter_sha256}", style="dim")
@@ -520,23 +599,35 @@ class ScoreScreen(Screen[None]):
             rows = [row for row in rows if row.outcome(metric) == "loss"]
         if self.sort_mode != "protocol":
             rows.sort(key=sort_key(self.sort_mode, metric))
-        title.update(Text.assemble(
-            ("candidate ", "dim"), (comparison.candidate.run, "bold"), (" vs baseline ", "dim"),
-            (comparison.baseline.run, "bold"),
-            ("   (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
-            ("   chart/sort/filter: ", "dim"), (METRIC_LABELS[metric], "bold"),
-            ("   order: ", "dim"), (SORT_LABELS[self.sort_mode], "bold"),
-            ("   showing: ", "dim"), ("regressions only" if self.regressions_only else "all queries", "bold")))
+        title.update(
+            Text.assemble(
+                ("candidate ", "dim"),
+                (comparison.candidate.run, "bold"),
+                (" vs baseline ", "dim"),
+                (comparison.baseline.run, "bold"),
+                ("   (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
+                ("   chart/sort/filter: ", "dim"),
+                (METRIC_LABELS[metric], "bold"),
+                ("   order: ", "dim"),
+                (SORT_LABELS[self.sort_mode], "bold"),
+                ("   showing: ", "dim"),
+                ("regressions only" if self.regressions_only else "all queries", "bold"),
+            )
+        )
         adjudicated = self.session.adjudicated
         memo: dict[tuple[Any, ...], list[Any]] = {}
-        sync_table(table, COMPARE_COLUMNS, [(row.query, self.compare_cells(row, metric, row.query in adjudicated, memo))
-                                            for row in rows])
+        sync_table(
+            table,
+            COMPARE_COLUMNS,
+            [(row.query, self.compare_cells(row, metric, row.query in adjudicated, memo)) for row in rows],
+        )
         self.request_statistics()
         summary.update(self.compare_summary(comparison))
 
     @staticmethod
-    def compare_cells(row: PairedRow, metric: Metric, adjudicated: bool = False,
-                      memo: dict[tuple[Any, ...], list[Any]] | None = None) -> list[Any]:
+    def compare_cells(
+        row: PairedRow, metric: Metric, adjudicated: bool = False, memo: dict[tuple[Any, ...], list[Any]] | None = None
+    ) -> list[Any]:
         """The query cell, then eight cells that depend only on the two rows' values: with a
         ``memo`` (one per refresh), each distinct pair of values is formatted once (2000 queries
         hold a few hundred; the deltas are Fraction arithmetic, most of a row's cost)."""
@@ -545,10 +636,16 @@ class ScoreScreen(Screen[None]):
         key = (base.recall, cand.recall, base.rr, cand.rr, base.missing, cand.missing, metric)
         values = None if memo is None else memo.get(key)
         if values is None:
-            values = [value_cell(base.recall, base.missing), value_cell(cand.recall, cand.missing),
-                      delta_cell(row.delta("recall")), value_cell(base.rr, base.missing),
-                      value_cell(cand.rr, cand.missing), delta_cell(row.delta("rr")), verdict_cell(row),
-                      delta_bar(row.delta(metric))]
+            values = [
+                value_cell(base.recall, base.missing),
+                value_cell(cand.recall, cand.missing),
+                delta_cell(row.delta("recall")),
+                value_cell(base.rr, base.missing),
+                value_cell(cand.rr, cand.missing),
+                delta_cell(row.delta("rr")),
+                verdict_cell(row),
+                delta_bar(row.delta(metric)),
+            ]
             if memo is not None:
                 memo[key] = values
         return [query, *values]
@@ -573,9 +670,11 @@ class ScoreScreen(Screen[None]):
             counts = comparison.counts(metric)  # type: ignore[arg-type]
             worse = comparison.regressions(metric)  # type: ignore[arg-type]
             text.append(f"{label:<9}", style="bold reverse" if metric == self.metric else "bold")
-            text.append(f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
-                        f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
-                        f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  ")
+            text.append(
+                f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
+                f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
+                f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
+            )
             text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
             if base.run == cand.run:
                 continue  # "same run" is in the title; nothing to test
@@ -584,8 +683,13 @@ class ScoreScreen(Screen[None]):
             elif family is None or mine is None:
                 text.append("          no paired statistics for this pair", style="dim")
             else:
-                text.append_text(statistics_lines(mine.metrics[metric], family.alpha,  # type: ignore[index]
-                                                  len(family.candidates)))
+                text.append_text(
+                    statistics_lines(
+                        mine.metrics[metric],
+                        family.alpha,  # type: ignore[index]
+                        len(family.candidates),
+                    )
+                )
             text.append("\n")
         text.append_text(COMPARE_LEGEND)
         if self.session is not None and self.session.adjudicated_queries():
@@ -663,6 +767,7 @@ class ScoreScreen(Screen[None]):
         def next_split(s: ScoringSession) -> ScoringSession:
             splits = s.splits
             return s.with_split(splits[(splits.index(s.protocol.split) + 1) % len(splits)])
+
         self.rescore(next_split)
 
     def cycle(self, current: str | None) -> str | None:
@@ -700,8 +805,11 @@ class ScoreScreen(Screen[None]):
         open_judging()
 
     def action_help(self) -> None:
-        self.notify("v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort · "
-                    "f regressions only · enter query detail · r reload · j judge · q quit", timeout=10)
+        self.notify(
+            "v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort · "
+            "f regressions only · enter query detail · r reload · j judge · q quit",
+            timeout=10,
+        )
 
     @on(DataTable.RowSelected)
     def open_query(self, event: DataTable.RowSelected) -> None:
@@ -713,6 +821,7 @@ class ScoreScreen(Screen[None]):
         if self.view == "compare" and self.baseline and self.candidate:
             runs = list(dict.fromkeys([self.baseline, self.candidate]))
         else:
-            runs = list(dict.fromkeys([*([self.candidate] if self.candidate else []),
-                                       *(s.name for s in self.session.accepted)]))
+            runs = list(
+                dict.fromkeys([*([self.candidate] if self.candidate else []), *(s.name for s in self.session.accepted)])
+            )
         self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs))

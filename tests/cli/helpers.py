@@ -11,8 +11,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args: str | Path, cwd: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rankeval_tui", *map(str, args)], capture_output=True,
-                          text=True, cwd=cwd or REPO, env={**os.environ, **(env or {})}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "rankeval_tui", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPO,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
 
 
 def assert_one_line_error(result: subprocess.CompletedProcess, *fragments: str) -> str:

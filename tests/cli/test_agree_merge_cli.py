@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import copy
 import json
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from pathlib import Path
 
 import pytest
 import tomli_w
 
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from tests.cli.helpers import REPO, assert_one_line_error, run_cli
 
 SEED = REPO / "protocols" / "help-docs-zh"
@@ -23,8 +23,16 @@ def labels() -> dict:
 
 
 def write(path: Path, labels: dict, **tables) -> Path:
-    path.write_text(tomli_w.dumps({**{k: v for k, v in tables.items() if k == "provenance"}, "qrels": labels,
-                                   **{k: v for k, v in tables.items() if k != "provenance"}}), encoding="utf-8")
+    path.write_text(
+        tomli_w.dumps(
+            {
+                **{k: v for k, v in tables.items() if k == "provenance"},
+                "qrels": labels,
+                **{k: v for k, v in tables.items() if k != "provenance"},
+            }
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -37,8 +45,12 @@ def two_annotators(tmp_path, labels) -> tuple[Path, Path]:
     bob = copy.deepcopy(labels)
     bob["q2"]["d4"] = 0
     bob["q1"]["d1"] = 1
-    a = write(tmp_path / "alice.toml", labels, provenance={"annotators": ["alice"]},
-              notes={"q2": {"d4": "CSV is an export format"}})
+    a = write(
+        tmp_path / "alice.toml",
+        labels,
+        provenance={"annotators": ["alice"]},
+        notes={"q2": {"d4": "CSV is an export format"}},
+    )
     b = write(tmp_path / "bob.toml", bob, provenance={"annotators": ["bob"]}, notes={"q1": {"d1": "retry?"}})
     return a, b
 
@@ -97,8 +109,9 @@ def test_agree_finds_files_in_the_protocol_directory(tmp_path, labels, seed_copy
 def test_agree_coverage_difference_is_one_error_line(tmp_path, labels):
     a = write(tmp_path / "a.toml", labels)
     b = write(tmp_path / "b.toml", only(labels, "q1", "q2", "q3", "q4"))
-    assert_one_line_error(run_cli("agree", SEED, a, b), "differ in coverage (6 pairs)",
-                          f"judged only in {a}: query 'q5': all 6 documents")
+    assert_one_line_error(
+        run_cli("agree", SEED, a, b), "differ in coverage (6 pairs)", f"judged only in {a}: query 'q5': all 6 documents"
+    )
 
 
 def test_agree_missing_file_is_one_error_line(tmp_path, labels):
@@ -132,10 +145,12 @@ def test_merge_conflicts_are_listed_in_full_and_nothing_is_written(tmp_path, lab
     s2 = write(tmp_path / "s2.toml", only(other, "q3", "q4", "q5"))
     out = tmp_path / "qrels.toml"
     line = assert_one_line_error(
-        run_cli("merge", SEED, s1, s2, "-o", out), "3 conflicting pairs",
+        run_cli("merge", SEED, s1, s2, "-o", out),
+        "3 conflicting pairs",
         f"query 'q3', document 'd5': 1 in {s1}, 0 in {s2}",
         f"query 'q3', document 'd6': 0 in {s1}, 1 in {s2}",
-        f"query 'q4', document 'd6': 1 in {s1}, 0 in {s2}")
+        f"query 'q4', document 'd6': 1 in {s1}, 0 in {s2}",
+    )
     assert "judged in no shard" not in line
     assert not out.exists()
 
@@ -146,8 +161,10 @@ def test_merge_missing_pairs_are_listed(tmp_path, labels):
     s1 = write(tmp_path / "s1.toml", only(partial, "q1", "q2"))
     s2 = write(tmp_path / "s2.toml", only(labels, "q3", "q4"))
     out = tmp_path / "qrels.toml"
-    assert_one_line_error(run_cli("merge", SEED, s1, s2, "-o", out),
-                          "7 pairs judged in no shard: query 'q2': 'd6'; query 'q5': all 6 documents")
+    assert_one_line_error(
+        run_cli("merge", SEED, s1, s2, "-o", out),
+        "7 pairs judged in no shard: query 'q2': 'd6'; query 'q5': all 6 documents",
+    )
     assert not out.exists()
 
 
@@ -193,5 +210,7 @@ def test_judge_adjudicate_option_checks(tmp_path, labels):
     b = write(tmp_path / "b.toml", labels)
     assert_one_line_error(run_cli("judge", SEED, "--adjudicate", a, b), "--adjudicate needs -o")
     assert_one_line_error(run_cli("judge", SEED, "-o", tmp_path / "x.toml"), "-o applies to --adjudicate only")
-    assert_one_line_error(run_cli("judge", SEED, "--adjudicate", a, b, "-o", tmp_path / "x.toml", "--order", "corpus"),
-                          "--order does not apply to --adjudicate")
+    assert_one_line_error(
+        run_cli("judge", SEED, "--adjudicate", a, b, "-o", tmp_path / "x.toml", "--order", "corpus"),
+        "--order does not apply to --adjudicate",
+    )

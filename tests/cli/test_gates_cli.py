@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from pathlib import Path
 
 import pytest
 import tomli_w
 
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from tests.cli.helpers import REPO, assert_one_line_error, run_cli
 
 SEED = REPO / "protocols" / "help-docs-zh"
@@ -26,8 +26,12 @@ def test_seed_b_vs_a_statistics_in_json_and_gate_passes():
     rr = data["comparisons"][0]["metrics"]["rr"]
     assert rr["mean_delta"] == "1/3" and rr["regressions"] == ["q2"]
     stats = rr["statistics"]
-    assert stats["n"] == 3 and stats["sign_flip"] == {"p_value": "3/4", "method": "exact", "assignments": 8,
-                                                      "seed": None}
+    assert stats["n"] == 3 and stats["sign_flip"] == {
+        "p_value": "3/4",
+        "method": "exact",
+        "assignments": 8,
+        "seed": None,
+    }
     assert stats["p_holm"] == "3/4" and stats["significant"] is False and stats["worst_query"] == "q2"
     assert stats["bootstrap"]["samples"] == 10000 and stats["bootstrap"]["seed"] == 0
     assert data["comparisons"][0]["metrics"]["recall"]["statistics"]["p_value"] == "1"
@@ -36,8 +40,9 @@ def test_seed_b_vs_a_statistics_in_json_and_gate_passes():
 
 
 def test_per_query_drop_fails_the_gate_with_the_reason():
-    result, data = score_json("--run", A, "--run", B, "--baseline", "fixture_A", "--fail-on-regression",
-                              "--max-query-drop", "1/4")
+    result, data = score_json(
+        "--run", A, "--run", B, "--baseline", "fixture_A", "--fail-on-regression", "--max-query-drop", "1/4"
+    )
     assert result.returncode == 1
     assert data["regression_gate"]["passed"] is False  # the report is still printed
     reasons = [line for line in result.stderr.splitlines() if line.startswith("regression:")]
@@ -73,8 +78,7 @@ def test_holm_across_two_candidates():
 
 
 def test_bootstrap_test_is_seeded_and_reproducible():
-    args = ("--run", A, "--run", B, "--baseline", "fixture_A", "--test", "bootstrap", "--seed", "3",
-            "--samples", "500")
+    args = ("--run", A, "--run", B, "--baseline", "fixture_A", "--test", "bootstrap", "--seed", "3", "--samples", "500")
     first, data = score_json(*args)
     second, _ = score_json(*args)
     assert first.returncode == 0 and first.stdout == second.stdout
@@ -98,13 +102,18 @@ def test_table_and_markdown_show_the_test(fmt):
 def write_protocol(directory: Path, n: int) -> Path:
     """n queries with one relevant document; run 'good' ranks it first, 'worse' second."""
     directory.mkdir()
-    (directory / "protocol.toml").write_text(tomli_w.dumps({
-        "protocol": {"name": "gate", "k": 2, "split": "test", "relevance": "r"},
-        "documents": {d: {"text": d} for d in ("d0", "d1", "d2")},
-        "queries": {f"q{i}": {"text": f"t{i}", "split": "test"} for i in range(n)},
-    }))
-    (directory / "qrels.toml").write_text(tomli_w.dumps(
-        {"qrels": {f"q{i}": {"d0": 1, "d1": 0, "d2": 0} for i in range(n)}}))
+    (directory / "protocol.toml").write_text(
+        tomli_w.dumps(
+            {
+                "protocol": {"name": "gate", "k": 2, "split": "test", "relevance": "r"},
+                "documents": {d: {"text": d} for d in ("d0", "d1", "d2")},
+                "queries": {f"q{i}": {"text": f"t{i}", "split": "test"} for i in range(n)},
+            }
+        )
+    )
+    (directory / "qrels.toml").write_text(
+        tomli_w.dumps({"qrels": {f"q{i}": {"d0": 1, "d1": 0, "d2": 0} for i in range(n)}})
+    )
     (directory / "runs").mkdir()
     (directory / "runs" / "good.json").write_text(json.dumps({f"q{i}": ["d0", "d1"] for i in range(n)}))
     (directory / "runs" / "worse.json").write_text(json.dumps({f"q{i}": ["d1", "d0"] for i in range(n)}))
@@ -115,12 +124,22 @@ def test_significantly_lower_fails_and_appends_the_step_summary(tmp_path):
     protocol = write_protocol(tmp_path / "gate", 8)
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
-    result = run_cli("score", protocol, "--baseline", "good", "--fail-on-regression", "--format", "json",
-                     env={"GITHUB_STEP_SUMMARY": str(summary)})
+    result = run_cli(
+        "score",
+        protocol,
+        "--baseline",
+        "good",
+        "--fail-on-regression",
+        "--format",
+        "json",
+        env={"GITHUB_STEP_SUMMARY": str(summary)},
+    )
     assert result.returncode == 1
     reasons = [line for line in result.stderr.splitlines() if line.startswith("regression:")]
-    assert reasons == ["regression: run 'worse' RR@k mean delta -1/2 (-0.5000) vs baseline 'good' is "
-                       "significantly lower: randomization p (Holm) = 1/128 (0.0078) <= alpha 0.05"]
+    assert reasons == [
+        "regression: run 'worse' RR@k mean delta -1/2 (-0.5000) vs baseline 'good' is "
+        "significantly lower: randomization p (Holm) = 1/128 (0.0078) <= alpha 0.05"
+    ]
     text = summary.read_text()
     assert text.startswith("earlier step\n")
     assert "### worse vs baseline good" in text and "| q0 |" in text
@@ -132,19 +151,23 @@ def test_significantly_lower_fails_and_appends_the_step_summary(tmp_path):
 
 def test_step_summary_untouched_without_the_gate(tmp_path):
     summary = tmp_path / "summary.md"
-    result = run_cli("score", SEED, "--run", A, "--run", B, "--baseline", "fixture_A",
-                     env={"GITHUB_STEP_SUMMARY": str(summary)})
+    result = run_cli(
+        "score", SEED, "--run", A, "--run", B, "--baseline", "fixture_A", env={"GITHUB_STEP_SUMMARY": str(summary)}
+    )
     assert result.returncode == 0 and not summary.exists()
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--run", A, "--fail-on-regression"], "needs a baseline and at least one candidate"),
-    (["--run", A, "--run", B, "--alpha", "0"], "--alpha"),
-    (["--run", A, "--run", B, "--alpha", "1.5"], "--alpha"),
-    (["--run", A, "--run", B, "--max-query-drop", "-1"], "--max-query-drop"),
-    (["--run", A, "--run", B, "--samples", "0"], "--samples"),
-    (["--run", A, "--run", B, "--test", "t-test"], "--test"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--run", A, "--fail-on-regression"], "needs a baseline and at least one candidate"),
+        (["--run", A, "--run", B, "--alpha", "0"], "--alpha"),
+        (["--run", A, "--run", B, "--alpha", "1.5"], "--alpha"),
+        (["--run", A, "--run", B, "--max-query-drop", "-1"], "--max-query-drop"),
+        (["--run", A, "--run", B, "--samples", "0"], "--samples"),
+        (["--run", A, "--run", B, "--test", "t-test"], "--test"),
+    ],
+)
 def test_bad_statistics_options_are_one_line_errors(args, fragment):
     assert_one_line_error(run_cli("score", SEED, *args), fragment)
 
@@ -172,8 +195,9 @@ def test_qrels_import_non_exhaustive_writes_nothing(tmp_path):
     trec = tmp_path / "partial.txt"
     trec.write_text("q2 0 d3 1\nq2 0 d4 1\n")
     out = tmp_path / "qrels.toml"
-    line = assert_one_line_error(run_cli("qrels", "import", SEED, trec, "-o", out), "not exhaustive",
-                                 "28 of 30 pairs unjudged", "first: q1/d1")
+    line = assert_one_line_error(
+        run_cli("qrels", "import", SEED, trec, "-o", out), "not exhaustive", "28 of 30 pairs unjudged", "first: q1/d1"
+    )
     assert str(trec) in line and not out.exists()
 
 
@@ -204,6 +228,16 @@ def test_run_export(tmp_path):
 
 
 def test_unwritable_step_summary_is_a_one_line_error_before_any_output(tmp_path):
-    result = run_cli("score", SEED, "--run", A, "--run", B, "--baseline", "fixture_A", "--fail-on-regression",
-                     env={"GITHUB_STEP_SUMMARY": str(tmp_path / "no-such-dir" / "summary.md")})
+    result = run_cli(
+        "score",
+        SEED,
+        "--run",
+        A,
+        "--run",
+        B,
+        "--baseline",
+        "fixture_A",
+        "--fail-on-regression",
+        env={"GITHUB_STEP_SUMMARY": str(tmp_path / "no-such-dir" / "summary.md")},
+    )
     assert_one_line_error(result, "cannot write the step summary", "no-such-dir")

@@ -33,8 +33,9 @@ def test_no_protocol_scores_bundled_demo_from_any_directory(tmp_path, seed_expec
 
 def test_named_runs_relative_to_protocol_and_trec(tmp_path):
     trec = tmp_path / "other.trec"
-    trec.write_text("q2 Q0 d1 1 3.0 B\nq2 Q0 d3 2 2.0 B\nq2 Q0 d4 3 1.0 B\n"
-                    "q3 Q0 d5 1 2.0 B\nq3 Q0 d2 2 1.0 B\nq4 Q0 d6 1 1.0 B\n")
+    trec.write_text(
+        "q2 Q0 d1 1 3.0 B\nq2 Q0 d3 2 2.0 B\nq2 Q0 d4 3 1.0 B\nq3 Q0 d5 1 2.0 B\nq3 Q0 d2 2 1.0 B\nq4 Q0 d6 1 1.0 B\n"
+    )
     result = run_cli("score", SEED, "--run", "runs/fixture_A.json", "--run", f"B={trec}", "--format", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
@@ -79,8 +80,16 @@ def test_k_override_changes_hash_and_numbers():
 
 
 def test_chunk_map_scores_through_adapter(seed_expected_chunk):
-    result = run_cli("score", SEED, "--chunk-map", SEED / "chunks/chunk_map.toml",
-                     "--run", "chunks/chunk_run.json", "--format", "json")
+    result = run_cli(
+        "score",
+        SEED,
+        "--chunk-map",
+        SEED / "chunks/chunk_map.toml",
+        "--run",
+        "chunks/chunk_run.json",
+        "--format",
+        "json",
+    )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)["runs"]["chunk_run"]
     expected = seed_expected_chunk["collapse_then_document_cutoff"]
@@ -90,8 +99,9 @@ def test_chunk_map_scores_through_adapter(seed_expected_chunk):
 
 def test_adapt_writes_document_run(tmp_path, seed_expected_chunk):
     out = tmp_path / "doc_run.json"
-    result = run_cli("adapt", SEED, "--chunk-map", SEED / "chunks/chunk_map.toml",
-                     SEED / "chunks/chunk_run.json", "-o", out)
+    result = run_cli(
+        "adapt", SEED, "--chunk-map", SEED / "chunks/chunk_map.toml", SEED / "chunks/chunk_run.json", "-o", out
+    )
     assert result.returncode == 0, result.stderr
     data = json.loads(out.read_text())
     assert data["document_runs"] == seed_expected_chunk["document_runs"]
@@ -153,7 +163,9 @@ def test_unjudged_pair_names_qrels_file_and_pair(seed_copy):
     assert_one_line_error(run_cli("score", seed_copy), "qrels.toml", "'q2'", "'d4'", "unjudged")
 
 
-@pytest.mark.parametrize("bad, fragment", [("d3 = true", "True"), ("d3 = 2", "2"), ('d3 = "1"', "'1'"), ("d3 = 1.0", "1.0")])
+@pytest.mark.parametrize(
+    "bad, fragment", [("d3 = true", "True"), ("d3 = 2", "2"), ('d3 = "1"', "'1'"), ("d3 = 1.0", "1.0")]
+)
 def test_non_binary_labels_rejected(seed_copy, bad, fragment):
     qrels = seed_copy / "qrels.toml"
     qrels.write_text(qrels.read_text().replace("d3 = 1", bad, 1))
@@ -177,14 +189,17 @@ def test_missing_protocol_dir():
     assert_one_line_error(run_cli("score", "no/such/protocol"), "no/such/protocol", "not found")
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["--k", "0"], "k must be a positive integer"),
-    (["--split", "dev", "--run", "runs/fixture_A.json"], "wrong-split"),
-    (["--split", "nope"], "split has no queries"),
-    (["--baseline", "nope"], "--baseline 'nope'"),
-    (["--fail-under", "ndcg=0.3"], "recall=VALUE"),
-    (["--format", "xml"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--k", "0"], "k must be a positive integer"),
+        (["--split", "dev", "--run", "runs/fixture_A.json"], "wrong-split"),
+        (["--split", "nope"], "split has no queries"),
+        (["--baseline", "nope"], "--baseline 'nope'"),
+        (["--fail-under", "ndcg=0.3"], "recall=VALUE"),
+        (["--format", "xml"], "invalid choice"),
+    ],
+)
 def test_bad_options(args, fragment):
     assert_one_line_error(run_cli("score", SEED, *args), fragment)
 
@@ -196,7 +211,9 @@ def test_run_file_missing():
 def test_chunk_map_pointing_outside_corpus(tmp_path):
     bad_map = write(tmp_path / "map.toml", '[chunk_to_doc]\nd3a = "d3"\nx = "d99"\n')
     run = write(tmp_path / "chunks.json", '{"q2": ["d3a"]}')
-    assert_one_line_error(run_cli("score", SEED, "--chunk-map", bad_map, "--run", run), "map.toml", "outside the corpus")
+    assert_one_line_error(
+        run_cli("score", SEED, "--chunk-map", bad_map, "--run", run), "map.toml", "outside the corpus"
+    )
 
 
 def test_trec_rank_score_disagreement_warns(tmp_path):
@@ -249,8 +266,16 @@ def test_json_lists_adjudicated_queries_and_rows_stay_the_seed(seed_copy, seed_e
     for name, expected in seed_expected["results"].items():
         assert {key: data["runs"][name][key] for key in expected} == expected
         assert all(set(row) == set(expected["rows"][0]) for row in data["runs"][name]["rows"])
-    dev = run_cli("score", seed_copy, "--split", "dev", "--run", "dev=" + str(write(seed_copy / "dev.json", '{"q1": ["d2"]}')),
-                  "--format", "json")
+    dev = run_cli(
+        "score",
+        seed_copy,
+        "--split",
+        "dev",
+        "--run",
+        "dev=" + str(write(seed_copy / "dev.json", '{"q1": ["d2"]}')),
+        "--format",
+        "json",
+    )
     assert json.loads(dev.stdout)["protocol"]["adjudicated_queries"] == ["q1"]
 
 

@@ -49,8 +49,11 @@ def test_kappa_seed_like_table():
     # p_o = 28/30 = 14/15; p(A=1) = p(B=1) = 5/30; p_e = (5*5 + 25*25)/900 = 650/900 = 13/18;
     # kappa = (14/15 - 13/18) / (5/18) = (19/90) * (18/5) = 19/25.
     c = Confusion(4, 1, 1, 24)
-    assert (c.observed_agreement, c.expected_agreement, c.kappa) == (Fraction(14, 15), Fraction(13, 18),
-                                                                     Fraction(19, 25))
+    assert (c.observed_agreement, c.expected_agreement, c.kappa) == (
+        Fraction(14, 15),
+        Fraction(13, 18),
+        Fraction(19, 25),
+    )
 
 
 def test_kappa_perfect_disagreement_is_minus_one():
@@ -93,10 +96,13 @@ def test_agreement_on_seed_protocol(tmp_path, definition, seed_labels):
     bob = copy.deepcopy(seed_labels)
     bob["q2"]["d4"] = 0
     bob["q1"]["d1"] = 1
-    a = write(tmp_path / "alice.toml", seed_labels, notes={"q2": {"d4": "CSV is a format"}},
-              provenance={"annotators": ["alice"]})
-    b = write(tmp_path / "bob.toml", bob, notes={"q2": {"d4": "a table, not text"}},
-              provenance={"annotators": ["bob"]})
+    a = write(
+        tmp_path / "alice.toml",
+        seed_labels,
+        notes={"q2": {"d4": "CSV is a format"}},
+        provenance={"annotators": ["alice"]},
+    )
+    b = write(tmp_path / "bob.toml", bob, notes={"q2": {"d4": "a table, not text"}}, provenance={"annotators": ["bob"]})
     result = agreement_of_files(definition, a, b)
     assert result.annotators == ("alice", "bob")
     assert result.overall == Confusion(4, 1, 1, 24)
@@ -117,8 +123,12 @@ def test_agreement_on_seed_protocol(tmp_path, definition, seed_labels):
     assert data["confusion"] == {"a1_b1": 4, "a1_b0": 1, "a0_b1": 1, "a0_b0": 24}
     assert data["per_query"]["q5"]["kappa"] is None
     assert "single label 0" in data["per_query"]["q5"]["kappa_undefined_reason"]
-    assert data["disagreements"][1] == {"query": "q2", "document": "d4", "labels": [1, 0],
-                                        "notes": ["CSV is a format", "a table, not text"]}
+    assert data["disagreements"][1] == {
+        "query": "q2",
+        "document": "d4",
+        "labels": [1, 0],
+        "notes": ["CSV is a format", "a table, not text"],
+    }
 
 
 def test_identical_files_agree_fully(tmp_path, definition, seed_labels):

@@ -26,7 +26,6 @@ ir_measures = pytest.importorskip("ir_measures")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.synth import SynthData, SynthSpec, make_data, qrels_toml  # noqa: E402
-
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate  # noqa: E402
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query  # noqa: E402
 from rankeval_tui.core.files.tomlio import tomllib  # noqa: E402  (tomli on Python 3.10)
@@ -40,14 +39,25 @@ def random_spec(seed: int) -> SynthSpec:
 
     rng = random.Random(10_000 + seed)
     documents = rng.randint(1, 25)
-    return SynthSpec(queries=rng.randint(1, 30), documents=documents, depth=rng.randint(1, documents),
-                     k=rng.randint(1, 8), seed=seed, missing=0.25, no_relevant=0.25,
-                     max_relevant=rng.randint(1, 6), dev=rng.randint(0, 3))
+    return SynthSpec(
+        queries=rng.randint(1, 30),
+        documents=documents,
+        depth=rng.randint(1, documents),
+        k=rng.randint(1, 8),
+        seed=seed,
+        missing=0.25,
+        no_relevant=0.25,
+        max_relevant=rng.randint(1, 6),
+        dev=rng.randint(0, 3),
+    )
 
 
 def ours(data: SynthData) -> Report:
     definition = ProtocolDefinition(
-        name="synth", k=data.spec.k, split="test", relevance="synthetic",
+        name="synth",
+        k=data.spec.k,
+        split="test",
+        relevance="synthetic",
         documents=data.documents,
         queries={q: Query(text=m["text"], split=m["split"]) for q, m in data.queries.items()},
     )
@@ -127,7 +137,7 @@ def test_random_protocols_exercise_every_convention() -> None:
         for row in report.rows:
             ranking = data.runs["A"].get(row.query, [])
             relevant = {d for d, v in data.qrels[row.query].items() if v}
-            if row.eligible and row.first_relevant_rank is None and relevant & set(ranking[data.spec.k:]):
+            if row.eligible and row.first_relevant_rank is None and relevant & set(ranking[data.spec.k :]):
                 past_k += 1
     assert missing > 20 and no_relevant > 20 and past_k > 20 and both_present > 200
 

@@ -26,26 +26,36 @@ ids = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=
 def seed_hash(protocol: Protocol) -> str:
     """The seed's reference/metrics.py formula, verbatim in shape."""
     canonical = json.dumps(
-        dict(corpus=dict(protocol.documents),
-             queries={q: m.canonical() for q, m in protocol.queries.items()},
-             qrels={q: dict(row) for q, row in protocol.qrels.items()},
-             split=protocol.split, k=protocol.k),
-        sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        dict(
+            corpus=dict(protocol.documents),
+            queries={q: m.canonical() for q, m in protocol.queries.items()},
+            qrels={q: dict(row) for q, row in protocol.qrels.items()},
+            split=protocol.split,
+            k=protocol.k,
+        ),
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 @settings(max_examples=200, deadline=None)
-@given(docs=st.lists(ids, min_size=1, max_size=6, unique=True),
-       queries=st.lists(ids, min_size=1, max_size=5, unique=True),
-       data=st.data(), k=st.integers(1, 5))
+@given(
+    docs=st.lists(ids, min_size=1, max_size=6, unique=True),
+    queries=st.lists(ids, min_size=1, max_size=5, unique=True),
+    data=st.data(),
+    k=st.integers(1, 5),
+)
 def test_protocol_hash_is_the_seeds_canonical_json(docs, queries, data, k) -> None:
-    qrels = {q: {d: data.draw(st.sampled_from([0, 1])) for d in data.draw(st.permutations(docs))}
-             for q in queries}
+    qrels = {q: {d: data.draw(st.sampled_from([0, 1])) for d in data.draw(st.permutations(docs))} for q in queries}
     definition = ProtocolDefinition(
-        name="p", k=k, split="test", relevance="r",
+        name="p",
+        k=k,
+        split="test",
+        relevance="r",
         documents={d: data.draw(ids) for d in docs},
-        queries={q: Query(text=data.draw(ids), split="test",
-                          need=data.draw(st.none() | ids)) for q in queries},
+        queries={q: Query(text=data.draw(ids), split="test", need=data.draw(st.none() | ids)) for q in queries},
     )
     protocol = Protocol(definition, qrels)
     assert protocol.protocol_sha256 == seed_hash(protocol)
@@ -57,9 +67,14 @@ class Name(str):
 
 @pytest.mark.parametrize("bad", [1, None, b"d1", Name("d1"), ["d1"], True])
 def test_non_string_entries_are_refused_with_the_same_message(bad) -> None:
-    definition = ProtocolDefinition(name="p", k=1, split="test", relevance="r",
-                                    documents={"d1": "x", "d2": "y"},
-                                    queries={"q1": Query("a", "test"), "q2": Query("b", "test")})
+    definition = ProtocolDefinition(
+        name="p",
+        k=1,
+        split="test",
+        relevance="r",
+        documents={"d1": "x", "d2": "y"},
+        queries={"q1": Query("a", "test"), "q2": Query("b", "test")},
+    )
     protocol = Protocol(definition, {"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 0, "d2": 1}})
     run = Run("A", {"q1": ["d1", "d2"], "q2": ["d2", bad]})
     with pytest.raises(ContractError) as error:

@@ -19,8 +19,8 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rankeval_tui.core.files import fasttoml
 from rankeval_tui.core import files
+from rankeval_tui.core.files import fasttoml
 from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10, as read_toml
 from tests.conftest import SEED_DIR
 from tests.fuzz.harness import CORPUS, KINDS, SUFFIX
@@ -58,35 +58,100 @@ in_subset_values = in_subset_scalars | st.lists(in_subset_scalars, max_size=4)
 
 
 def tables(keys: st.SearchStrategy[str], values: st.SearchStrategy[Any]) -> st.SearchStrategy[dict]:
-    return st.recursive(st.dictionaries(keys, values, max_size=4),
-                        lambda inner: st.dictionaries(keys, inner | values, max_size=4), max_leaves=16)
+    return st.recursive(
+        st.dictionaries(keys, values, max_size=4),
+        lambda inner: st.dictionaries(keys, inner | values, max_size=4),
+        max_leaves=16,
+    )
 
 
 in_subset_documents = tables(bare_keys, in_subset_values).map(tomli_w.dumps)
 
 # What tomli-w can write outside the subset: quoted keys, floats, signed and huge integers,
 # dates, nested arrays, arrays of tables and inline tables in arrays.
-outside_scalars = (in_subset_scalars | st.integers() | st.floats() | st.dates() | st.datetimes()
-                   | st.times())
-outside_values = st.recursive(outside_scalars, lambda inner: st.lists(inner, max_size=3)
-                              | st.lists(st.dictionaries(any_keys, inner, max_size=2), min_size=1, max_size=2),
-                              max_leaves=6)
+outside_scalars = in_subset_scalars | st.integers() | st.floats() | st.dates() | st.datetimes() | st.times()
+outside_values = st.recursive(
+    outside_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.lists(st.dictionaries(any_keys, inner, max_size=2), min_size=1, max_size=2)
+    ),
+    max_leaves=6,
+)
 outside_documents = tables(any_keys, outside_values).map(tomli_w.dumps)
 
 # Lines that are each outside the subset, or that break a document in ways tomllib rejects.
 NEAR_MISS_LINES = [
-    '"quoted" = 1', "'literal' = 1", "a.b = 1", "a . b = 1", '[a."b"]', "[ a ]", "[[a]]", "[[a.b]]",
-    "x = {a = 1}", "x = { }", "x = [1, 2]", 'x = ["a",]', "x = [[1]]", "x = 'lit'", 'x = """m"""',
-    "x = '''m'''", 'x = "\\ud800"', 'x = "\\uDFFF"', 'x = "\\U00110000"', 'x = "\\U0001F600"',
-    'x = "\\u00e9"', 'x = "\\x41"', 'x = "\\e"', 'x = "\\q"', 'x = "a', "x = +1", "x = -1", "x = -0",
-    "x = 1_000", "x = 0x1F", "x = 0o7", "x = 0b1", "x = 01", "x = 00", "x = 1.0", "x = 1e5", "x = inf",
-    "x = nan", "x = -inf", "x = 1979-05-27", "x = 07:32:00", "x = 1979-05-27T07:32:00Z", "x = True",
-    "x = yes", "x =", "= 1", "x = 1 # comment", "# comment", "# bad \x01 comment", "\t# tab comment",
-    "x = 1 y = 2", "x = 99999999999999999999", "x = 1" + "0" * 18, "[a]", "[a.b]", "a = 1", "a = []",
-    "x = [", "]", '    "item",', "    1,", "\ufeffx = 1", "x = 1\r", "x\x00 = 1", 'x = "\x7f"',
-    'x = "\t"', "  x  =  1  ", "[a]x = 1", "",
+    '"quoted" = 1',
+    "'literal' = 1",
+    "a.b = 1",
+    "a . b = 1",
+    '[a."b"]',
+    "[ a ]",
+    "[[a]]",
+    "[[a.b]]",
+    "x = {a = 1}",
+    "x = { }",
+    "x = [1, 2]",
+    'x = ["a",]',
+    "x = [[1]]",
+    "x = 'lit'",
+    'x = """m"""',
+    "x = '''m'''",
+    'x = "\\ud800"',
+    'x = "\\uDFFF"',
+    'x = "\\U00110000"',
+    'x = "\\U0001F600"',
+    'x = "\\u00e9"',
+    'x = "\\x41"',
+    'x = "\\e"',
+    'x = "\\q"',
+    'x = "a',
+    "x = +1",
+    "x = -1",
+    "x = -0",
+    "x = 1_000",
+    "x = 0x1F",
+    "x = 0o7",
+    "x = 0b1",
+    "x = 01",
+    "x = 00",
+    "x = 1.0",
+    "x = 1e5",
+    "x = inf",
+    "x = nan",
+    "x = -inf",
+    "x = 1979-05-27",
+    "x = 07:32:00",
+    "x = 1979-05-27T07:32:00Z",
+    "x = True",
+    "x = yes",
+    "x =",
+    "= 1",
+    "x = 1 # comment",
+    "# comment",
+    "# bad \x01 comment",
+    "\t# tab comment",
+    "x = 1 y = 2",
+    "x = 99999999999999999999",
+    "x = 1" + "0" * 18,
+    "[a]",
+    "[a.b]",
+    "a = 1",
+    "a = []",
+    "x = [",
+    "]",
+    '    "item",',
+    "    1,",
+    "\ufeffx = 1",
+    "x = 1\r",
+    "x\x00 = 1",
+    'x = "\x7f"',
+    'x = "\t"',
+    "  x  =  1  ",
+    "[a]x = 1",
+    "",
 ]
-TRICKY_CHARS = '"\\[]=.#\r\n\t \x00\x01\x7f\x85\u2028\ufeff\'{},_+-0123456789eEtfuU:'
+TRICKY_CHARS = "\"\\[]=.#\r\n\t \x00\x01\x7f\x85\u2028\ufeff'{},_+-0123456789eEtfuU:"
 
 
 @st.composite
@@ -108,9 +173,9 @@ def damaged(draw: st.DrawFn, base: st.SearchStrategy[str]) -> str:
             if op == "char":
                 text = text[:pos] + draw(st.sampled_from(TRICKY_CHARS)) + text[pos:]
             elif op == "delete":
-                text = text[:pos] + text[pos + 1:]
+                text = text[:pos] + text[pos + 1 :]
             elif op == "replace":
-                text = text[:pos] + draw(st.characters()) + text[pos + 1:]
+                text = text[:pos] + draw(st.characters()) + text[pos + 1 :]
             else:
                 text = text[:pos]
     return text
@@ -147,23 +212,61 @@ def test_near_miss_lines_alone(text: str) -> None:
 
 # ------------------------------------------------------------------ explicit cases
 
-@pytest.mark.parametrize("text", [
-    '"q" = 1\n', "a.b = 1\n", "[[a]]\n", "x = {a = 1}\n", "x = 'lit'\n", 'x = """m"""\n', "x = [1, 2]\n",
-    'x = "\\ud800"\n', 'x = "\\U00110000"\n', "x = +1\n", "x = -1\n", "x = 1_0\n", "x = 0x1\n", "x = 01\n",
-    "x = 1.5\n", "x = 1979-05-27\n", "a = 1\r\nb = 2\r", "a = 1\rb = 2\n", "\ufeffa = 1\n", 'a = "\x01"\n',
-    "a = 1\na = 2\n", "[a]\n[a]\n", "[a.b]\n[a.b]\n", "a = 1\n[a]\n", "a = 1\n[a.b]\n", "[a]\nb = 1\n[a.b]\n",
-    "[a.b]\n[a]\nb = 1\n", "a = []\n[a]\n", "a = 1 # c\n", "a = [\n    1\n]\n", "a = [\n    1,\n",
-    "a = 99999999999999999999\n",
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"q" = 1\n',
+        "a.b = 1\n",
+        "[[a]]\n",
+        "x = {a = 1}\n",
+        "x = 'lit'\n",
+        'x = """m"""\n',
+        "x = [1, 2]\n",
+        'x = "\\ud800"\n',
+        'x = "\\U00110000"\n',
+        "x = +1\n",
+        "x = -1\n",
+        "x = 1_0\n",
+        "x = 0x1\n",
+        "x = 01\n",
+        "x = 1.5\n",
+        "x = 1979-05-27\n",
+        "a = 1\r\nb = 2\r",
+        "a = 1\rb = 2\n",
+        "\ufeffa = 1\n",
+        'a = "\x01"\n',
+        "a = 1\na = 2\n",
+        "[a]\n[a]\n",
+        "[a.b]\n[a.b]\n",
+        "a = 1\n[a]\n",
+        "a = 1\n[a.b]\n",
+        "[a]\nb = 1\n[a.b]\n",
+        "[a.b]\n[a]\nb = 1\n",
+        "a = []\n[a]\n",
+        "a = 1 # c\n",
+        "a = [\n    1\n]\n",
+        "a = [\n    1,\n",
+        "a = 99999999999999999999\n",
+    ],
+)
 def test_outside_the_subset_is_none(text: str) -> None:
     assert fasttoml.loads(text) is None
 
 
-@pytest.mark.parametrize("text", [
-    "", "\n\n", "a = 1\r\nb = \"x\"\r\n", "# c\n  [a.b]  \n\tc = true\n[a]\nd = 0\n",
-    'x = "\\u00e9\\U0001F600\\t\\"\\\\\\b\\f\\n\\r"\n', "[a.b.c]\n[a]\nx = 1\n[a.b]\ny = []\n",
-    "a = [\n    \"x\",\n    1,\n    false,\n]\nb = 2\n", "1 = 0\ntrue = 1\ninf = false\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n\n",
+        'a = 1\r\nb = "x"\r\n',
+        "# c\n  [a.b]  \n\tc = true\n[a]\nd = 0\n",
+        'x = "\\u00e9\\U0001F600\\t\\"\\\\\\b\\f\\n\\r"\n',
+        "[a.b.c]\n[a]\nx = 1\n[a.b]\ny = []\n",
+        'a = [\n    "x",\n    1,\n    false,\n]\nb = 2\n',
+        "1 = 0\ntrue = 1\ninf = false\n",
+    ],
+)
 def test_in_subset_edge_cases_are_taken(text: str) -> None:
     assert check_contract(text) is not None
 
@@ -187,6 +290,7 @@ def test_fuzz_corpus() -> None:
 
 # ------------------------------------------------------------------ the fast path is used
 
+
 def test_the_demo_protocol_files_take_the_fast_path() -> None:
     for path in sorted(SEED_DIR.rglob("*.toml")):
         assert check_contract(path.read_text("utf-8")) is not None, path
@@ -195,12 +299,18 @@ def test_the_demo_protocol_files_take_the_fast_path() -> None:
 def test_a_tomli_w_qrels_with_every_table_takes_the_fast_path() -> None:
     definition = files.load_definition(SEED_DIR)
     qrels = files.read_qrels_file(SEED_DIR / "qrels.toml", definition)
-    qrels.provenance = {"annotators": ["alice", "bob"], "adjudicator": "carol", "kappa": "3/7",
-                        "disagreements": 2, "note": 'tab\there, "quotes", \\ and \u00e9\u0001\x7f'}
+    qrels.provenance = {
+        "annotators": ["alice", "bob"],
+        "adjudicator": "carol",
+        "kappa": "3/7",
+        "disagreements": 2,
+        "note": 'tab\there, "quotes", \\ and \u00e9\u0001\x7f',
+    }
     qrels.notes = {"q1": {"d2": "retry\nmentioned", "d3": "导出"}}
     qrels.disputed = {"q2": {"d4": True}}
-    qrels.adjudication = {"q1": {"d2": {"labels": [0, 1], "final": 1, "reason": "supports retry",
-                                        "adjudicator": "carol"}}}
+    qrels.adjudication = {
+        "q1": {"d2": {"labels": [0, 1], "final": 1, "reason": "supports retry", "adjudicator": "carol"}}
+    }
     text = files.qrels_to_toml(qrels, definition)
     parsed = check_contract(text)
     assert parsed is not None
@@ -208,8 +318,8 @@ def test_a_tomli_w_qrels_with_every_table_takes_the_fast_path() -> None:
 
 
 def test_read_toml_uses_the_fast_path_and_keeps_tomllib_errors(tmp_path: Path, monkeypatch) -> None:
-    from rankeval_tui.core.files import tomlio
     from rankeval_tui.core.errors import ContractError
+    from rankeval_tui.core.files import tomlio
 
     original, answers = fasttoml.loads, []
     monkeypatch.setattr(fasttoml, "loads", lambda text: answers.append(original(text)) or answers[-1])

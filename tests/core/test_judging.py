@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from rankeval_tui.core.annotation.judging import JudgingSession, document_order
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, read_qrels_file
-from rankeval_tui.core.annotation.judging import JudgingSession, document_order
 from tests.seed_labels import SEED_QRELS
-
 
 
 def open_session(directory: Path, **options) -> JudgingSession:
@@ -66,21 +65,21 @@ def test_shuffle_is_reproducible_per_query_and_not_corpus_order(blank: Path) -> 
 
 def test_undo_redo_change_note_dispute_survive_restart(blank: Path) -> None:
     session = open_session(blank)
-    session.label(1)                      # q1 d1 = 1 (wrong)
-    session.undo()                        # back on q1 d1, unjudged
+    session.label(1)  # q1 d1 = 1 (wrong)
+    session.undo()  # back on q1 d1, unjudged
     assert session.current == ("q1", "d1") and session.label_of("q1", "d1") is None
     session.redo()
     assert session.label_of("q1", "d1") == 1 and session.current == ("q1", "d2")
     session.goto("q1", "d1")
-    session.label(0)                      # change
+    session.label(0)  # change
     session.goto("q1", "d2")
     session.set_note("retry after a broken connection")
     session.toggle_disputed()
     session.label(1)
     session.label(0)
-    session.undo()                        # q1 d3 back to unjudged, redo available
+    session.undo()  # q1 d3 back to unjudged, redo available
     expected = (dict(session.labels["q1"]), session.current, session.judged, len(session.redo_stack))
-    session.close()                       # a crash would leave the same journal
+    session.close()  # a crash would leave the same journal
 
     again = open_session(blank)
     assert (dict(again.labels["q1"]), again.current, again.judged, len(again.redo_stack)) == expected
@@ -159,8 +158,9 @@ def test_lock_refuses_second_writer_and_recovers_a_dead_writers_lock(blank: Path
         open_session(blank, break_lock=True)  # a live owner is never broken
     first.lock.held = False  # simulate a crash: the lock file stays behind
     first.journal.close()
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     lock = blank / "qrels.toml.lock"
     owner = json.loads(lock.read_text())
     owner["pid"] = int(dead.stdout)  # a pid that has exited
@@ -186,8 +186,8 @@ def test_review_of_complete_qrels_preloads_and_never_writes_incomplete(seed_copy
     before = (seed_copy / "qrels.toml").read_bytes()
     session = open_session(seed_copy)
     assert session.review and session.complete and session.labels == SEED_QRELS
-    session.label(1)      # correct q1 d1 -> 1
-    session.undo()        # back to unjudged? no: back to its previous label 0
+    session.label(1)  # correct q1 d1 -> 1
+    session.undo()  # back to unjudged? no: back to its previous label 0
     assert session.label_of("q1", "d1") == 0 and session.complete
     session.close()
     assert (seed_copy / "qrels.toml").read_bytes() == before

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import QrelsFile
 from rankeval_tui.core.annotation.merge import Shard, merge_files, merge_shards
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.files import QrelsFile
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
 
@@ -43,8 +43,10 @@ def test_disjoint_shards_rebuild_the_seed_qrels(tmp_path, definition, seed_label
 
 
 def test_agreeing_overlap_is_not_a_conflict(definition, seed_labels):
-    result = merge_shards(definition, [Shard("a", shard(seed_labels, ("q1", "q2", "q3"))),
-                                       Shard("b", shard(seed_labels, ("q3", "q4", "q5")))])
+    result = merge_shards(
+        definition,
+        [Shard("a", shard(seed_labels, ("q1", "q2", "q3"))), Shard("b", shard(seed_labels, ("q3", "q4", "q5")))],
+    )
     assert result.ok and result.merged.labels == seed_labels
 
 
@@ -52,9 +54,14 @@ def test_every_conflict_is_listed_with_every_label(definition, seed_labels):
     other = copy.deepcopy(seed_labels)
     other["q3"]["d5"] = 0
     other["q3"]["d1"] = 1
-    result = merge_shards(definition, [Shard("a.toml", shard(seed_labels, ("q1", "q2", "q3"))),
-                                       Shard("b.toml", shard(other, ("q3", "q4", "q5"))),
-                                       Shard("c.toml", shard(seed_labels, ("q3",)))])
+    result = merge_shards(
+        definition,
+        [
+            Shard("a.toml", shard(seed_labels, ("q1", "q2", "q3"))),
+            Shard("b.toml", shard(other, ("q3", "q4", "q5"))),
+            Shard("c.toml", shard(seed_labels, ("q3",))),
+        ],
+    )
     assert [(c.query, c.document, c.labels) for c in result.conflicts] == [
         ("q3", "d1", (("a.toml", 0), ("b.toml", 1), ("c.toml", 0))),
         ("q3", "d5", (("a.toml", 1), ("b.toml", 0), ("c.toml", 1))),
@@ -62,21 +69,26 @@ def test_every_conflict_is_listed_with_every_label(definition, seed_labels):
     # Never resolved: neither label of a conflicting pair is in the merged labels.
     assert "d1" not in result.merged.labels["q3"] and "d5" not in result.merged.labels["q3"]
     problem = result.problem(definition)
-    assert ("2 conflicting pairs" in problem
-            and "query 'q3', document 'd1': 0 in a.toml, 1 in b.toml, 0 in c.toml" in problem
-            and "query 'q3', document 'd5': 1 in a.toml, 0 in b.toml, 1 in c.toml" in problem)
+    assert (
+        "2 conflicting pairs" in problem
+        and "query 'q3', document 'd1': 0 in a.toml, 1 in b.toml, 0 in c.toml" in problem
+        and "query 'q3', document 'd5': 1 in a.toml, 0 in b.toml, 1 in c.toml" in problem
+    )
 
 
 def test_missing_pairs_are_listed_never_filled(definition, seed_labels):
     partial = copy.deepcopy(seed_labels)
     del partial["q2"]["d3"]
-    result = merge_shards(definition, [Shard("a", shard(partial, ("q1", "q2"))),
-                                       Shard("b", shard(partial, ("q4",)))])
-    assert result.missing == (("q2", "d3"), *(("q3", d) for d in definition.documents),
-                              *(("q5", d) for d in definition.documents))
+    result = merge_shards(definition, [Shard("a", shard(partial, ("q1", "q2"))), Shard("b", shard(partial, ("q4",)))])
+    assert result.missing == (
+        ("q2", "d3"),
+        *(("q3", d) for d in definition.documents),
+        *(("q5", d) for d in definition.documents),
+    )
     assert "d3" not in result.merged.labels["q2"]
-    assert result.problem(definition) == ("13 pairs judged in no shard: query 'q2': 'd3'; "
-                                          "query 'q3': all 6 documents; query 'q5': all 6 documents")
+    assert result.problem(definition) == (
+        "13 pairs judged in no shard: query 'q2': 'd3'; query 'q3': all 6 documents; query 'q5': all 6 documents"
+    )
 
 
 def test_merge_files_raises_with_conflicts_and_gaps_together(tmp_path, definition, seed_labels):

@@ -35,13 +35,13 @@ def protocols(draw: st.DrawFn, *, both_splits: bool = False) -> Protocol:
         splits[0] = split
     if both_splits and len(set(splits)) < 2:
         splits[-1 if splits[0] == split else 0] = "dev" if split == "test" else "test"
-    queries = {f"q{i}": Query(text=draw(st.text(max_size=6)), split=s,
-                              need=draw(st.none() | st.text(max_size=4)))
-               for i, s in enumerate(splits, 1)}
+    queries = {
+        f"q{i}": Query(text=draw(st.text(max_size=6)), split=s, need=draw(st.none() | st.text(max_size=4)))
+        for i, s in enumerate(splits, 1)
+    }
     qrels = {q: {d: draw(st.integers(0, 1)) for d in documents} for q in queries}
     k = draw(st.integers(1, n_docs + 2))
-    definition = ProtocolDefinition(name="p", k=k, split=split, relevance="r",
-                                    documents=documents, queries=queries)
+    definition = ProtocolDefinition(name="p", k=k, split=split, relevance="r", documents=documents, queries=queries)
     return Protocol(definition, qrels)
 
 
@@ -53,8 +53,9 @@ def protocol_and_run(draw: st.DrawFn) -> tuple[Protocol, Run]:
     rankings: dict[str, list[str]] = {}
     for query in protocol.selected_queries:
         if draw(st.booleans()) or len(protocol.selected_queries) == 1 and draw(st.booleans()):
-            rankings[query] = draw(st.permutations(docs).flatmap(
-                lambda p: st.integers(0, len(p)).map(lambda n: list(p[:n]))))
+            rankings[query] = draw(
+                st.permutations(docs).flatmap(lambda p: st.integers(0, len(p)).map(lambda n: list(p[:n])))
+            )
     return protocol, Run(name="r", rankings=rankings)
 
 
@@ -83,7 +84,8 @@ def test_scores_are_fractions_in_unit_interval_and_none_without_relevant(case: t
 @SETTINGS
 @given(protocol_and_run())
 def test_rr_is_one_over_first_relevant_rank_within_k_and_recall_is_hits_over_relevant(
-        case: tuple[Protocol, Run]) -> None:
+    case: tuple[Protocol, Run],
+) -> None:
     protocol, run = case
     report = evaluate(protocol, run)
     for row in report.rows:
@@ -141,14 +143,17 @@ def test_a_document_added_after_k_changes_nothing(case: tuple[Protocol, Run], da
     assert means(after) == means(before)
     for old, new in zip(before.rows, after.rows):
         assert (new.recall, new.rr, new.hits, new.first_relevant_rank) == (
-            old.recall, old.rr, old.hits, old.first_relevant_rank)
+            old.recall,
+            old.rr,
+            old.hits,
+            old.first_relevant_rank,
+        )
     assert after.row(query).returned == before.row(query).returned + 1
 
 
 @SETTINGS
 @given(protocol_and_run())
-def test_missing_and_explicit_empty_score_the_same_but_only_missing_is_listed(
-        case: tuple[Protocol, Run]) -> None:
+def test_missing_and_explicit_empty_score_the_same_but_only_missing_is_listed(case: tuple[Protocol, Run]) -> None:
     protocol, run = case
     absent = [q for q in protocol.selected_queries if q not in run.rankings]
     assume(absent)
@@ -172,8 +177,9 @@ def test_permuting_dict_orders_changes_neither_means_nor_hash(case: tuple[Protoc
         rng.shuffle(items)
         return dict(items)
 
-    definition = replace(protocol.definition, documents=shuffled(protocol.documents),
-                         queries=shuffled(protocol.queries))
+    definition = replace(
+        protocol.definition, documents=shuffled(protocol.documents), queries=shuffled(protocol.queries)
+    )
     permuted = Protocol(definition, shuffled({q: shuffled(row) for q, row in protocol.qrels.items()}))
     original = evaluate(protocol, run)
     other = evaluate(permuted, replace(run, rankings=shuffled(run.rankings)))
@@ -199,15 +205,15 @@ def test_hash_changes_with_any_label_text_split_or_k(protocol: Protocol, data: s
     assert Protocol(replace(definition, documents=documents), protocol.qrels).protocol_sha256 != digest
     # any query text or need
     meta = definition.queries[query]
-    for changed in (replace(meta, text=meta.text + "x"),
-                    replace(meta, need=(meta.need or "") + "x")):
+    for changed in (replace(meta, text=meta.text + "x"), replace(meta, need=(meta.need or "") + "x")):
         queries = {**definition.queries, query: changed}
         assert Protocol(replace(definition, queries=queries), protocol.qrels).protocol_sha256 != digest
     # the scored split, or the split of one query (keeping the scored split nonempty)
     other_split = next(s for s in SPLITS if s != protocol.split)
     assert protocol.with_split(other_split).protocol_sha256 != digest
-    movable = [q for q, m in definition.queries.items()
-               if m.split != protocol.split or len(protocol.selected_queries) > 1]
+    movable = [
+        q for q, m in definition.queries.items() if m.split != protocol.split or len(protocol.selected_queries) > 1
+    ]
     moved = data.draw(st.sampled_from(movable))
     flipped = replace(definition.queries[moved], split=next(s for s in SPLITS if s != definition.queries[moved].split))
     queries = {**definition.queries, moved: flipped}

@@ -6,17 +6,20 @@ import copy
 
 import pytest
 
-from rankeval_tui.core.evaluation.adapter import adapt_runs
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.adapter import adapt_runs
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from tests.core.chunk_probe import experiment
 from tests.core.seed import CHUNK_RUN, CHUNK_TO_DOC, CORPUS, PROTOCOL, QUERIES
 
 
 def adapt(run=None, mapping=None, corpus=None):
-    return adapt_runs(CORPUS if corpus is None else corpus, QUERIES,
-                      CHUNK_TO_DOC if mapping is None else mapping,
-                      CHUNK_RUN if run is None else run)
+    return adapt_runs(
+        CORPUS if corpus is None else corpus,
+        QUERIES,
+        CHUNK_TO_DOC if mapping is None else mapping,
+        CHUNK_RUN if run is None else run,
+    )
 
 
 def test_exact_fixed_observations(seed_expected_chunk):
@@ -84,11 +87,21 @@ def test_strict_mapping_types(mapping):
         adapt_runs(CORPUS, QUERIES, mapping, {})
 
 
-@pytest.mark.parametrize("index, invalid", [
-    (0, []), (0, {}), (0, {1: "text"}),
-    (1, []), (1, {}), (1, {True: {"split": "test"}}),
-    (1, {"q2": None}), (1, {"q2": {}}), (1, {"q2": {"split": True}}), (3, []),
-])
+@pytest.mark.parametrize(
+    "index, invalid",
+    [
+        (0, []),
+        (0, {}),
+        (0, {1: "text"}),
+        (1, []),
+        (1, {}),
+        (1, {True: {"split": "test"}}),
+        (1, {"q2": None}),
+        (1, {"q2": {}}),
+        (1, {"q2": {"split": True}}),
+        (3, []),
+    ],
+)
 def test_strict_argument_types(index, invalid):
     args = [CORPUS, QUERIES, CHUNK_TO_DOC, CHUNK_RUN]
     args[index] = invalid

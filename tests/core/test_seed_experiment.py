@@ -45,11 +45,14 @@ def test_duplicate_counting_would_give_1_but_duplicates_are_rejected():
         score({"q2": ["d3", "d3"]})
 
 
-@pytest.mark.parametrize("run, rule", [
-    ({"q2": ["d3", "d3"]}, "duplicate document ID; deduplicate upstream explicitly"),
-    ({"q2": ["d7"]}, "unknown document ID"),
-    ({"q1": ["d2"]}, "unknown or wrong-split query"),
-])
+@pytest.mark.parametrize(
+    "run, rule",
+    [
+        ({"q2": ["d3", "d3"]}, "duplicate document ID; deduplicate upstream explicitly"),
+        ({"q2": ["d7"]}, "unknown document ID"),
+        ({"q1": ["d2"]}, "unknown or wrong-split query"),
+    ],
+)
 def test_contract_rejections_keep_the_seeds_wording(run, rule):
     with pytest.raises(ContractError) as caught:
         score(run)

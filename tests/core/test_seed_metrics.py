@@ -120,6 +120,7 @@ def test_missing_qrels_rejected():
 
 # Beyond the seed: the errors name the place, so a user can find it.
 
+
 def test_duplicate_past_k_rejected_and_named():
     with pytest.raises(ContractError) as caught:
         score({"q2": ["d3", "d1", "d4", "d2", "d4"]})

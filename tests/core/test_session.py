@@ -29,8 +29,12 @@ def test_default_runs_are_the_runs_directory_and_match_the_seed(seed_dir: Path, 
 
 def test_session_numbers_equal_score_json(seed_dir: Path) -> None:
     """The screen's source of numbers and ``score --format json`` agree run by run."""
-    out = subprocess.run([sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--format", "json"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     cli = json.loads(out)["runs"]
     session = ScoringSession.load(seed_dir)
     assert {s.name: s.report.to_json() for s in session.accepted} == cli
@@ -94,8 +98,11 @@ def test_invalid_protocol_raises(seed_copy: Path) -> None:
 
 
 def test_chunk_map_runs_through_the_adapter(seed_dir: Path, seed_expected_chunk: dict) -> None:
-    session = ScoringSession.load(seed_dir, [(None, seed_dir / "chunks" / "chunk_run.json")],
-                                  chunk_map_path=seed_dir / "chunks" / "chunk_map.toml")
+    session = ScoringSession.load(
+        seed_dir,
+        [(None, seed_dir / "chunks" / "chunk_run.json")],
+        chunk_map_path=seed_dir / "chunks" / "chunk_map.toml",
+    )
     report = session.report("chunk_run")
     expected = seed_expected_chunk["collapse_then_document_cutoff"]
     assert report.adapter_sha256 is not None
@@ -115,12 +122,12 @@ def adjudicate_copy(protocol_dir: Path, tmp_path: Path) -> Path:
     the seed's) while q1, q2 and q4 are adjudicated.
     """
     import copy
-    from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 
     import tomli_w
 
     from rankeval_tui.core.annotation.adjudication import AdjudicationSession
     from rankeval_tui.core.files import load_definition
+    from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 
     labels = tomllib.loads((protocol_dir / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
     bob = copy.deepcopy(labels)
@@ -140,8 +147,7 @@ def adjudicate_copy(protocol_dir: Path, tmp_path: Path) -> Path:
     return out
 
 
-def test_adjudicated_queries_come_from_the_written_qrels(seed_copy: Path, tmp_path: Path,
-                                                         seed_expected: dict) -> None:
+def test_adjudicated_queries_come_from_the_written_qrels(seed_copy: Path, tmp_path: Path, seed_expected: dict) -> None:
     adjudicate_copy(seed_copy, tmp_path)
     session = ScoringSession.load(seed_copy)
     assert session.adjudicated == {"q1", "q2", "q4"}
@@ -179,8 +185,12 @@ def test_statistics_of_the_seed_equal_score_json(seed_dir: Path) -> None:
     everything = ScoringSession.load(seed_dir)
     family = everything.statistics("fixture_A")
     assert [c.candidate for c in family.candidates] == ["all_empty", "fixture_B"]
-    out = subprocess.run([sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A",
-                          "--format", "json"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     for comparison in json.loads(out)["comparisons"]:
         mine = family.get(comparison["candidate"])
         for metric, data in comparison["metrics"].items():
@@ -197,8 +207,8 @@ def test_verdict_in_plain_words(seed_dir: Path) -> None:
     from fractions import Fraction
 
     from rankeval_tui.core.evaluation.compare import compare
-    from rankeval_tui.core.session import smallest_possible_p, verdict
     from rankeval_tui.core.evaluation.stats import paired_statistics
+    from rankeval_tui.core.session import smallest_possible_p, verdict
 
     session = ScoringSession.load(seed_dir)
     pair = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")])
@@ -207,16 +217,22 @@ def test_verdict_in_plain_words(seed_dir: Path) -> None:
     assert smallest_possible_p(b["rr"]) == Fraction(1, 4)  # 3 non-zero deltas: 2/2^3
     assert smallest_possible_p(b["recall"]) == 1  # one non-zero delta: its mirror is as extreme
     assert verdict(b["rr"], alpha) == "not significant at alpha 0.05 (n = 3: smallest possible p is 1/4)"
-    assert verdict(b["recall"], alpha) == ("not significant at alpha 0.05 (n = 3, 1 non-zero delta: "
-                                           "smallest possible p is 1)")
+    assert verdict(b["recall"], alpha) == (
+        "not significant at alpha 0.05 (n = 3, 1 non-zero delta: smallest possible p is 1)"
+    )
     # A reachable alpha: p = 3/4 is simply too large.
     assert verdict(b["rr"], Fraction(1, 2)) == "not significant at alpha 0.5 (p = 3/4 > 0.5)"
     family = session.statistics("fixture_A").get("fixture_B").metrics  # all_empty is a candidate too
-    assert verdict(family["rr"], Fraction(1, 2), candidates=2) == ("not significant at alpha 0.5 "
-                                                                   "(Holm-adjusted p = 1 > 0.5)")
+    assert verdict(family["rr"], Fraction(1, 2), candidates=2) == (
+        "not significant at alpha 0.5 (Holm-adjusted p = 1 > 0.5)"
+    )
     # fixture_B vs all_empty: deltas +1, +1, +1 -> p = 2/8 = 1/4, significant at alpha 1/4, higher.
     empty = session.report("all_empty")
-    up = paired_statistics(compare(empty, session.report("fixture_B")), alpha=Fraction(1, 4)).candidates[0].metrics["recall"]
+    up = (
+        paired_statistics(compare(empty, session.report("fixture_B")), alpha=Fraction(1, 4))
+        .candidates[0]
+        .metrics["recall"]
+    )
     assert up.p_value == Fraction(1, 4)
     assert verdict(up, Fraction(1, 4)) == "significant at alpha 0.25: the candidate's mean is higher (p = 1/4)"
     down = paired_statistics(compare(session.report("fixture_B"), empty)).candidates[0].metrics["rr"]
@@ -236,8 +252,9 @@ def test_statistics_in_a_child_process_equal_and_can_be_cancelled(seed_dir: Path
     reports = session.family("fixture_A")
     assert [r.run for r in reports] == ["fixture_A", "all_empty", "fixture_B"]
     assert statistics_in_process(reports, cancelled=lambda: False) == session.statistics("fixture_A")
-    assert statistics_in_process(reports, cancelled=lambda: False, seed=3, samples=50) == \
-        session.statistics("fixture_A", seed=3, samples=50)
+    assert statistics_in_process(reports, cancelled=lambda: False, seed=3, samples=50) == session.statistics(
+        "fixture_A", seed=3, samples=50
+    )
     start = time.perf_counter()
     assert statistics_in_process(reports, cancelled=lambda: True, samples=10**9) is None  # would run for hours
     assert time.perf_counter() - start < 30

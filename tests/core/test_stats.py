@@ -12,7 +12,6 @@ import pytest
 
 from rankeval_tui.core.evaluation.compare import compare
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
-from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 from rankeval_tui.core.evaluation.stats import (
     bootstrap,
@@ -23,35 +22,42 @@ from rankeval_tui.core.evaluation.stats import (
     sign_flip_monte_carlo,
     sign_flip_test,
 )
+from rankeval_tui.core.files import load_protocol, load_run
 
 
 def brute_force_p(deltas):
     """The definition written out: list all 2^n sign assignments, count |sum| >= |observed sum|."""
     observed = abs(sum(deltas))
-    hits = sum(1 for signs in itertools.product((1, -1), repeat=len(deltas))
-               if abs(sum(s * d for s, d in zip(signs, deltas))) >= observed)
+    hits = sum(
+        1
+        for signs in itertools.product((1, -1), repeat=len(deltas))
+        if abs(sum(s * d for s, d in zip(signs, deltas))) >= observed
+    )
     return F(hits, 2 ** len(deltas))
 
 
 # ---------------------------------------------------------------- exact sign-flip, by hand
 
 
-@pytest.mark.parametrize("deltas, expected", [
-    # all three positive: only +++ and --- reach |sum| = 3 -> 2/8
-    ([F(1), F(1), F(1)], F(1, 4)),
-    # the seed's RR@2 deltas of fixture_B vs fixture_A (q2, q3, q4): sums 2,0,1,-1,1,-1,0,-2 -> 6/8
-    ([F(-1, 2), F(1, 2), F(1)], F(3, 4)),
-    # the seed's Recall@2 deltas: two ties and +1 -> every assignment has |sum| = 1
-    ([F(0), F(0), F(1)], F(1)),
-    # 3,1,1: sums 5,3,3,1,-1,-3,-3,-5 -> only +-5 reach 5
-    ([F(3), F(1), F(1)], F(1, 4)),
-    # 2,1: sums 3,1,-1,-3 -> 2/4
-    ([F(2), F(1)], F(1, 2)),
-    # no difference at all: p = 1
-    ([F(0), F(0)], F(1)),
-    # a single query: the smallest p for n = 1 is 1 (both signs reach |d|)
-    ([F(1, 3)], F(1)),
-])
+@pytest.mark.parametrize(
+    "deltas, expected",
+    [
+        # all three positive: only +++ and --- reach |sum| = 3 -> 2/8
+        ([F(1), F(1), F(1)], F(1, 4)),
+        # the seed's RR@2 deltas of fixture_B vs fixture_A (q2, q3, q4): sums 2,0,1,-1,1,-1,0,-2 -> 6/8
+        ([F(-1, 2), F(1, 2), F(1)], F(3, 4)),
+        # the seed's Recall@2 deltas: two ties and +1 -> every assignment has |sum| = 1
+        ([F(0), F(0), F(1)], F(1)),
+        # 3,1,1: sums 5,3,3,1,-1,-3,-3,-5 -> only +-5 reach 5
+        ([F(3), F(1), F(1)], F(1, 4)),
+        # 2,1: sums 3,1,-1,-3 -> 2/4
+        ([F(2), F(1)], F(1, 2)),
+        # no difference at all: p = 1
+        ([F(0), F(0)], F(1)),
+        # a single query: the smallest p for n = 1 is 1 (both signs reach |d|)
+        ([F(1, 3)], F(1)),
+    ],
+)
 def test_exact_p_on_hand_worked_cases(deltas, expected):
     result = sign_flip_exact(deltas)
     assert result.p_value == expected
@@ -66,7 +72,7 @@ def test_zero_deltas_leave_p_unchanged_but_count_in_n():
 
 def test_smallest_possible_p_is_two_over_two_to_the_n():
     for n in range(1, 8):
-        assert sign_flip_exact([F(1)] * n).p_value == F(2, 2 ** n)
+        assert sign_flip_exact([F(1)] * n).p_value == F(2, 2**n)
 
 
 def test_exact_equals_brute_force_enumeration_on_random_cases():
@@ -79,7 +85,7 @@ def test_exact_equals_brute_force_enumeration_on_random_cases():
 
 def test_exact_up_to_twenty_then_monte_carlo_with_samples_and_seed():
     assert sign_flip_test([F(1)] * 20).method == "exact"
-    assert sign_flip_test([F(1)] * 20).p_value == F(2, 2 ** 20)
+    assert sign_flip_test([F(1)] * 20).p_value == F(2, 2**20)
     result = sign_flip_test([F(1)] * 21, samples=500, seed=3)
     assert (result.method, result.assignments, result.seed) == ("monte-carlo", 500, 3)
     # all deltas equal: only 2 of 2^21 masks reach the observed |sum|; 500 draws miss them, and
@@ -179,7 +185,11 @@ def test_exact_p_equals_scipy_permutation_test():
         result = stats.permutation_test(
             (np.array([float(c) for c in cand]), np.array([float(b) for b in base])),
             lambda x, y, axis: np.mean(x - y, axis=axis),
-            permutation_type="samples", alternative="two-sided", n_resamples=np.inf, vectorized=True)
+            permutation_type="samples",
+            alternative="two-sided",
+            n_resamples=np.inf,
+            vectorized=True,
+        )
         assert result.pvalue == pytest.approx(float(ours), abs=1e-12), (deltas, result.pvalue, ours)
 
 
@@ -189,8 +199,10 @@ def test_exact_p_equals_scipy_permutation_test():
 @pytest.fixture(scope="module")
 def seed_reports(seed_dir):
     protocol = load_protocol(seed_dir)
-    return {name: evaluate(protocol, load_run(seed_dir / "runs" / f"{name}.json"))
-            for name in ("fixture_A", "fixture_B", "all_empty")}
+    return {
+        name: evaluate(protocol, load_run(seed_dir / "runs" / f"{name}.json"))
+        for name in ("fixture_A", "fixture_B", "all_empty")
+    }
 
 
 def test_seed_fixture_b_vs_a(seed_reports):
@@ -214,13 +226,16 @@ def test_holm_applied_across_candidates(seed_reports):
 
 
 def test_bootstrap_test_choice_and_settings(seed_reports):
-    stats = paired_statistics(compare(seed_reports["fixture_A"], seed_reports["fixture_B"]),
-                              test="bootstrap", seed=9, samples=500)
+    stats = paired_statistics(
+        compare(seed_reports["fixture_A"], seed_reports["fixture_B"]), test="bootstrap", seed=9, samples=500
+    )
     rr = stats.get("fixture_B").metrics["rr"]
     assert rr.test == "bootstrap" and rr.p_value == rr.bootstrap.p_value
     assert stats.settings_json()["seed"] == 9 and rr.bootstrap.samples == 500
-    assert paired_statistics(compare(seed_reports["fixture_A"], seed_reports["fixture_B"]),
-                             test="sign-flip").test == "randomization"
+    assert (
+        paired_statistics(compare(seed_reports["fixture_A"], seed_reports["fixture_B"]), test="sign-flip").test
+        == "randomization"
+    )
     with pytest.raises(ValueError):
         paired_statistics(compare(seed_reports["fixture_A"], seed_reports["fixture_B"]), test="t-test")
 
@@ -228,9 +243,13 @@ def test_bootstrap_test_choice_and_settings(seed_reports):
 def synthetic(n: int) -> Protocol:
     """n queries with one relevant document each (d0), plus one query without any (z)."""
     definition = ProtocolDefinition(
-        name="synthetic", k=2, split="test", relevance="r",
+        name="synthetic",
+        k=2,
+        split="test",
+        relevance="r",
         documents={"d0": "a", "d1": "b", "d2": "c"},
-        queries={**{f"q{i}": Query(f"t{i}", "test") for i in range(n)}, "z": Query("z", "test")})
+        queries={**{f"q{i}": Query(f"t{i}", "test") for i in range(n)}, "z": Query("z", "test")},
+    )
     qrels = {**{f"q{i}": {"d0": 1, "d1": 0, "d2": 0} for i in range(n)}, "z": {"d0": 0, "d1": 0, "d2": 0}}
     return Protocol(definition, qrels)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from fractions import Fraction as F
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.files import load_protocol, load_run, qrels_to_toml, write_qrels
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
@@ -86,15 +86,18 @@ def test_threshold_maps_explicitly_and_is_recorded(protocol):
         parse_trec_qrels(graded(protocol), protocol.definition, threshold=0)
 
 
-@pytest.mark.parametrize("bad_line, fragment", [
-    ("q2 0 d3", "4 fields"),
-    ("q9 0 d1 0", "unknown query 'q9'"),
-    ("q2 0 d9 0", "unknown document 'd9'"),
-    ("q2 0 d1 yes", "relevance must be an integer"),
-    ("q2 0 d1 0.5", "relevance must be an integer"),
-    ("q2 0 d1 -1", "negative relevance"),
-    ("q2 0 d1 1", "pair judged twice"),
-])
+@pytest.mark.parametrize(
+    "bad_line, fragment",
+    [
+        ("q2 0 d3", "4 fields"),
+        ("q9 0 d1 0", "unknown query 'q9'"),
+        ("q2 0 d9 0", "unknown document 'd9'"),
+        ("q2 0 d1 yes", "relevance must be an integer"),
+        ("q2 0 d1 0.5", "relevance must be an integer"),
+        ("q2 0 d1 -1", "negative relevance"),
+        ("q2 0 d1 1", "pair judged twice"),
+    ],
+)
 def test_bad_lines_name_the_line(protocol, bad_line, fragment):
     text = "\n".join(seed_lines(protocol) + [bad_line])
     with pytest.raises(ContractError) as error:
@@ -142,8 +145,12 @@ def test_exported_files_score_the_same_in_ir_measures(protocol, seed_dir, tmp_pa
         run_path.write_text(run_to_trec(protocol, run)[0])
         report = evaluate(protocol, run)
         measures = [ir_measures.R @ protocol.k, ir_measures.RR @ protocol.k]
-        theirs = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc(
-            measures, ir_measures.read_trec_qrels(str(qrels_path)), ir_measures.read_trec_run(str(run_path)))}
+        theirs = {
+            (m.query_id, str(m.measure)): m.value
+            for m in ir_measures.iter_calc(
+                measures, ir_measures.read_trec_qrels(str(qrels_path)), ir_measures.read_trec_run(str(run_path))
+            )
+        }
         compared = 0
         for row in report.rows:
             if not row.eligible or row.missing:

@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.cli import main
-from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run
 
@@ -50,8 +50,9 @@ RUN_FOR_PROTOCOL = "runs/fixture_A.json"
 
 def trec_lines(rankings: dict[str, list[str]], tag: str = "B") -> str:
     """A JSON run written as the TREC run it stands for (scores descending with rank, no warning)."""
-    return "".join(f"{q} Q0 {d} {rank} {100 - rank}.5 {tag}\n"
-                   for q, docs in rankings.items() for rank, d in enumerate(docs, 1))
+    return "".join(
+        f"{q} Q0 {d} {rank} {100 - rank}.5 {tag}\n" for q, docs in rankings.items() for rank, d in enumerate(docs, 1)
+    )
 
 
 def valid_bytes(kind: str) -> bytes:
@@ -104,8 +105,9 @@ def core_outcome(kind: str, protocol_dir: Path, target: Path) -> Outcome:
         elif kind == "chunk_map":
             mapping = load_chunk_map(target)
             chunk_run = load_run(protocol_dir / CHUNK_RUN)
-            run = adapt_for_protocol(protocol.definition, mapping, chunk_run,
-                                     map_source=target).as_run(chunk_run.name, chunk_run.source)
+            run = adapt_for_protocol(protocol.definition, mapping, chunk_run, map_source=target).as_run(
+                chunk_run.name, chunk_run.source
+            )
         else:
             run = load_run(target)
         return Outcome(evaluate(protocol, run).to_json(), None)
@@ -126,11 +128,14 @@ def cli_in_process(args: list[str]) -> tuple[int, str, str]:
 
 def cli_subprocess(args: list[str], *, prefix: tuple[str, ...] = ()) -> tuple[int, str, str]:
     """The real installed CLI in its own process, as users and CI run it (``prefix``: e.g. setpriv)."""
-    result = subprocess.run([*prefix, sys.executable, "-m", "rankeval_tui", *args], capture_output=True,
-                            cwd=REPO, timeout=120,
-                            env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    return (result.returncode, result.stdout.decode("utf-8", "replace"),
-            result.stderr.decode("utf-8", "replace"))
+    result = subprocess.run(
+        [*prefix, sys.executable, "-m", "rankeval_tui", *args],
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    return (result.returncode, result.stdout.decode("utf-8", "replace"), result.stderr.decode("utf-8", "replace"))
 
 
 def assert_one_error_line(code: int, stdout: str, stderr: str, *files: Path) -> str:
@@ -144,8 +149,15 @@ def assert_one_error_line(code: int, stdout: str, stderr: str, *files: Path) -> 
     return lines[0]
 
 
-def check_input(kind: str, data: bytes, root: Path, *, subprocess_cli: bool = False,
-                must_reject: bool = True, may_name: tuple[str, ...] = ()) -> Outcome:
+def check_input(
+    kind: str,
+    data: bytes,
+    root: Path,
+    *,
+    subprocess_cli: bool = False,
+    must_reject: bool = True,
+    may_name: tuple[str, ...] = (),
+) -> Outcome:
     """Stage ``data`` and hold core and CLI to the contract; return the core's outcome.
 
     ``must_reject``: the input is known bad, the core must refuse it and name the fuzzed file

@@ -62,7 +62,9 @@ def protocol_cases(valid: bytes) -> dict[str, bytes]:
         "wrong-type__k-datetime": sub(text, "k = 2", "k = 1979-05-27T07:32:00Z"),
         "wrong-type__split-int": sub(text, 'split = "test"', "split = 1"),
         "wrong-type__query-split-bool": sub(text, 'split = "dev"', "split = false"),
-        "wrong-type__document-text-nested-table": sub(text, '[documents.d2]\ntext = "', '[documents.d2]\ntext.inner = "'),
+        "wrong-type__document-text-nested-table": sub(
+            text, '[documents.d2]\ntext = "', '[documents.d2]\ntext.inner = "'
+        ),
         "wrong-type__document-is-string": sub(text, "[documents.d6]\ntext = ", "[documents]\nd6 = "),
         "wrong-type__documents-array": sub(text, "[documents.d1]", "[[documents]]"),
         "wrong-type__protocol-array-of-tables": sub(text, "[protocol]", "[[protocol]]"),
@@ -161,7 +163,7 @@ def json_run_cases(valid: bytes) -> dict[str, bytes]:
         "truncated__unclosed-object": '{"q2": ["d1", "d3"]',
         "truncated__inside-string": '{"q2": ["d1',
         "syntax__trailing-comma": '{"q2": ["d1",]}',
-        "syntax__two-documents": '{} {}',
+        "syntax__two-documents": "{} {}",
         "syntax__single-quotes": "{'q2': ['d1']}",
         "deep-nesting__arrays": '{"q2": ' + "[" * DEEP + "]" * DEEP + "}",
         "huge-number__5000-digit-document": '{"q2": [' + "7" * 5_000 + "]}",
@@ -174,7 +176,7 @@ def json_run_cases(valid: bytes) -> dict[str, bytes]:
 def trec_run_cases(valid: bytes) -> dict[str, bytes]:
     text = valid.decode("utf-8")
     first = text.split("\n")[0]  # "q2 Q0 d1 1 99.5 B"
-    rest = text[len(first) + 1:]
+    rest = text[len(first) + 1 :]
 
     def line(new: str) -> str:
         return new + "\n" + rest
@@ -251,8 +253,13 @@ JSON and TREC); the protocol then lacks query 'q2' that qrels.toml judges, and t
 names qrels.toml. The test accepts that file for these cases and only these.
 """
 
-CASES = {"protocol": protocol_cases, "qrels": qrels_cases, "json_run": json_run_cases,
-         "trec_run": trec_run_cases, "chunk_map": chunk_map_cases}
+CASES = {
+    "protocol": protocol_cases,
+    "qrels": qrels_cases,
+    "json_run": json_run_cases,
+    "trec_run": trec_run_cases,
+    "chunk_map": chunk_map_cases,
+}
 
 
 def build() -> dict[str, dict[str, bytes]]:
@@ -278,8 +285,10 @@ def main() -> None:
                 (folder / f"{name}{SUFFIX[kind]}").write_bytes(data)
                 written += 1
         total += len(cases)
-    print(json.dumps({kind: len(cases) for kind, cases in build().items()}),
-          f"total {total}, {written} written under {CORPUS}, {total - written} regenerated at test time")
+    print(
+        json.dumps({kind: len(cases) for kind, cases in build().items()}),
+        f"total {total}, {written} written under {CORPUS}, {total - written} regenerated at test time",
+    )
 
 
 if __name__ == "__main__":

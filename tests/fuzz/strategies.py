@@ -9,17 +9,43 @@ from __future__ import annotations
 
 import json
 import re
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from typing import Any
 
 import tomli_w
 from hypothesis import strategies as st
 
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from tests.fuzz.harness import DEMO, KINDS, PLACE, valid_bytes
 
-NASTY_TOKENS = [b"\xef\xbb\xbf", b"\x00", b"\xff", b"\xc3", b"\r", b"\n", b"\t", b" ", b'"', b"'", b"[", b"]",
-                b"{", b"}", b"=", b",", b"#", b"\\", b"\x1b", b"\xe2\x80\xa8", b"[[", b"true", b"1.5", b"nan",
-                b"-1", b"9" * 40, b"[" * 2000]
+NASTY_TOKENS = [
+    b"\xef\xbb\xbf",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\r",
+    b"\n",
+    b"\t",
+    b" ",
+    b'"',
+    b"'",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"=",
+    b",",
+    b"#",
+    b"\\",
+    b"\x1b",
+    b"\xe2\x80\xa8",
+    b"[[",
+    b"true",
+    b"1.5",
+    b"nan",
+    b"-1",
+    b"9" * 40,
+    b"[" * 2000,
+]
 
 
 @st.composite
@@ -34,9 +60,9 @@ def mutated(draw: st.DrawFn, kind: str) -> bytes:
         elif op == "insert":
             data[at:at] = draw(st.binary(min_size=1, max_size=8))
         elif op == "delete":
-            del data[at:at + draw(st.integers(1, 16))]
+            del data[at : at + draw(st.integers(1, 16))]
         elif op == "duplicate":
-            data[at:at] = data[at:at + draw(st.integers(1, 64))]
+            data[at:at] = data[at : at + draw(st.integers(1, 64))]
         elif op == "token":
             data[at:at] = draw(st.sampled_from(NASTY_TOKENS))
         elif op == "truncate":
@@ -46,17 +72,44 @@ def mutated(draw: st.DrawFn, kind: str) -> bytes:
 
 def toml_values() -> st.SearchStrategy[Any]:
     """Every kind of TOML value: the wrong-type fillers."""
-    scalars = (st.booleans() | st.integers(-(2 ** 63), 2 ** 63 - 1)
-               | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=8)
-               | st.datetimes() | st.dates() | st.times())
-    return st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                        | st.dictionaries(st.text(min_size=1, max_size=4), inner, max_size=3), max_leaves=6)
+    scalars = (
+        st.booleans()
+        | st.integers(-(2**63), 2**63 - 1)
+        | st.floats(allow_nan=True, allow_infinity=True)
+        | st.text(max_size=8)
+        | st.datetimes()
+        | st.dates()
+        | st.times()
+    )
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(min_size=1, max_size=4), inner, max_size=3),
+        max_leaves=6,
+    )
 
 
 def bad_ids() -> st.SearchStrategy[str]:
     """IDs the contract refuses: empty, or holding whitespace or a control character somewhere."""
-    bad_char = st.sampled_from([" ", "\t", "\n", "\r", "\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b",
-                                "\u00a0", "\u2028", "\u3000", "\x0b", "\x0c", "\x1c"])
+    bad_char = st.sampled_from(
+        [
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\x00",
+            "\x07",
+            "\x1b",
+            "\x7f",
+            "\x85",
+            "\x9b",
+            "\u00a0",
+            "\u2028",
+            "\u3000",
+            "\x0b",
+            "\x0c",
+            "\x1c",
+        ]
+    )
     return st.just("") | st.tuples(st.text(max_size=4), bad_char, st.text(max_size=4)).map("".join)
 
 
@@ -89,7 +142,9 @@ def must_reject(draw: st.DrawFn, kind: str) -> bytes:
         doc = draw(st.sampled_from(sorted(data["qrels"][query])))
         slot = draw(st.sampled_from(("label", "drop", "unknown-doc", "extra-table")))
         if slot == "label":
-            data["qrels"][query][doc] = draw(toml_values().filter(lambda v: type(v) is not int) | st.integers().filter(lambda v: v not in (0, 1)))
+            data["qrels"][query][doc] = draw(
+                toml_values().filter(lambda v: type(v) is not int) | st.integers().filter(lambda v: v not in (0, 1))
+            )
         elif slot == "drop":
             del data["qrels"][query][doc]
         elif slot == "unknown-doc":
@@ -104,7 +159,9 @@ def must_reject(draw: st.DrawFn, kind: str) -> bytes:
         if slot == "value":
             data["chunk_to_doc"][chunk] = draw(toml_values().filter(lambda v: type(v) is not str))
         elif slot == "outside":
-            data["chunk_to_doc"][chunk] = draw(st.text(min_size=1, max_size=6).filter(lambda d: d not in {f"d{i}" for i in range(1, 7)}))
+            data["chunk_to_doc"][chunk] = draw(
+                st.text(min_size=1, max_size=6).filter(lambda d: d not in {f"d{i}" for i in range(1, 7)})
+            )
         elif slot == "chunk-id":
             data["chunk_to_doc"][draw(bad_ids())] = "d1"
         else:
@@ -114,11 +171,16 @@ def must_reject(draw: st.DrawFn, kind: str) -> bytes:
     if kind == "json_run":
         slot = draw(st.sampled_from(("doc-value", "ranking-value", "query-id", "doc-id")))
         if slot == "doc-value":
-            rankings["q2"][draw(st.integers(0, 2))] = draw(st.recursive(
-                st.none() | st.booleans() | st.integers() | st.floats(), lambda i: st.lists(i, max_size=2)
-                | st.dictionaries(st.text(max_size=3), i, max_size=2)))
+            rankings["q2"][draw(st.integers(0, 2))] = draw(
+                st.recursive(
+                    st.none() | st.booleans() | st.integers() | st.floats(),
+                    lambda i: st.lists(i, max_size=2) | st.dictionaries(st.text(max_size=3), i, max_size=2),
+                )
+            )
         elif slot == "ranking-value":
-            rankings["q3"] = draw(st.none() | st.booleans() | st.integers() | st.text() | st.dictionaries(st.text(), st.text()))
+            rankings["q3"] = draw(
+                st.none() | st.booleans() | st.integers() | st.text() | st.dictionaries(st.text(), st.text())
+            )
         elif slot == "query-id":
             rankings[draw(bad_ids())] = ["d1"]
         else:
@@ -130,16 +192,21 @@ def must_reject(draw: st.DrawFn, kind: str) -> bytes:
     fields = lines[at].split(" ")
     slot = draw(st.sampled_from(("rank", "score", "query-id", "doc-id", "field-count")))
     if slot == "rank":
-        fields[3] = draw(st.text(min_size=1, max_size=6).filter(
-            lambda r: not re.search(r"[ \t\n]", r) and not re.fullmatch(r"-?0*[0-9]+", r)))
+        fields[3] = draw(
+            st.text(min_size=1, max_size=6).filter(
+                lambda r: not re.search(r"[ \t\n]", r) and not re.fullmatch(r"-?0*[0-9]+", r)
+            )
+        )
     elif slot == "score":
-        fields[4] = draw(st.sampled_from(["nan", "inf", "-inf", "1e999", "1_0", "0x10", "1,5", "½", "\u0661", "--1", "1.2.3", "e5"]))
+        fields[4] = draw(
+            st.sampled_from(["nan", "inf", "-inf", "1e999", "1_0", "0x10", "1,5", "½", "\u0661", "--1", "1.2.3", "e5"])
+        )
     elif slot == "query-id":
         fields[0] = draw(bad_ids().filter(lambda i: i.strip(" \t") == i and i != ""))
     elif slot == "doc-id":
         fields[2] = draw(bad_ids().filter(lambda i: i.strip(" \t") == i and i != ""))
     else:
-        fields = fields[:draw(st.integers(1, 5))] if draw(st.booleans()) else fields + ["x"] * draw(st.integers(1, 3))
+        fields = fields[: draw(st.integers(1, 5))] if draw(st.booleans()) else fields + ["x"] * draw(st.integers(1, 3))
     lines[at] = " ".join(fields)
     return ("\n".join(lines) + "\n").encode()
 

@@ -38,8 +38,19 @@ def test_corpus_is_complete_and_matches_its_generator() -> None:
         small = {n: d for n, d in GENERATED[kind].items() if len(d) <= COMMITTED_MAX}
         assert on_disk == small
     categories = Counter(name.split("__")[0] for _, name, _ in CASES)
-    for category in ("truncated", "wrong-type", "duplicate-key", "bom", "non-utf8", "empty", "huge-line",
-                     "bad-id", "unknown-table", "deep-nesting", "huge-number"):
+    for category in (
+        "truncated",
+        "wrong-type",
+        "duplicate-key",
+        "bom",
+        "non-utf8",
+        "empty",
+        "huge-line",
+        "bad-id",
+        "unknown-table",
+        "deep-nesting",
+        "huge-number",
+    ):
         assert categories[category] >= 3, category
     assert len(CASES) >= 190
 
@@ -47,6 +58,7 @@ def test_corpus_is_complete_and_matches_its_generator() -> None:
 @pytest.mark.parametrize(("kind", "name", "data"), CASES, ids=[f"{k}/{n}" for k, n, _ in CASES])
 def test_nasty_file_is_refused_with_one_line_naming_it(kind: str, name: str, data: bytes, tmp_path: Path) -> None:
     partner = PARTNER.get((kind, name))
-    outcome = check_input(kind, data, tmp_path, subprocess_cli=True, must_reject=True,
-                          may_name=(partner,) if partner else ())
+    outcome = check_input(
+        kind, data, tmp_path, subprocess_cli=True, must_reject=True, may_name=(partner,) if partner else ()
+    )
     assert outcome.error is not None

@@ -18,15 +18,24 @@ from hypothesis import HealthCheck, given, settings
 from tests.fuzz.harness import CHUNK_RUN, KINDS, check_input, valid_bytes
 from tests.fuzz.strategies import must_reject, mutated
 
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 PARTNERS = ("protocol.toml", "qrels.toml", "runs/fixture_A.json", CHUNK_RUN)
 """Files a damaged file may make another file's error: e.g. a protocol.toml that lost a query
 is valid alone, and the qrels.toml judging that query is then where the contract breaks."""
 
-PLACEMENT_PARTNER = {"protocol": ("qrels.toml",), "qrels": (), "json_run": (), "trec_run": (),
-                     "chunk_map": (CHUNK_RUN,)}
+PLACEMENT_PARTNER = {
+    "protocol": ("qrels.toml",),
+    "qrels": (),
+    "json_run": (),
+    "trec_run": (),
+    "chunk_map": (CHUNK_RUN,),
+}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -60,16 +69,20 @@ def test_every_truncation_is_refused_or_a_complete_shorter_file(kind: str, tmp_p
     valid = valid_bytes(kind)
     accepted = []
     for cut in range(len(valid.rstrip())):
-        outcome = check_input(kind, valid[:cut], tmp_path, must_reject=kind not in ("trec_run", "chunk_map"),
-                              may_name=PLACEMENT_PARTNER[kind])
+        outcome = check_input(
+            kind,
+            valid[:cut],
+            tmp_path,
+            must_reject=kind not in ("trec_run", "chunk_map"),
+            may_name=PLACEMENT_PARTNER[kind],
+        )
         if outcome.error is None:
             accepted.append(cut)
     if kind == "trec_run":
         text = valid.decode()
         # only whole lines (with or without the last newline): a cut inside a line breaks its shape
         # (here every tag is one character, so no cut inside a field leaves six fields)
-        assert accepted == [cut for cut in range(1, len(valid.rstrip()))
-                            if text[cut - 1] == "\n" or text[cut] == "\n"]
+        assert accepted == [cut for cut in range(1, len(valid.rstrip())) if text[cut - 1] == "\n" or text[cut] == "\n"]
     elif kind == "chunk_map":
         unused_tail = valid.decode().rstrip().rsplit("\n", 1)[0]
         assert all(cut >= len(unused_tail.encode()) for cut in accepted), accepted

@@ -4,7 +4,6 @@ decisions need a reason, are journaled, survive a restart, and ``w`` writes the 
 from __future__ import annotations
 
 import copy
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from textual.widgets import DataTable, Input, Static
 from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession, adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_protocol, read_qrels_file
+from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
 from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
 from rankeval_tui.tui.app import RankevalApp
 
@@ -35,10 +35,22 @@ def files(tmp_path, seed_dir) -> tuple[Path, Path, Path]:
     bob["q4"]["d6"] = 0
     a = tmp_path / "alice.toml"
     b = tmp_path / "bob.toml"
-    a.write_text(tomli_w.dumps({"provenance": {"annotators": ["alice"]}, "qrels": labels,
-                                "notes": {"q2": {"d4": "CSV is an export format"}}}), encoding="utf-8")
-    b.write_text(tomli_w.dumps({"provenance": {"annotators": ["bob"]}, "qrels": bob,
-                                "notes": {"q2": {"d4": "a table, not a text export"}}}), encoding="utf-8")
+    a.write_text(
+        tomli_w.dumps(
+            {
+                "provenance": {"annotators": ["alice"]},
+                "qrels": labels,
+                "notes": {"q2": {"d4": "CSV is an export format"}},
+            }
+        ),
+        encoding="utf-8",
+    )
+    b.write_text(
+        tomli_w.dumps(
+            {"provenance": {"annotators": ["bob"]}, "qrels": bob, "notes": {"q2": {"d4": "a table, not a text export"}}}
+        ),
+        encoding="utf-8",
+    )
     return a, b, tmp_path / "qrels.toml"
 
 
@@ -66,7 +78,10 @@ async def test_queue_shows_only_disagreements_with_both_labels_and_notes(definit
             table = screen.query_one(DataTable)
             assert table.row_count == 3  # of 30 pairs, only the 3 disagreements
             assert [table.get_row_at(i)[1:5] for i in range(3)] == [
-                ["q1", "d1", "0", "1"], ["q2", "d4", "1", "0"], ["q4", "d6", "1", "0"]]
+                ["q1", "d1", "0", "1"],
+                ["q2", "d4", "1", "0"],
+                ["q4", "d6", "1", "0"],
+            ]
             await pilot.press("down")
             await pilot.pause()
             labels = text_of(screen, "#adjudicate-labels")
@@ -252,12 +267,25 @@ def adjudication_in_copy(seed_copy: Path):
     bob["q2"]["d4"] = 0
     bob["q4"]["d6"] = 0
     a, b = seed_copy / "qrels-alice.toml", seed_copy / "qrels-bob.toml"
-    a.write_text(tomli_w.dumps({"provenance": {"annotators": ["alice"]}, "qrels": labels,
-                                "notes": {"q2": {"d4": "CSV is an export format"}}}), encoding="utf-8")
-    b.write_text(tomli_w.dumps({"provenance": {"annotators": ["bob"]}, "qrels": bob,
-                                "notes": {"q2": {"d4": "a table, not a text export"}}}), encoding="utf-8")
-    session = AdjudicationSession.open(load_definition(seed_copy), a, b, seed_copy / "qrels-adjudicated.toml",
-                                       adjudicator="carol")
+    a.write_text(
+        tomli_w.dumps(
+            {
+                "provenance": {"annotators": ["alice"]},
+                "qrels": labels,
+                "notes": {"q2": {"d4": "CSV is an export format"}},
+            }
+        ),
+        encoding="utf-8",
+    )
+    b.write_text(
+        tomli_w.dumps(
+            {"provenance": {"annotators": ["bob"]}, "qrels": bob, "notes": {"q2": {"d4": "a table, not a text export"}}}
+        ),
+        encoding="utf-8",
+    )
+    session = AdjudicationSession.open(
+        load_definition(seed_copy), a, b, seed_copy / "qrels-adjudicated.toml", adjudicator="carol"
+    )
     try:
         yield RankevalApp(seed_copy, start="adjudicate", adjudication_session=session)
     finally:

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.annotation.judging import JudgingSession
 from tests.tui.test_judge_crash import make_protocol
 
-HOLDER = r'''
+HOLDER = r"""
 import sys, time
 from pathlib import Path
 from rankeval_tui.core.files import load_definition
@@ -44,11 +44,12 @@ print("holding", flush=True)
 sys.stdin.readline()  # hold the lock until the test closes stdin
 session.close()
 print("released", flush=True)
-'''
+"""
 
 
-def start_holder(protocol: Path, count: int = 3, *, break_lock: bool = False, go: Path | None = None,
-                 wait: bool = True) -> subprocess.Popen:
+def start_holder(
+    protocol: Path, count: int = 3, *, break_lock: bool = False, go: Path | None = None, wait: bool = True
+) -> subprocess.Popen:
     args = [sys.executable, "-c", HOLDER, str(protocol), str(count), "1" if break_lock else "0"]
     if go is not None:
         args.append(str(go))
@@ -60,8 +61,13 @@ def start_holder(protocol: Path, count: int = 3, *, break_lock: bool = False, go
 
 def judge_cli(protocol: Path, *extra: str) -> subprocess.CompletedProcess:
     """The real judge command; a refused start never opens the screen, so stdin is not needed."""
-    return subprocess.run([sys.executable, "-m", "rankeval_tui", "judge", str(protocol), *extra],
-                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "rankeval_tui", "judge", str(protocol), *extra],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def one_error_line(result: subprocess.CompletedProcess) -> str:
@@ -144,8 +150,9 @@ def test_stale_lock_of_a_killed_judge_is_recovered_on_restart_with_a_notice(prot
 
 def test_lock_of_a_reused_pid_is_recovered(protocol: Path) -> None:
     """The pid runs again, but as another process (another start time): the judge is gone."""
-    (protocol / "qrels.toml.lock").write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
-                                                          "started": 1}))
+    (protocol / "qrels.toml.lock").write_text(
+        json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "started": 1})
+    )
     session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml")
     try:
         assert any("recovered the lock" in w for w in session.warnings)
@@ -156,8 +163,12 @@ def test_lock_of_a_reused_pid_is_recovered(protocol: Path) -> None:
 @pytest.mark.parametrize("content", ["other-host", "garbage", "empty"])
 def test_lock_we_cannot_judge_is_refused_until_broken(protocol: Path, content: str) -> None:
     lock = protocol / "qrels.toml.lock"
-    lock.write_text({"other-host": json.dumps({"pid": 1, "host": "elsewhere.invalid"}),
-                     "garbage": "\x00\xffnot json", "empty": ""}[content], errors="surrogateescape")
+    lock.write_text(
+        {"other-host": json.dumps({"pid": 1, "host": "elsewhere.invalid"}), "garbage": "\x00\xffnot json", "empty": ""}[
+            content
+        ],
+        errors="surrogateescape",
+    )
     line = one_error_line(judge_cli(protocol))
     assert "--break-lock" in line and str(lock) in line
     assert not (protocol / "qrels.toml.journal").exists()

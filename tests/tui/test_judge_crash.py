@@ -25,17 +25,16 @@ from pathlib import Path
 
 import pytest
 
-from rankeval_tui.core.files import atomic
 from rankeval_tui.core.annotation import judging
-from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import load_definition, read_qrels_file, write_qrels
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files import atomic, load_definition, read_qrels_file, write_qrels
 
 KILLS = int(os.environ.get("RANKEVAL_CRASH_KILLS", "40"))
 SEED = int(os.environ.get("RANKEVAL_CRASH_SEED", "20240611"))
 QUERIES, DOCUMENTS = 10, 30
 
-CHILD = r'''
+CHILD = r"""
 import hashlib, os, signal, sys
 from pathlib import Path
 from rankeval_tui.core.files import load_definition
@@ -66,7 +65,7 @@ while not session.complete:
     print(f"ack {q} {d} {value(q, d)}", flush=True)
 print(session.finish(), flush=True)
 print("done", flush=True)
-'''
+"""
 
 
 def value(query: str, doc: str) -> int:
@@ -98,15 +97,26 @@ def journal_label_counts(journal: Path) -> dict[tuple[str, str], int]:
 
 def test_sigkill_at_random_moments_loses_no_acknowledged_judgment(tmp_path: Path) -> None:
     rng = random.Random(SEED)
-    figures = {"kills": 0, "torn_writes": 0, "acknowledged": 0, "lost": 0, "duplicated": 0, "corrupted": 0,
-               "rounds_completed": 0, "killed_before_first_ack": 0}
+    figures = {
+        "kills": 0,
+        "torn_writes": 0,
+        "acknowledged": 0,
+        "lost": 0,
+        "duplicated": 0,
+        "corrupted": 0,
+        "rounds_completed": 0,
+        "killed_before_first_ack": 0,
+    }
     round_no = 0
     protocol = make_protocol(tmp_path / "round0")
     acked: dict[tuple[str, str], int] = {}
     while figures["kills"] < KILLS:
         torn_after = rng.randint(0, 40) if rng.random() < 0.2 else -1
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(protocol), str(torn_after)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(protocol), str(torn_after)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         time.sleep(rng.uniform(0.02, 0.6))
         child.send_signal(signal.SIGKILL)
         child.wait()
@@ -142,8 +152,9 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_judgment(tmp_path: Path
                 stored = {(q, d): v for q, row in session.labels.items() for d, v in row.items()}
                 if torn_pair is not None and child.returncode == -signal.SIGKILL and "done" not in lines:
                     figures["torn_writes"] += 1
-                    assert any("torn" in w and "never shown as recorded" in w for w in session.warnings), \
+                    assert any("torn" in w and "never shown as recorded" in w for w in session.warnings), (
                         session.warnings
+                    )
                     assert torn_pair not in stored  # the half line is never read as a judgment
             finally:
                 session.close()
@@ -265,7 +276,7 @@ class _FailingHandle:
 
 KILL_POINTS = ["after-mkstemp", "mid-write", "after-fsync", "after-replace"]
 
-WRITER = r'''
+WRITER = r"""
 import os, signal, sys, tempfile
 from rankeval_tui.core.files import atomic
 point, path, text = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -286,7 +297,7 @@ elif point == "after-fsync":
 elif point == "after-replace":
     atomic.fsync_directory = die
 atomic.atomic_write_text(path, text)
-'''
+"""
 
 
 @pytest.mark.parametrize("point", KILL_POINTS)
@@ -369,8 +380,13 @@ def test_read_only_directory_refuses_to_start_with_one_clean_line(small: Path) -
     prefix = [setpriv, "--bounding-set=-dac_override,-dac_read_search"] if os.geteuid() == 0 else []
     small.chmod(0o555)
     try:
-        result = subprocess.run([*prefix, sys.executable, "-m", "rankeval_tui", "judge", str(small)],
-                                capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        result = subprocess.run(
+            [*prefix, sys.executable, "-m", "rankeval_tui", "judge", str(small)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
     finally:
         small.chmod(0o755)
     assert result.returncode == 2, (result.returncode, result.stderr[-2000:])

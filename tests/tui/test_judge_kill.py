@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.files import load_definition
 
 ANSI = re.compile(rb"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78cDEHM])")
 SEED_Q1 = {"d1": 0, "d2": 1, "d3": 0, "d4": 0, "d5": 0, "d6": 0}
@@ -59,7 +59,7 @@ class Terminal:
     def wait_for(self, text: str, timeout: float = 30.0) -> None:
         """Wait until ``text`` is printed after the last mark (so old output never satisfies it)."""
         deadline = time.monotonic() + timeout
-        while text not in self.screen[self.mark:]:
+        while text not in self.screen[self.mark :]:
             if time.monotonic() > deadline:
                 raise AssertionError(f"screen never showed {text!r}; tail: {self.screen[-800:]!r}")
             self.read(0.2)
@@ -94,15 +94,15 @@ def test_kill_9_after_acknowledged_judgments_then_resume(blank: Path) -> None:
     app = Terminal(str(blank), "--annotator", "alice")
     app.wait_for("overall 0/30")
     for number, doc in enumerate(["d1", "d2", "d3", "d4", "d5"], 1):
-        app.send(str(SEED_Q1[doc] if doc != "d3" else 1))   # d3 gets a wrong 1 first
+        app.send(str(SEED_Q1[doc] if doc != "d3" else 1))  # d3 gets a wrong 1 first
         app.wait_for(f"overall {number}/30")
-    app.send("u")                                           # undo d5
+    app.send("u")  # undo d5
     app.wait_for("overall 4/30")
-    app.send("h")                                           # back to d4
+    app.send("h")  # back to d4
     app.wait_for("Document d4")
     app.send("h")
     app.wait_for("Document d3")
-    app.send("0")                                           # change d3 1 -> 0
+    app.send("0")  # change d3 1 -> 0
     app.wait_for("(was 1)")
     app.send("h")
     app.wait_for("Document d3")
@@ -112,15 +112,15 @@ def test_kill_9_after_acknowledged_judgments_then_resume(blank: Path) -> None:
     app.wait_for("Note for query")
     app.send("crash test note\r")
     app.wait_for("note: crash test note")
-    app.kill()                                              # SIGKILL: no cleanup runs
+    app.kill()  # SIGKILL: no cleanup runs
 
-    again = Terminal(str(blank))                            # no flag: the killed judge's lock is recovered
+    again = Terminal(str(blank))  # no flag: the killed judge's lock is recovered
     again.wait_for("recovered the lock")
     again.wait_for("overall 4/30")
     again.wait_for("Document d3")
     again.wait_for("DISPUTED")
     again.wait_for("note: crash test note")
-    again.send("u")                                         # undo works across the restart: the note goes
+    again.send("u")  # undo works across the restart: the note goes
     again.wait_for("undid note of q1 / d3")
     again.send("q")
     assert again.wait_exit() == 0
@@ -139,19 +139,19 @@ def test_kill_9_in_the_middle_of_fast_typing_keeps_every_shown_judgment(blank: P
     keys = "".join(str(SEED_Q1[d]) for d in SEED_Q1) + "".join(str(SEED_Q2[d]) for d in SEED_Q2)
     app = Terminal(str(blank), "--annotator", "alice")
     app.wait_for("overall 0/30")
-    for key in keys[:8]:                                    # typing fast, never waiting for the screen
+    for key in keys[:8]:  # typing fast, never waiting for the screen
         app.send(key)
         app.read(0.03)
-    app.kill()                                              # while keys are still being processed
+    app.kill()  # while keys are still being processed
     seen = [int(n) for n in re.findall(r"overall (\d+)/30", app.screen)]
     shown = max(seen)
 
     session = JudgingSession.open(load_definition(blank), blank / "qrels.toml", break_lock=True)
     try:
         print(f"shown before kill: {shown}, on disk: {session.judged}")
-        assert session.judged >= shown                      # everything shown was on disk
+        assert session.judged >= shown  # everything shown was on disk
         expected = [("q1", d, v) for d, v in SEED_Q1.items()] + [("q2", d, v) for d, v in SEED_Q2.items()]
-        for query, doc, value in expected[:session.judged]:
+        for query, doc, value in expected[: session.judged]:
             assert session.label_of(query, doc) == value
         assert session.judged <= len(expected)
     finally:

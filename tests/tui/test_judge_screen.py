@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rankeval_tui.core.files import load_definition, read_qrels_file
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.files import load_definition, read_qrels_file
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge_screen import JudgeScreen
 from rankeval_tui.tui.overview_screen import OverviewScreen
@@ -60,8 +60,24 @@ async def test_judge_all_30_pairs_by_keyboard_writes_the_seed_labels(blank: Path
 async def test_no_default_label_moving_everywhere_judges_nothing(blank: Path) -> None:
     app, session = make_app(blank)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press(*["right"] * 35, "left", "right_square_bracket", "left_square_bracket", "g", "g",
-                          "space", "enter", "tab", "x", "2", "o", "escape", "question_mark", "escape", "w")
+        await pilot.press(
+            *["right"] * 35,
+            "left",
+            "right_square_bracket",
+            "left_square_bracket",
+            "g",
+            "g",
+            "space",
+            "enter",
+            "tab",
+            "x",
+            "2",
+            "o",
+            "escape",
+            "question_mark",
+            "escape",
+            "w",
+        )
         assert "overall 0/30" in shown(app, "#judge-total-count")
         assert "unjudged" in shown(app, "#judge-pair")
         await pilot.press("q")
@@ -74,17 +90,17 @@ async def test_no_default_label_moving_everywhere_judges_nothing(blank: Path) ->
 async def test_undo_change_note_dispute_are_written(blank: Path) -> None:
     app, session = make_app(blank)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("1")                       # q1 d1 = 1, a mistake
-        await pilot.press("u")                       # undo: back on q1 d1, unjudged
+        await pilot.press("1")  # q1 d1 = 1, a mistake
+        await pilot.press("u")  # undo: back on q1 d1, unjudged
         assert "Document d1" in shown(app, "#judge-pair") and "unjudged" in shown(app, "#judge-pair")
-        await pilot.press("U")                       # redo
+        await pilot.press("U")  # redo
         assert session.label_of("q1", "d1") == 1
-        await pilot.press("left", "0")               # change it to 0
+        await pilot.press("left", "0")  # change it to 0
         assert session.label_of("q1", "d1") == 0
-        await pilot.press("n", *"retry fits", "enter")   # note on q1 d2
-        await pilot.press("d")                       # dispute q1 d2
+        await pilot.press("n", *"retry fits", "enter")  # note on q1 d2
+        await pilot.press("d")  # dispute q1 d2
         assert "DISPUTED" in shown(app, "#judge-pair") and "retry fits" in shown(app, "#judge-pair")
-        await pilot.press("d", "d")                  # off and on again
+        await pilot.press("d", "d")  # off and on again
         await pilot.press("n", *"0 1 u d q", "enter")  # typing in a note fires no shortcut
         assert session.judged == 1 and session.note_of("q1", "d2") == "0 1 u d q"
         await pilot.press("n", *["backspace"] * 9, *"retry fits", "enter")
@@ -110,9 +126,9 @@ async def test_overview_jumps_to_a_cell(blank: Path) -> None:
         assert isinstance(app.screen, JudgeScreen)
         assert session.current == ("q3", "d4")
         assert "Query q3" in shown(app, "#judge-query") and "Document d4" in shown(app, "#judge-pair")
-        await pilot.press("1", "o")                 # the overview opens on the session's pair
+        await pilot.press("1", "o")  # the overview opens on the session's pair
         assert "q3  document d5  unjudged" in shown(app, "#overview-cell")
-        await pilot.press("g", "g")                 # next unjudged: q3 d6, then the next query
+        await pilot.press("g", "g")  # next unjudged: q3 d6, then the next query
         assert "q4  document d1  unjudged" in shown(app, "#overview-cell")
         await pilot.press("escape", "q")
 
@@ -126,10 +142,10 @@ def matrix_lines(app: RankevalApp) -> list[str]:
 async def test_overview_ruler_and_row_counts(blank: Path) -> None:
     app, session = make_app(blank)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press(*"010000", "1", "0", "o")    # q1 complete, q2 d1 and d2 judged
+        await pilot.press(*"010000", "1", "0", "o")  # q1 complete, q2 d1 and d2 judged
         lines = matrix_lines(app)
-        assert lines[0] == "  doc # 1       5"        # a number over column 1 and over every 5th column
-        assert lines[1] == "        ┬───▼───┬───"       # ticks under the numbers; ▼ = the cursor's column
+        assert lines[0] == "  doc # 1       5"  # a number over column 1 and over every 5th column
+        assert lines[1] == "        ┬───▼───┬───"  # ticks under the numbers; ▼ = the cursor's column
         assert lines[2] == "q1 6/6  0 1 0 0 0 0"
         assert lines[3] == "q2 2/6  1 0 · · · ·"
         assert [line[:8] for line in lines[4:7]] == ["q3 0/6  ", "q4 0/6  ", "q5 0/6  "]
@@ -137,7 +153,7 @@ async def test_overview_ruler_and_row_counts(blank: Path) -> None:
         assert "doc # = n-th document in corpus order" in shown(app, "#overview-legend")
         await pilot.press("escape", "0", "1", "1", "1", "o")
         lines = matrix_lines(app)
-        assert lines[3] == "q2 6/6  1 0 0 1 1 1"         # the count follows the judgments
+        assert lines[3] == "q2 6/6  1 0 0 1 1 1"  # the count follows the judgments
         assert all(line[6:8] == "  " and line[8] in "01·" for line in lines[2:7])  # the gutter keeps its width
         await pilot.press("escape", "q")
 
@@ -160,11 +176,16 @@ async def test_overview_ruler_scrolls_with_the_columns(tmp_path: Path) -> None:
 
     directory = tmp_path / "wide"
     directory.mkdir()
-    (directory / "protocol.toml").write_text(tomli_w.dumps({
-        "protocol": {"name": "wide", "k": 10, "split": "test", "relevance": "1 if it answers the query"},
-        "documents": {f"d{i}": {"text": f"document {i}"} for i in range(1, 121)},
-        "queries": {f"q{i}": {"text": f"query {i}", "split": "test", "need": "n"} for i in range(1, 4)},
-    }), encoding="utf-8")
+    (directory / "protocol.toml").write_text(
+        tomli_w.dumps(
+            {
+                "protocol": {"name": "wide", "k": 10, "split": "test", "relevance": "1 if it answers the query"},
+                "documents": {f"d{i}": {"text": f"document {i}"} for i in range(1, 121)},
+                "queries": {f"q{i}": {"text": f"query {i}", "split": "test", "need": "n"} for i in range(1, 4)},
+            }
+        ),
+        encoding="utf-8",
+    )
     app, session = make_app(directory)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("1", "0", "o", "end")
@@ -172,17 +193,17 @@ async def test_overview_ruler_scrolls_with_the_columns(tmp_path: Path) -> None:
         assert matrix.cursor == (0, 119) and matrix.col_offset > 0
         x = matrix.gutter_width + (119 - matrix.col_offset) * 2
         lines = matrix_lines(app)
-        assert lines[0][x:x + 3] == "120" and lines[1][x] == "▼" and lines[2][x] == "·"
+        assert lines[0][x : x + 3] == "120" and lines[1][x] == "▼" and lines[2][x] == "·"
         assert lines[2].startswith("q1   2/120  ") and lines[3].startswith("q2   0/120  ")
-        assert lines[0][:matrix.gutter_width] == "doc # ".rjust(matrix.gutter_width)
+        assert lines[0][: matrix.gutter_width] == "doc # ".rjust(matrix.gutter_width)
         y = matrix.gutter_width + (114 - matrix.col_offset) * 2
-        assert lines[0][y:y + 3] == "115" and lines[1][y] == "┬" and lines[1][y + 1:x] == "─" * (x - y - 1)
+        assert lines[0][y : y + 3] == "115" and lines[1][y] == "┬" and lines[1][y + 1 : x] == "─" * (x - y - 1)
         assert "doc #120" in shown(app, "#overview-cell")
         await pilot.press("home")
         lines = matrix_lines(app)
         assert matrix.col_offset == 0
-        assert lines[0][matrix.gutter_width:].startswith("1       5         10        15        20")
-        assert lines[2][matrix.gutter_width:matrix.gutter_width + 4] == "1 0 "
+        assert lines[0][matrix.gutter_width :].startswith("1       5         10        15        20")
+        assert lines[2][matrix.gutter_width : matrix.gutter_width + 4] == "1 0 "
         await pilot.press("escape", "q")
 
 
@@ -199,8 +220,13 @@ async def test_review_existing_complete_qrels(seed_copy: Path) -> None:
 
 
 def judge_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rankeval_tui", "judge", *args], capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "rankeval_tui", "judge", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_lock_refuses_a_second_writer(blank: Path) -> None:
@@ -214,14 +240,18 @@ def test_lock_refuses_a_second_writer(blank: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-@pytest.mark.parametrize("breakage, message", [
-    ("missing", "protocol directory not found"),
-    ("protocol", "invalid TOML"),
-    ("labels", "qrels labels must be integer 0 or 1"),
-    ("seed", "--order shuffled needs --seed"),
-])
-def test_bad_input_is_one_line_and_exit_2_before_the_screen(blank: Path, seed_dir: Path, breakage: str,
-                                                             message: str) -> None:
+@pytest.mark.parametrize(
+    "breakage, message",
+    [
+        ("missing", "protocol directory not found"),
+        ("protocol", "invalid TOML"),
+        ("labels", "qrels labels must be integer 0 or 1"),
+        ("seed", "--order shuffled needs --seed"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2_before_the_screen(
+    blank: Path, seed_dir: Path, breakage: str, message: str
+) -> None:
     target, extra = blank, []
     if breakage == "missing":
         target = blank / "no-such-protocol"
@@ -250,9 +280,9 @@ async def test_open_judging_from_the_scoring_app_and_back(blank: Path) -> None:
         assert (blank / "qrels.toml.lock").exists()
         await pilot.press("1", "q")
         await pilot.pause()
-        assert app.screen is under                     # quit returns to the scoring screen
+        assert app.screen is under  # quit returns to the scoring screen
         assert not (blank / "qrels.toml.lock").exists()
-        app.open_judging()                             # and judging resumes from the journal
+        app.open_judging()  # and judging resumes from the journal
         await pilot.pause()
         assert "overall 1/30" in shown(app, "#judge-total-count")
         await pilot.press("q")

@@ -63,8 +63,12 @@ def run_rows_match(table: DataTable, expected: dict) -> None:
     for row in expected["rows"]:
         q = row["query"]
         assert cell(table, q, "missing") == ("yes" if row["missing"] else "no")
-        for column, field in (("returned", "returned"), ("relevant", "relevant"), ("hits", "hits"),
-                              ("first", "first_relevant_rank")):
+        for column, field in (
+            ("returned", "returned"),
+            ("relevant", "relevant"),
+            ("hits", "hits"),
+            ("first", "first_relevant_rank"),
+        ):
             value = cell(table, q, column)
             assert (None if value == "null" else int(value)) == row[field], (q, column)
         for column in ("recall", "rr"):
@@ -91,8 +95,12 @@ async def test_single_run_numbers_equal_the_evaluator(seed_dir: Path, seed_expec
 
 async def test_screen_equals_score_json(seed_dir: Path) -> None:
     """The same numbers as ``rankeval-tui score --format json`` for every run in runs/."""
-    out = subprocess.run([sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--format", "json"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     cli = json.loads(out)["runs"]
     app = RankevalApp(seed_dir)
     async with app.run_test(size=SIZE) as pilot:
@@ -232,7 +240,9 @@ async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path,
         await pilot.pause()
         cleared: list[str] = []
         original = DataTable.clear
-        monkeypatch.setattr(DataTable, "clear", lambda self, columns=False: (cleared.append(self.id), original(self, columns))[1])
+        monkeypatch.setattr(
+            DataTable, "clear", lambda self, columns=False: (cleared.append(self.id), original(self, columns))[1]
+        )
         await pilot.press("-")
         await pilot.pause()
         k1 = protocol.with_k(1)
@@ -375,7 +385,7 @@ def metric_block(summary: str, label: str) -> str:
     lines = summary.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(label))
     block = [lines[start]]
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.startswith(" "):
             break
         block.append(line)
@@ -401,8 +411,12 @@ async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) ->
 
 async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_dir: Path) -> None:
     """Three runs, baseline fixture_A: Holm over all_empty and fixture_B, as ``score --baseline``."""
-    out = subprocess.run([sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A",
-                          "--format", "json"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     cli = {c["candidate"]: c["metrics"] for c in json.loads(out)["comparisons"]}
     app = RankevalApp(seed_dir)  # all_empty, fixture_A, fixture_B
     async with app.run_test(size=SIZE) as pilot:
@@ -481,7 +495,9 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
         await pilot.pause()
         assert [k for _, k in calls] == [2, 3] and all(name != threading.main_thread().name for name, _ in calls)
         assert screen.statistics_result.session is screen.session  # the k = 2 result was dropped
-        assert "MRR@3" in plain(screen, "#score-compare-summary") and "sign-flip p = " in plain(screen, "#score-compare-summary")
+        assert "MRR@3" in plain(screen, "#score-compare-summary") and "sign-flip p = " in plain(
+            screen, "#score-compare-summary"
+        )
 
 
 async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monkeypatch) -> None:
@@ -520,8 +536,9 @@ async def test_adjudicated_queries_are_marked_with_a_legend(seed_copy: Path, tmp
         summary = plain(screen, "#score-run-summary")
         assert "adjudicated_queries: q2, q4" in summary
         assert "adj. adjudicated: the query's labels were disputed and decided by an adjudicator" in summary
-        run_rows_match(table, evaluate(load_protocol(seed_copy),
-                                       load_run(seed_copy / "runs" / "fixture_B.json")).to_json())
+        run_rows_match(
+            table, evaluate(load_protocol(seed_copy), load_run(seed_copy / "runs" / "fixture_B.json")).to_json()
+        )
         await pilot.press("v")
         await settle(pilot)
         compare = screen.query_one("#score-compare-table", DataTable)

@@ -30,6 +30,7 @@ def test_single_run_view(snap_compare) -> None:
 
 def test_comparison_view(snap_compare) -> None:
     """With the paired statistics: the worker has finished before the picture is taken."""
+
     async def run_before(pilot) -> None:
         await settle(pilot)
         await pilot.press("v")

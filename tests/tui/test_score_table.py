@@ -8,6 +8,7 @@ bringing the slow path back.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import textual.widgets._data_table as data_table_module
@@ -17,7 +18,6 @@ from textual.widgets import DataTable
 
 from rankeval_tui.tui.score_screen import ScoreTable, cell_width, sync_table
 from rankeval_tui.tui.widgets.delta_chart import delta_bar, value_cell
-from fractions import Fraction
 
 COLUMNS = (("q", "query"), ("v", "value"), ("w", "wide label for a narrow column"), ("x", "x"))
 
@@ -96,13 +96,21 @@ async def test_fast_path_measures_no_cell(monkeypatch) -> None:
             fast.add_column(label, key=key)
         calls.clear()  # add_column measures its label once
         # The screen's kinds of cell: Text, markup-free str, None (ints and markup go to Textual).
-        plain_rows = [(key, [Text(str(c)) if isinstance(c, int) else "bold" if isinstance(c, str) and "[" in c else c
-                             for c in cells]) for key, cells in rows(200)]
+        plain_rows = [
+            (
+                key,
+                [
+                    Text(str(c)) if isinstance(c, int) else "bold" if isinstance(c, str) and "[" in c else c
+                    for c in cells
+                ],
+            )
+            for key, cells in rows(200)
+        ]
         for key, cells in plain_rows:
             fast.add_row(*cells, key=key)
         await pilot.pause()
         assert fast.ordered_columns[0].content_width > len("query")
-        for key, cells in plain_rows:
+        for key, _cells in plain_rows:
             fast.update_cell(key, "q", Text("x"), update_width=True)
         await pilot.pause()
         assert calls == []

@@ -17,18 +17,27 @@ This module never imports textual.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from rankeval_tui.core.annotation.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
+from rankeval_tui.core.annotation.judging import (
+    JOURNAL_VERSION,
+    LOCK_SUFFIX,
+    Journal,
+    Lock,
+    checked_label,
+    default_annotator,
+    definition_sha256,
+    replay_entries,
+)
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
-from rankeval_tui.core.files import QrelsFile, write_qrels
-from rankeval_tui.core.annotation.judging import (JOURNAL_VERSION, LOCK_SUFFIX, Journal, Lock, checked_label, replay_entries,
-                                       default_annotator, definition_sha256)
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.files import QrelsFile, write_qrels
 
 # Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
 JOURNAL_SUFFIX = ".adjudication.journal"
@@ -57,9 +66,15 @@ def adjudicated_queries(qrels: QrelsFile) -> set[str]:
     return {query for query, row in qrels.adjudication.items() if isinstance(row, dict) and row}
 
 
-def adjudicated_qrels(definition: ProtocolDefinition, result: Agreement, a: QrelsFile, b: QrelsFile,
-                      decisions: Mapping[Pair, Decision], adjudicator: str,
-                      extra_provenance: Mapping[str, Any] | None = None) -> QrelsFile:
+def adjudicated_qrels(
+    definition: ProtocolDefinition,
+    result: Agreement,
+    a: QrelsFile,
+    b: QrelsFile,
+    decisions: Mapping[Pair, Decision],
+    adjudicator: str,
+    extra_provenance: Mapping[str, Any] | None = None,
+) -> QrelsFile:
     """The exhaustive qrels: agreed labels plus the final label of every disagreement.
 
     Refuses (ContractError naming the pairs) while any disagreement is undecided, and refuses
@@ -69,8 +84,10 @@ def adjudicated_qrels(definition: ProtocolDefinition, result: Agreement, a: Qrel
     stray = [pair for pair in decisions if pair not in queued]
     if stray:
         q, d = stray[0]
-        raise ContractError("decision for a pair the annotators agree on",
-                            where=f"{describe_id('query', q)}, {describe_id('document', d)}")
+        raise ContractError(
+            "decision for a pair the annotators agree on",
+            where=f"{describe_id('query', q)}, {describe_id('document', d)}",
+        )
     undecided = [pair for pair in queued if pair not in decisions]
     if undecided:
         shown = "; ".join(f"{q}/{d}" for q, d in undecided)
@@ -81,18 +98,25 @@ def adjudicated_qrels(definition: ProtocolDefinition, result: Agreement, a: Qrel
         decision = decisions[pair]
         labels[item.query][item.document] = decision.final
         adjudication.setdefault(item.query, {})[item.document] = {
-            "labels": list(item.labels), "final": decision.final, "reason": decision.reason,
-            "adjudicator": adjudicator}
+            "labels": list(item.labels),
+            "final": decision.final,
+            "reason": decision.reason,
+            "adjudicator": adjudicator,
+        }
     notes: dict[str, dict[str, str]] = {}
     for query in definition.queries:
         for doc in definition.documents:
-            written = [(name, f.notes[query][doc]) for name, f in zip(result.annotators, (a, b))
-                       if doc in f.notes.get(query, {})]
+            written = [
+                (name, f.notes[query][doc])
+                for name, f in zip(result.annotators, (a, b))
+                if doc in f.notes.get(query, {})
+            ]
             if written:
                 notes.setdefault(query, {})[doc] = " | ".join(f"{name}: {text}" for name, text in written)
-    disputed = {q: {d: True for d in definition.documents
-                    if a.disputed.get(q, {}).get(d) or b.disputed.get(q, {}).get(d)}
-                for q in definition.queries}
+    disputed = {
+        q: {d: True for d in definition.documents if a.disputed.get(q, {}).get(d) or b.disputed.get(q, {}).get(d)}
+        for q in definition.queries
+    }
     provenance = {
         "annotators": list(result.annotators),
         "adjudicator": adjudicator,
@@ -104,8 +128,13 @@ def adjudicated_qrels(definition: ProtocolDefinition, result: Agreement, a: Qrel
         "tool": TOOL,
         **(extra_provenance or {}),
     }
-    return QrelsFile(labels=labels, notes=notes, disputed={q: r for q, r in disputed.items() if r},
-                     provenance=provenance, adjudication=adjudication)
+    return QrelsFile(
+        labels=labels,
+        notes=notes,
+        disputed={q: r for q, r in disputed.items() if r},
+        provenance=provenance,
+        adjudication=adjudication,
+    )
 
 
 def file_sha256(path: Path) -> str:
@@ -137,15 +166,25 @@ class AdjudicationSession:
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, output: str | Path,
-             *, adjudicator: str | None = None, break_lock: bool = False, lock: bool = True) -> "AdjudicationSession":
+    def open(
+        cls,
+        definition: ProtocolDefinition,
+        path_a: str | Path,
+        path_b: str | Path,
+        output: str | Path,
+        *,
+        adjudicator: str | None = None,
+        break_lock: bool = False,
+        lock: bool = True,
+    ) -> AdjudicationSession:
         """Read both files (same coverage, exhaustive), take the output's lock, and resume the
         journal beside the output if there is one. Bad input leaves no lock and no journal."""
         path_a, path_b, output = Path(path_a), Path(path_b), Path(output)
         for path in (path_a, path_b):
             if path.exists() and output.exists() and path.resolve() == output.resolve():
-                raise ContractError("the output is one of the annotators' files; write the result to a new file",
-                                    file=output)
+                raise ContractError(
+                    "the output is one of the annotators' files; write the result to a new file", file=output
+                )
         if not output.parent.is_dir():
             raise ContractError("directory of the output file does not exist", file=output)
         a, b = read_pair(definition, path_a, path_b)
@@ -180,20 +219,28 @@ class AdjudicationSession:
             if header.get("kind") != "adjudication":
                 raise ContractError("not an adjudication journal", file=path, where="line 1")
             if header.get("definition_sha256") != definition_sha256(self.definition):
-                raise ContractError("journal was recorded for another version of protocol.toml; move it away",
-                                    file=path)
+                raise ContractError(
+                    "journal was recorded for another version of protocol.toml; move it away", file=path
+                )
             if [i.get("sha256") for i in header.get("inputs", [])] != [i["sha256"] for i in self.inputs]:
-                raise ContractError("journal was recorded for other annotator files (their contents or names "
-                                    "changed, so the disagreements may differ); move it away to start over",
-                                    file=path)
+                raise ContractError(
+                    "journal was recorded for other annotator files (their contents or names "
+                    "changed, so the disagreements may differ); move it away to start over",
+                    file=path,
+                )
             if adjudicator is not None and adjudicator != header.get("adjudicator"):
-                raise ContractError(f"journal was started by adjudicator {header.get('adjudicator')!r}, not "
-                                    f"{adjudicator!r}; resume without --adjudicator or move it away", file=path)
+                raise ContractError(
+                    f"journal was started by adjudicator {header.get('adjudicator')!r}, not "
+                    f"{adjudicator!r}; resume without --adjudicator or move it away",
+                    file=path,
+                )
             self.adjudicator = str(header.get("adjudicator", ""))
             replay_entries(contents, path, self._replay)
             if contents.torn:
-                self.warnings.append(f"{path}: the last journal line was torn ({len(contents.torn)} bytes, an "
-                                     "unfinished write never shown as recorded); dropped")
+                self.warnings.append(
+                    f"{path}: the last journal line was torn ({len(contents.torn)} bytes, an "
+                    "unfinished write never shown as recorded); dropped"
+                )
             self.journal = Journal(path)
             self.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
             return
@@ -203,11 +250,18 @@ class AdjudicationSession:
         self.adjudicator = adjudicator or default_annotator()
         self.journal = Journal(path)
         self.journal.open_for_append()
-        self.journal.append({"op": "start", "version": JOURNAL_VERSION, "kind": "adjudication",
-                             "protocol": self.definition.name,
-                             "definition_sha256": definition_sha256(self.definition),
-                             "inputs": self.inputs, "adjudicator": self.adjudicator,
-                             "disagreements": len(self.items)})
+        self.journal.append(
+            {
+                "op": "start",
+                "version": JOURNAL_VERSION,
+                "kind": "adjudication",
+                "protocol": self.definition.name,
+                "definition_sha256": definition_sha256(self.definition),
+                "inputs": self.inputs,
+                "adjudicator": self.adjudicator,
+                "disagreements": len(self.items),
+            }
+        )
 
     def _replay(self, entry: dict[str, Any]) -> None:
         if entry.get("op") != "decide":
@@ -267,8 +321,15 @@ class AdjudicationSession:
             raise ContractError("nothing to adjudicate: the annotators agree on every pair")
         decision = Decision(checked_label(final), checked_reason(reason))
         if self.journal is not None:
-            self.journal.append({"op": "decide", "q": item.query, "d": item.document,
-                                 "final": decision.final, "reason": decision.reason})
+            self.journal.append(
+                {
+                    "op": "decide",
+                    "q": item.query,
+                    "d": item.document,
+                    "final": decision.final,
+                    "reason": decision.reason,
+                }
+            )
         self.decisions[(item.query, item.document)] = decision
         following = self.first_undecided(self.index + 1 if self.items else 0)
         if following is not None:
@@ -278,8 +339,15 @@ class AdjudicationSession:
     # ------------------------------------------------------------ output
 
     def qrels(self) -> QrelsFile:
-        return adjudicated_qrels(self.definition, self.result, self.a, self.b, self.decisions, self.adjudicator,
-                                 {"input_sha256": [i["sha256"] for i in self.inputs]})
+        return adjudicated_qrels(
+            self.definition,
+            self.result,
+            self.a,
+            self.b,
+            self.decisions,
+            self.adjudicator,
+            {"input_sha256": [i["sha256"] for i in self.inputs]},
+        )
 
     def write(self) -> str:
         """Write the exhaustive adjudicated qrels atomically, then drop the journal."""
@@ -289,8 +357,10 @@ class AdjudicationSession:
         if self.journal is not None:
             self.journal.remove()
             self.journal = None
-        return (f"wrote {self.output}: {self.definition.pair_count} pairs, {len(self.items)} adjudicated by "
-                f"{self.adjudicator}")
+        return (
+            f"wrote {self.output}: {self.definition.pair_count} pairs, {len(self.items)} adjudicated by "
+            f"{self.adjudicator}"
+        )
 
     def close(self) -> None:
         """Close the journal and release the lock; an unfinished journal stays for the next run."""

@@ -15,21 +15,23 @@ that names the pairs, before any number is computed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
-from rankeval_tui.core.files import QrelsFile, read_qrels_file
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
+from rankeval_tui.core.files import QrelsFile, read_qrels_file
 
 Pair = tuple[str, str]
 """(query ID, document ID)."""
 
-UNDEFINED_REASON = ("expected chance agreement is 1: both annotators gave the single label {label} "
-                    "to all {n} pairs, so kappa is 0/0")
+UNDEFINED_REASON = (
+    "expected chance agreement is 1: both annotators gave the single label {label} to all {n} pairs, so kappa is 0/0"
+)
 
 
 # ---------------------------------------------------------------- pairs
@@ -76,7 +78,7 @@ class Confusion:
     a0_b0: int = 0
 
     @classmethod
-    def of(cls, labels: Iterable[tuple[int, int]]) -> "Confusion":
+    def of(cls, labels: Iterable[tuple[int, int]]) -> Confusion:
         counts = {(1, 1): 0, (1, 0): 0, (0, 1): 0, (0, 0): 0}
         for pair in labels:
             counts[pair] += 1
@@ -166,8 +168,7 @@ class Disagreement:
     notes: tuple[str | None, str | None]
 
     def to_json(self) -> dict[str, Any]:
-        return {"query": self.query, "document": self.document, "labels": list(self.labels),
-                "notes": list(self.notes)}
+        return {"query": self.query, "document": self.document, "labels": list(self.labels), "notes": list(self.notes)}
 
 
 @dataclass(frozen=True)
@@ -201,9 +202,13 @@ def annotator_name(qrels: QrelsFile, fallback: str) -> str:
     return fallback
 
 
-def agreement(definition: ProtocolDefinition, a: QrelsFile, b: QrelsFile,
-              annotators: tuple[str, str] = ("A", "B"),
-              sources: tuple[str | None, str | None] = (None, None)) -> Agreement:
+def agreement(
+    definition: ProtocolDefinition,
+    a: QrelsFile,
+    b: QrelsFile,
+    annotators: tuple[str, str] = ("A", "B"),
+    sources: tuple[str | None, str | None] = (None, None),
+) -> Agreement:
     """Compare two exhaustive qrels of ``definition``; every query of every split counts,
     because labels are a property of the pair, not of the split being scored."""
     check_same_coverage(definition, [(sources[0] or annotators[0], a), (sources[1] or annotators[1], b)])
@@ -219,8 +224,7 @@ def agreement(definition: ProtocolDefinition, a: QrelsFile, b: QrelsFile,
             if row_a[doc] != row_b[doc]:
                 notes = (a.notes.get(query, {}).get(doc), b.notes.get(query, {}).get(doc))
                 disagreements.append(Disagreement(query, doc, (row_a[doc], row_b[doc]), notes))
-    overall = Confusion(*(sum(getattr(c, f) for c in per_query.values())
-                          for f in ("a1_b1", "a1_b0", "a0_b1", "a0_b0")))
+    overall = Confusion(*(sum(getattr(c, f) for c in per_query.values()) for f in ("a1_b1", "a1_b0", "a0_b1", "a0_b0")))
     return Agreement(annotators, overall, per_query, tuple(disagreements), sources)
 
 
@@ -243,12 +247,13 @@ def check_same_coverage(definition: ProtocolDefinition, files: Sequence[tuple[st
         parts.append(f"judged only in {names}: {describe_pairs(pairs, definition)}")
     if nowhere:
         parts.append(f"judged in none: {describe_pairs(nowhere, definition)}")
-    raise ContractError(f"the files differ in coverage ({count} pairs): both must be exhaustive for the "
-                        "same protocol; " + " | ".join(parts))
+    raise ContractError(
+        f"the files differ in coverage ({count} pairs): both must be exhaustive for the "
+        "same protocol; " + " | ".join(parts)
+    )
 
 
-def read_pair(definition: ProtocolDefinition, path_a: str | Path,
-              path_b: str | Path) -> tuple[QrelsFile, QrelsFile]:
+def read_pair(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> tuple[QrelsFile, QrelsFile]:
     """Read two annotators' files against one definition, coverage checked together (so the
     error names the differing pairs instead of the first gap of the first file)."""
     if Path(path_a).exists() and Path(path_a).resolve() == Path(path_b).resolve():

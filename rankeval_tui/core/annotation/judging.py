@@ -29,15 +29,16 @@ import json
 import os
 import random
 import socket
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal
+from typing import Any, Literal
 
-from rankeval_tui.core.files.atomic import fsync_directory
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
+from rankeval_tui.core.files.atomic import fsync_directory
 
 Order = Literal["corpus", "shuffled"]
 JOURNAL_VERSION = 1
@@ -51,9 +52,14 @@ def definition_sha256(definition: ProtocolDefinition) -> str:
     """Hash of what is judged (corpus and every query), so a journal is never replayed
     against an edited protocol. k and split are left out: they do not change the pairs."""
     canonical = json.dumps(
-        {"corpus": dict(definition.documents),
-         "queries": {q: meta.canonical() for q, meta in definition.queries.items()}},
-        sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        {
+            "corpus": dict(definition.documents),
+            "queries": {q: meta.canonical() for q, meta in definition.queries.items()},
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
@@ -101,8 +107,11 @@ class Lock:
                 self._refuse_or_break(break_lock)
                 continue
             except OSError as error:  # read-only or full directory: say so, not a traceback
-                raise ContractError(f"cannot create the lock file: {error.strerror}; judging needs a writable "
-                                    "directory beside the qrels file", file=self.path) from None
+                raise ContractError(
+                    f"cannot create the lock file: {error.strerror}; judging needs a writable "
+                    "directory beside the qrels file",
+                    file=self.path,
+                ) from None
             with os.fdopen(fd, "w") as handle:
                 json.dump(owner, handle)
                 handle.flush()
@@ -120,14 +129,17 @@ class Lock:
         here = socket.gethostname()
         state = owner_state(pid, host, started, here)
         if state == "alive":
-            raise ContractError(f"locked: another judge process (pid {pid} on {host}) is writing these qrels; "
-                                "refusing a second writer", file=self.path)
+            raise ContractError(
+                f"locked: another judge process (pid {pid} on {host}) is writing these qrels; refusing a second writer",
+                file=self.path,
+            )
         if state == "gone":
-            self.recovered = (f"recovered the lock of pid {pid} on {host}, which is no longer running "
-                              "(killed or crashed); its journal is replayed, nothing it recorded is lost")
+            self.recovered = (
+                f"recovered the lock of pid {pid} on {host}, which is no longer running "
+                "(killed or crashed); its journal is replayed, nothing it recorded is lost"
+            )
         elif not break_lock:
-            reason = (f"lock held by pid {pid} on another host {host}" if pid is not None
-                      else "unreadable lock file")
+            reason = f"lock held by pid {pid} on another host {host}" if pid is not None else "unreadable lock file"
             raise ContractError(f"{reason}; if no judge process is running, rerun with --break-lock", file=self.path)
         try:
             self.path.unlink()
@@ -185,7 +197,7 @@ def process_start_time(pid: int) -> int | None:
     """
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-        return int(stat[stat.rindex(")") + 2:].split()[19])
+        return int(stat[stat.rindex(")") + 2 :].split()[19])
     except (OSError, ValueError, IndexError):
         return None
 
@@ -203,7 +215,7 @@ def pid_alive(pid: int) -> bool:
 # ---------------------------------------------------------------- journal
 
 
-def replay_entries(contents: "JournalContents", path: Path, replay: Callable[[dict[str, Any]], None]) -> None:
+def replay_entries(contents: JournalContents, path: Path, replay: Callable[[dict[str, Any]], None]) -> None:
     """Apply every journal entry in order; a bad entry is an error naming the journal and its line."""
     for number, entry in contents.entries:
         try:
@@ -240,8 +252,12 @@ class Journal:
             try:
                 entry = json.loads(line.decode("utf-8"))
             except (UnicodeDecodeError, ValueError):
-                raise ContractError("journal line is not valid JSON (corrupted in the middle, not a torn tail); "
-                                    "fix or move the journal away", file=path, where=f"line {number}") from None
+                raise ContractError(
+                    "journal line is not valid JSON (corrupted in the middle, not a torn tail); "
+                    "fix or move the journal away",
+                    file=path,
+                    where=f"line {number}",
+                ) from None
             if not isinstance(entry, dict) or "op" not in entry:
                 raise ContractError("journal line is not an entry object", file=path, where=f"line {number}")
             entries.append((number, entry))
@@ -249,8 +265,11 @@ class Journal:
             raise ContractError("journal has no complete header line; move it away to start over", file=path)
         header = entries[0][1]
         if header.get("op") != "start" or header.get("version") != JOURNAL_VERSION:
-            raise ContractError(f"not a version-{JOURNAL_VERSION} judging journal (first line must be a start entry)",
-                                file=path, where="line 1")
+            raise ContractError(
+                f"not a version-{JOURNAL_VERSION} judging journal (first line must be a start entry)",
+                file=path,
+                where="line 1",
+            )
         return JournalContents(header, entries[1:], torn, cut)
 
     def open_for_append(self, truncate_to: int | None = None) -> None:
@@ -365,9 +384,17 @@ class JudgingSession:
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def open(cls, definition: ProtocolDefinition, qrels_path: Path, *, order: Order | None = None,
-             seed: int | None = None, annotator: str | None = None, break_lock: bool = False,
-             lock: bool = True) -> "JudgingSession":
+    def open(
+        cls,
+        definition: ProtocolDefinition,
+        qrels_path: Path,
+        *,
+        order: Order | None = None,
+        seed: int | None = None,
+        annotator: str | None = None,
+        break_lock: bool = False,
+        lock: bool = True,
+    ) -> JudgingSession:
         """Resume the journal beside ``qrels_path`` if there is one, else start a new session
         (preloaded from an existing qrels file: review and correction).
 
@@ -391,8 +418,14 @@ class JudgingSession:
         return session
 
     @classmethod
-    def _open_locked(cls, definition: ProtocolDefinition, qrels_path: Path, order: Order | None,
-                     seed: int | None, annotator: str | None) -> "JudgingSession":
+    def _open_locked(
+        cls,
+        definition: ProtocolDefinition,
+        qrels_path: Path,
+        order: Order | None,
+        seed: int | None,
+        annotator: str | None,
+    ) -> JudgingSession:
         journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
         dropped: list[str] = []
         if journal_path.exists():
@@ -400,29 +433,47 @@ class JudgingSession:
             if b"\n" in raw:
                 return cls._resume(definition, qrels_path, journal_path, order, seed, annotator)
             # Killed before the header line was complete: nothing was ever recorded.
-            dropped.append(f"{journal_path}: journal had no complete line ({len(raw)} bytes, killed while "
-                           "starting); nothing had been recorded; starting over")
+            dropped.append(
+                f"{journal_path}: journal had no complete line ({len(raw)} bytes, killed while "
+                "starting); nothing had been recorded; starting over"
+            )
             journal_path.unlink()
         order = order or "corpus"
         if order == "shuffled" and seed is None:
             raise ContractError("--order shuffled needs --seed N (the shuffle must be reproducible)")
         if order == "corpus" and seed is not None:
             raise ContractError("--seed only applies to --order shuffled")
-        session = cls(definition, qrels_path, order=order, seed=seed,
-                      annotator=annotator or default_annotator(),
-                      docs_of=document_order(definition, order, seed))
+        session = cls(
+            definition,
+            qrels_path,
+            order=order,
+            seed=seed,
+            annotator=annotator or default_annotator(),
+            docs_of=document_order(definition, order, seed),
+        )
         session._reset_counts()
         session.warnings.extend(dropped)
         base: dict[str, Any] | None = None
         if qrels_path.exists():
             existing = read_qrels_file(qrels_path, definition, exhaustive=False)
-            base = {"labels": existing.labels, "notes": existing.notes, "disputed": existing.disputed,
-                    "provenance": existing.provenance}
+            base = {
+                "labels": existing.labels,
+                "notes": existing.notes,
+                "disputed": existing.disputed,
+                "provenance": existing.provenance,
+            }
             session._load_base(base)
             session.review = existing.is_complete(definition)
-        header = {"op": "start", "version": JOURNAL_VERSION, "protocol": definition.name,
-                  "definition_sha256": definition_sha256(definition), "order": order, "seed": seed,
-                  "annotator": session.annotator, "pairs": definition.pair_count}
+        header = {
+            "op": "start",
+            "version": JOURNAL_VERSION,
+            "protocol": definition.name,
+            "definition_sha256": definition_sha256(definition),
+            "order": order,
+            "seed": seed,
+            "annotator": session.annotator,
+            "pairs": definition.pair_count,
+        }
         session.journal = Journal(journal_path)
         session.journal.open_for_append()
         session.journal.append(header)
@@ -434,27 +485,46 @@ class JudgingSession:
         return session
 
     @classmethod
-    def _resume(cls, definition: ProtocolDefinition, qrels_path: Path, journal_path: Path,
-                order: Order | None, seed: int | None, annotator: str | None) -> "JudgingSession":
+    def _resume(
+        cls,
+        definition: ProtocolDefinition,
+        qrels_path: Path,
+        journal_path: Path,
+        order: Order | None,
+        seed: int | None,
+        annotator: str | None,
+    ) -> JudgingSession:
         contents = Journal.read(journal_path)
         header = contents.header
         if header.get("definition_sha256") != definition_sha256(definition):
-            raise ContractError("journal was recorded for another version of protocol.toml (documents or queries "
-                                "changed); move the journal away or restore the protocol", file=journal_path)
+            raise ContractError(
+                "journal was recorded for another version of protocol.toml (documents or queries "
+                "changed); move the journal away or restore the protocol",
+                file=journal_path,
+            )
         for name, given in (("order", order), ("seed", seed), ("annotator", annotator)):
             if given is not None and given != header.get(name):
-                raise ContractError(f"journal was started with --{name} {header.get(name)!r}, not {given!r}; "
-                                    f"resume without --{name} or move the journal away", file=journal_path)
-        session = cls(definition, qrels_path, order=header["order"], seed=header.get("seed"),
-                      annotator=header.get("annotator", ""),
-                      docs_of=document_order(definition, header["order"], header.get("seed")))
+                raise ContractError(
+                    f"journal was started with --{name} {header.get(name)!r}, not {given!r}; "
+                    f"resume without --{name} or move the journal away",
+                    file=journal_path,
+                )
+        session = cls(
+            definition,
+            qrels_path,
+            order=header["order"],
+            seed=header.get("seed"),
+            annotator=header.get("annotator", ""),
+            docs_of=document_order(definition, header["order"], header.get("seed")),
+        )
         session._reset_counts()
         replay_entries(contents, journal_path, session._replay)
         if contents.torn:
             shown = contents.torn[:60].decode("utf-8", "replace")
             session.warnings.append(
                 f"{journal_path}: the last journal line was torn (an unfinished write, {len(contents.torn)} bytes: "
-                f"{shown!r}); it was never shown as recorded and was dropped, not read as a judgment")
+                f"{shown!r}); it was never shown as recorded and was dropped, not read as a judgment"
+            )
         session.journal = Journal(journal_path)
         session.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
         return session
@@ -731,9 +801,16 @@ class JudgingSession:
     def provenance(self) -> dict[str, Any]:
         """Who judged, in which order, against which definition: beside the labels, never in them."""
         data = dict(self.base_provenance)
-        data.update({"annotator": self.annotator, "order": self.order, "protocol": self.definition.name,
-                     "definition_sha256": definition_sha256(self.definition), "pairs": self.total,
-                     "tool": "rankeval-tui judge"})
+        data.update(
+            {
+                "annotator": self.annotator,
+                "order": self.order,
+                "protocol": self.definition.name,
+                "definition_sha256": definition_sha256(self.definition),
+                "pairs": self.total,
+                "tool": "rankeval-tui judge",
+            }
+        )
         if self.seed is not None:
             data["seed"] = self.seed
         else:
@@ -743,15 +820,17 @@ class JudgingSession:
     def snapshot(self) -> QrelsFile:
         """A copy of the state to write, safe to serialise in another thread."""
         copy = lambda table: {q: dict(row) for q, row in table.items() if row}  # noqa: E731
-        return QrelsFile(labels=copy(self.labels), notes=copy(self.notes), disputed=copy(self.disputed),
-                         provenance=self.provenance())
+        return QrelsFile(
+            labels=copy(self.labels), notes=copy(self.notes), disputed=copy(self.disputed), provenance=self.provenance()
+        )
 
     def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
         """Write the exhaustive qrels atomically. ``write_qrels`` refuses incomplete labels, so an
         incomplete state can never overwrite a complete file."""
         if not self.complete and snapshot is None:
-            raise ContractError(f"{self.remaining} pairs are unjudged; qrels are only written when complete",
-                                file=self.qrels_path)
+            raise ContractError(
+                f"{self.remaining} pairs are unjudged; qrels are only written when complete", file=self.qrels_path
+            )
         write_qrels(self.qrels_path, snapshot or self.snapshot(), self.definition)
         self.written = True
 
@@ -767,8 +846,10 @@ class JudgingSession:
         try:
             if not self.complete:
                 where = self.journal.path if self.journal else self.qrels_path
-                return (f"{self.remaining} of {self.total} pairs remain unjudged; progress is kept in {where}; "
-                        "run judge again to continue")
+                return (
+                    f"{self.remaining} of {self.total} pairs remain unjudged; progress is kept in {where}; "
+                    "run judge again to continue"
+                )
             if self.dirty or not self.qrels_path.exists():
                 self.write_qrels()
                 message = f"wrote {self.qrels_path}: all {self.total} pairs judged"

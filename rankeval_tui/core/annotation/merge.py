@@ -10,14 +10,15 @@ fine (a query judged twice by accident, or a calibration query every annotator l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from rankeval_tui.core.annotation.agreement import Pair, describe_pairs, iter_pairs
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.files import QrelsFile, read_qrels_file
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
+from rankeval_tui.core.files import QrelsFile, read_qrels_file
 
 
 @dataclass(frozen=True)
@@ -63,11 +64,12 @@ class MergeResult:
         """Every conflict and every missing pair, on one line (the CLI's one error line)."""
         parts = []
         if self.conflicts:
-            parts.append(f"{len(self.conflicts)} conflicting pairs (labels differ; adjudicate them, "
-                         "the merge never picks one): " + "; ".join(c.describe() for c in self.conflicts))
+            parts.append(
+                f"{len(self.conflicts)} conflicting pairs (labels differ; adjudicate them, "
+                "the merge never picks one): " + "; ".join(c.describe() for c in self.conflicts)
+            )
         if self.missing:
-            parts.append(f"{len(self.missing)} pairs judged in no shard: "
-                         + describe_pairs(self.missing, definition))
+            parts.append(f"{len(self.missing)} pairs judged in no shard: " + describe_pairs(self.missing, definition))
         return " | ".join(parts) or None
 
 
@@ -92,13 +94,19 @@ def merge_shards(definition: ProtocolDefinition, shards: Sequence[Shard]) -> Mer
         if written:
             distinct = list(dict.fromkeys(note for _, note in written))
             # Notes are free text: several annotators' notes are all kept, each attributed.
-            notes.setdefault(query, {})[doc] = (distinct[0] if len(distinct) == 1
-                                                else " | ".join(f"{name}: {note}" for name, note in written))
+            notes.setdefault(query, {})[doc] = (
+                distinct[0] if len(distinct) == 1 else " | ".join(f"{name}: {note}" for name, note in written)
+            )
         if any(s.qrels.disputed.get(query, {}).get(doc) for s in shards):
             disputed.setdefault(query, {})[doc] = True
     adjudication = merge_adjudication(shards, conflicts)
-    merged = QrelsFile(labels=labels, notes=notes, disputed=disputed,
-                       provenance=merged_provenance(definition, shards), adjudication=adjudication)
+    merged = QrelsFile(
+        labels=labels,
+        notes=notes,
+        disputed=disputed,
+        provenance=merged_provenance(definition, shards),
+        adjudication=adjudication,
+    )
     return MergeResult(merged, tuple(conflicts), tuple(missing))
 
 
@@ -115,8 +123,9 @@ def merge_adjudication(shards: Sequence[Shard], conflicts: list[Conflict]) -> di
             for doc, record in row.items():
                 previous = result.setdefault(query, {}).get(doc)
                 if previous is not None and previous != record:
-                    conflicts.append(Conflict(query, doc, ((owner[query, doc], previous), (shard.name, record)),
-                                              kind="adjudication"))
+                    conflicts.append(
+                        Conflict(query, doc, ((owner[query, doc], previous), (shard.name, record)), kind="adjudication")
+                    )
                     continue
                 result[query][doc] = record
                 owner[query, doc] = shard.name
@@ -135,8 +144,7 @@ def merged_provenance(definition: ProtocolDefinition, shards: Sequence[Shard]) -
             names = [*names, single]
         annotators += [n for n in names if isinstance(n, str) and n not in annotators]
         queries = [q for q in definition.queries if shard.qrels.labels.get(q)]
-        sources.append({"file": shard.name, "annotators": [n for n in names if isinstance(n, str)],
-                        "queries": queries})
+        sources.append({"file": shard.name, "annotators": [n for n in names if isinstance(n, str)], "queries": queries})
     return {"annotators": annotators, "merged_from": sources}
 
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -31,12 +32,10 @@ class Adaptation:
     evidence: dict[str, dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
-        return {"adapter_sha256": self.adapter_sha256, "document_runs": self.document_runs,
-                "evidence": self.evidence}
+        return {"adapter_sha256": self.adapter_sha256, "document_runs": self.document_runs, "evidence": self.evidence}
 
     def as_run(self, name: str, source: Path | None = None) -> Run:
-        return Run(name=name, rankings=self.document_runs, source=source,
-                   adapter_sha256=self.adapter_sha256)
+        return Run(name=name, rankings=self.document_runs, source=source, adapter_sha256=self.adapter_sha256)
 
 
 def adapter_sha256(chunk_to_doc: Mapping[str, str]) -> str:
@@ -50,9 +49,15 @@ def is_id(value: object) -> bool:
     return type(value) is str and bool(value)
 
 
-def check_adapter_inputs(corpus: Mapping[str, str], queries: Mapping[str, Mapping[str, Any]],
-                         chunk_to_doc: object, chunk_runs: object, split: object,
-                         source: Path | None, map_source: Path | None) -> None:
+def check_adapter_inputs(
+    corpus: Mapping[str, str],
+    queries: Mapping[str, Mapping[str, Any]],
+    chunk_to_doc: object,
+    chunk_runs: object,
+    split: object,
+    source: Path | None,
+    map_source: Path | None,
+) -> None:
     if type(corpus) is not dict or not corpus:
         raise ContractError("nonempty corpus dictionary required", file=source)
     if not all(is_id(d) for d in corpus):
@@ -70,11 +75,15 @@ def check_adapter_inputs(corpus: Mapping[str, str], queries: Mapping[str, Mappin
         raise ContractError("mapping and runs must be dictionaries", file=source)
     for chunk, doc in chunk_to_doc.items():
         if not is_id(chunk) or not is_id(doc):
-            raise ContractError("chunk and document IDs must be strings", file=map_source,
-                                where=describe_id("chunk", chunk))
+            raise ContractError(
+                "chunk and document IDs must be strings", file=map_source, where=describe_id("chunk", chunk)
+            )
         if doc not in corpus:
-            raise ContractError(f"mapping points outside the corpus: document {doc!r}", file=map_source,
-                                where=describe_id("chunk", chunk))
+            raise ContractError(
+                f"mapping points outside the corpus: document {doc!r}",
+                file=map_source,
+                where=describe_id("chunk", chunk),
+            )
     selected = {q for q, meta in queries.items() if meta["split"] == split}
     if not selected:
         raise ContractError(f"split has no queries: split {split!r}", file=source)
@@ -87,8 +96,9 @@ def check_adapter_inputs(corpus: Mapping[str, str], queries: Mapping[str, Mappin
             raise ContractError("chunk ranking must be a list", file=source, where=where)
         for chunk in ranking:
             if type(chunk) is not str or chunk not in chunk_to_doc:
-                raise ContractError("unknown or invalid chunk ID", file=source,
-                                    where=f"{where}, {describe_id('chunk', chunk)}")
+                raise ContractError(
+                    "unknown or invalid chunk ID", file=source, where=f"{where}, {describe_id('chunk', chunk)}"
+                )
         if len(set(ranking)) != len(ranking):
             raise ContractError("duplicate chunk ID", file=source, where=where)
 
@@ -99,16 +109,21 @@ def collapse(ranking: Sequence[str], chunk_to_doc: Mapping[str, str]) -> list[di
     for rank, chunk in enumerate(ranking, 1):
         doc = chunk_to_doc[chunk]
         if doc not in documents:
-            documents[doc] = {"document_id": doc, "first_chunk_id": chunk,
-                              "first_chunk_rank": rank, "chunk_ranks": []}
+            documents[doc] = {"document_id": doc, "first_chunk_id": chunk, "first_chunk_rank": rank, "chunk_ranks": []}
         documents[doc]["chunk_ranks"].append(rank)
     return list(documents.values())
 
 
-def adapt_runs(corpus: Mapping[str, str], queries: Mapping[str, Mapping[str, Any]],
-               chunk_to_doc: Mapping[str, str], chunk_runs: Mapping[str, Sequence[str]],
-               split: str = "test", *, source: Path | None = None,
-               map_source: Path | None = None) -> Adaptation:
+def adapt_runs(
+    corpus: Mapping[str, str],
+    queries: Mapping[str, Mapping[str, Any]],
+    chunk_to_doc: Mapping[str, str],
+    chunk_runs: Mapping[str, Sequence[str]],
+    split: str = "test",
+    *,
+    source: Path | None = None,
+    map_source: Path | None = None,
+) -> Adaptation:
     """Validate every supplied rank, then keep each document at its first chunk's position.
 
     ``source`` and ``map_source`` (the chunk run's and the mapping's files) only locate errors.
@@ -119,14 +134,25 @@ def adapt_runs(corpus: Mapping[str, str], queries: Mapping[str, Mapping[str, Any
     for query, ranking in chunk_runs.items():
         documents = collapse(ranking, chunk_to_doc)
         document_runs[query] = [row["document_id"] for row in documents]
-        evidence[query] = {"received_chunks": len(ranking), "distinct_documents": len(documents),
-                           "documents": documents}
+        evidence[query] = {
+            "received_chunks": len(ranking),
+            "distinct_documents": len(documents),
+            "documents": documents,
+        }
     return Adaptation(adapter_sha256(chunk_to_doc), document_runs, evidence)
 
 
-def adapt_for_protocol(definition: ProtocolDefinition, chunk_to_doc: Mapping[str, str],
-                       chunk_run: Run, *, map_source: Path | None = None) -> Adaptation:
+def adapt_for_protocol(
+    definition: ProtocolDefinition, chunk_to_doc: Mapping[str, str], chunk_run: Run, *, map_source: Path | None = None
+) -> Adaptation:
     """The adapter applied to a loaded protocol and chunk run (what ``adapt`` and ``score`` use)."""
     queries = {q: meta.canonical() for q, meta in definition.queries.items()}
-    return adapt_runs(dict(definition.documents), queries, dict(chunk_to_doc), dict(chunk_run.rankings),
-                      definition.split, source=chunk_run.source, map_source=map_source)
+    return adapt_runs(
+        dict(definition.documents),
+        queries,
+        dict(chunk_to_doc),
+        dict(chunk_run.rankings),
+        definition.split,
+        source=chunk_run.source,
+        map_source=map_source,
+    )

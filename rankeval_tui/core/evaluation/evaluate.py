@@ -6,11 +6,12 @@ Renderers and screens format a ``Report``; they never recompute a metric.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -120,7 +121,7 @@ class Report:
 
 
 def fraction_text(value: Fraction | None) -> str | None:
-    """"5/6", "1", "0" or None: exact at the JSON edge, as the seed prints them."""
+    """ "5/6", "1", "0" or None: exact at the JSON edge, as the seed prints them."""
     return None if value is None else str(value)
 
 
@@ -154,8 +155,10 @@ def check_run(protocol: Protocol, run: Run) -> None:
         if query not in selected:
             where = describe_id("query", query)
             if query in protocol.queries:
-                rule = (f"unknown or wrong-split query: it belongs to split "
-                        f"{protocol.queries[query].split!r}, not {protocol.split!r}")
+                rule = (
+                    f"unknown or wrong-split query: it belongs to split "
+                    f"{protocol.queries[query].split!r}, not {protocol.split!r}"
+                )
             else:
                 rule = "unknown or wrong-split query: not in the protocol"
             raise ContractError(rule, file=run.source, where=where)
@@ -164,18 +167,24 @@ def check_run(protocol: Protocol, run: Run) -> None:
         # ``set(map(type, ...))`` is the same exact-type test as ``all(type(d) is str ...)`` but
         # runs in C; per entry it was most of the evaluator's time at 1M run entries.
         if not isinstance(ranking, list) or not set(map(type, ranking)) <= ONLY_STR:
-            raise ContractError("ranking must be a list of document IDs", file=run.source,
-                                where=describe_id("query", query))
+            raise ContractError(
+                "ranking must be a list of document IDs", file=run.source, where=describe_id("query", query)
+            )
         seen = set(ranking)
         if len(seen) != len(ranking):
             duplicate = first_duplicate(ranking)
-            raise ContractError("duplicate document ID; deduplicate upstream explicitly",
-                                file=run.source,
-                                where=f"{describe_id('query', query)}, {describe_id('document', duplicate)}")
+            raise ContractError(
+                "duplicate document ID; deduplicate upstream explicitly",
+                file=run.source,
+                where=f"{describe_id('query', query)}, {describe_id('document', duplicate)}",
+            )
         if not seen <= corpus:
             unknown = next(d for d in ranking if d not in corpus)
-            raise ContractError("unknown document ID: not in the corpus", file=run.source,
-                                where=f"{describe_id('query', query)}, {describe_id('document', unknown)}")
+            raise ContractError(
+                "unknown document ID: not in the corpus",
+                file=run.source,
+                where=f"{describe_id('query', query)}, {describe_id('document', unknown)}",
+            )
 
 
 ONLY_STR = frozenset({str})
@@ -198,8 +207,7 @@ def exact_ratio(numerator: int, denominator: int) -> Fraction:
     return Fraction(numerator, denominator)
 
 
-def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k: int,
-                missing: bool) -> QueryRow:
+def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k: int, missing: bool) -> QueryRow:
     top = ranking[:k]
     first = next((rank for rank, doc in enumerate(top, 1) if doc in relevant), None)
     hits = len(relevant.intersection(top))
@@ -208,8 +216,16 @@ def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k:
         rr: Fraction | None = exact_ratio(1, first) if first else exact_ratio(0, 1)
     else:
         recall = rr = None
-    return QueryRow(query=query, missing=missing, returned=len(ranking), relevant=len(relevant),
-                    hits=hits, first_relevant_rank=first, recall=recall, rr=rr)
+    return QueryRow(
+        query=query,
+        missing=missing,
+        returned=len(ranking),
+        relevant=len(relevant),
+        hits=hits,
+        first_relevant_rank=first,
+        recall=recall,
+        rr=rr,
+    )
 
 
 def evaluate(protocol: Protocol, run: Run) -> Report:
@@ -218,8 +234,7 @@ def evaluate(protocol: Protocol, run: Run) -> Report:
     k = protocol.k
     relevant = protocol.relevant
     rows = tuple(
-        score_query(query, run.rankings.get(query, []), relevant[query], k,
-                    missing=query not in run.rankings)
+        score_query(query, run.rankings.get(query, []), relevant[query], k, missing=query not in run.rankings)
         for query in protocol.selected_queries
     )
     eligible = [row for row in rows if row.eligible]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress
 from pathlib import Path
-from typing import Mapping
 
 from rankeval_tui.core.errors import ContractError, describe_id
 
@@ -77,15 +77,16 @@ class ProtocolDefinition:
         """Pairs an annotator must judge: every query of every split times every document."""
         return len(self.queries) * len(self.documents)
 
-    def with_k(self, k: int) -> "ProtocolDefinition":
+    def with_k(self, k: int) -> ProtocolDefinition:
         return replace(self, k=k)
 
-    def with_split(self, split: str) -> "ProtocolDefinition":
+    def with_split(self, split: str) -> ProtocolDefinition:
         return replace(self, split=split)
 
 
-def check_qrels(definition: ProtocolDefinition, qrels: Mapping[str, Mapping[str, object]],
-                *, file: str | Path | None = None) -> None:
+def check_qrels(
+    definition: ProtocolDefinition, qrels: Mapping[str, Mapping[str, object]], *, file: str | Path | None = None
+) -> None:
     """Exhaustive binary qrels: every query, every document, an explicit integer 0 or 1.
 
     A missing pair is unjudged, never an implicit 0; ``True``/``False`` are refused although
@@ -106,19 +107,24 @@ def check_qrels(definition: ProtocolDefinition, qrels: Mapping[str, Mapping[str,
             if unjudged:
                 where = f"{describe_id('query', query)}, {describe_id('document', unjudged[0])}"
                 more = f" ({len(unjudged)} unjudged in this query)" if len(unjudged) > 1 else ""
-                raise ContractError("unjudged or unknown documents: exhaustive qrels required; "
-                                    f"pair is unjudged{more}", file=file, where=where)
+                raise ContractError(
+                    f"unjudged or unknown documents: exhaustive qrels required; pair is unjudged{more}",
+                    file=file,
+                    where=where,
+                )
             where = f"{describe_id('query', query)}, {describe_id('document', unknown[0])}"
-            raise ContractError("unjudged or unknown documents: exhaustive qrels required; "
-                                "document is not in the corpus", file=file, where=where)
+            raise ContractError(
+                "unjudged or unknown documents: exhaustive qrels required; document is not in the corpus",
+                file=file,
+                where=where,
+            )
         # Fast path for the common valid case; the slow path names the offending pair.
         if set(map(type, row.values())) <= {int} and set(row.values()) <= {0, 1}:
             continue
         for doc, label in row.items():
             if type(label) is not int or label not in (0, 1):
                 where = f"{describe_id('query', query)}, {describe_id('document', doc)}"
-                raise ContractError(f"qrels labels must be integer 0 or 1, got {label!r}",
-                                    file=file, where=where)
+                raise ContractError(f"qrels labels must be integer 0 or 1, got {label!r}", file=file, where=where)
 
 
 def canonical_json(value: object) -> str:
@@ -135,8 +141,10 @@ def canonical_qrels_json(qrels: Mapping[str, Mapping[str, int]], corpus: frozens
     """
     documents = sorted(corpus)
     template = "{" + ",".join(canonical_json(d).replace("%", "%%") + ":%d" for d in documents) + "}"
-    rows = [canonical_json(query) + ":" + template % tuple(map(qrels[query].__getitem__, documents))
-            for query in sorted(qrels)]
+    rows = [
+        canonical_json(query) + ":" + template % tuple(map(qrels[query].__getitem__, documents))
+        for query in sorted(qrels)
+    ]
     return "{" + ",".join(rows) + "}"
 
 
@@ -194,20 +202,27 @@ class Protocol:
         ensure_ascii=False, separators=(",", ":"))``; only the qrels part is built differently
         (``canonical_qrels_json``), because encoding it pair by pair was the whole cost.
         """
-        canonical = "".join([
-            '{"corpus":', canonical_json(dict(self.documents)),
-            ',"k":', canonical_json(self.k),
-            ',"qrels":', canonical_qrels_json(self.qrels, self.definition.document_ids),
-            ',"queries":', canonical_json({q: meta.canonical() for q, meta in self.queries.items()}),
-            ',"split":', canonical_json(self.split),
-            "}",
-        ])
+        canonical = "".join(
+            [
+                '{"corpus":',
+                canonical_json(dict(self.documents)),
+                ',"k":',
+                canonical_json(self.k),
+                ',"qrels":',
+                canonical_qrels_json(self.qrels, self.definition.document_ids),
+                ',"queries":',
+                canonical_json({q: meta.canonical() for q, meta in self.queries.items()}),
+                ',"split":',
+                canonical_json(self.split),
+                "}",
+            ]
+        )
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
-    def with_k(self, k: int) -> "Protocol":
+    def with_k(self, k: int) -> Protocol:
         """The same labels under another cutoff (a new protocol hash)."""
         return Protocol(self.definition.with_k(check_k(k)), self.qrels, self.qrels_source)
 
-    def with_split(self, split: str) -> "Protocol":
+    def with_split(self, split: str) -> Protocol:
         """The same labels scored on another split (a new protocol hash)."""
         return Protocol(self.definition.with_split(split), self.qrels, self.qrels_source)

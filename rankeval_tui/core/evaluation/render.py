@@ -7,8 +7,9 @@ only beside the exact fraction, for reading.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Sequence
 from fractions import Fraction
-from typing import Any, Collection, Sequence
+from typing import Any
 
 from rankeval_tui.core.evaluation.compare import METRICS, Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
@@ -89,11 +90,18 @@ def comparisons(reports: Sequence[Report], baseline: str | None = None) -> list[
     return [compare(base, r) for r in reports if r is not base]
 
 
-def render_json(protocol: Protocol, reports: Sequence[Report], baseline: str | None = None,
-                extra: dict[str, Any] | None = None, statistics: PairedStatistics | None = None,
-                adjudicated: Collection[str] | None = None) -> str:
-    data: dict[str, Any] = {"protocol": protocol_json(protocol, adjudicated),
-                            "runs": {r.run: r.to_json() for r in reports}}
+def render_json(
+    protocol: Protocol,
+    reports: Sequence[Report],
+    baseline: str | None = None,
+    extra: dict[str, Any] | None = None,
+    statistics: PairedStatistics | None = None,
+    adjudicated: Collection[str] | None = None,
+) -> str:
+    data: dict[str, Any] = {
+        "protocol": protocol_json(protocol, adjudicated),
+        "runs": {r.run: r.to_json() for r in reports},
+    }
     pairs = comparisons(reports, baseline)
     if pairs:
         data["comparisons"] = [comparison_json(c, statistics) for c in pairs]
@@ -110,8 +118,10 @@ def grid(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -
         lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
         return lines
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+
     def fmt(cells: Sequence[str]) -> str:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+
     return [fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)]
 
 
@@ -130,15 +140,27 @@ def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = 
     if markdown:
         lines.append("")
     header = ["query", "status", "returned", "relevant", "hits", "first rel. rank", f"Recall@{k}", f"RR@{k}"]
-    rows = [[r.query, status_words(r, adjudicated), str(r.returned), str(r.relevant), str(r.hits),
-             "-" if r.first_relevant_rank is None else str(r.first_relevant_rank),
-             exact_and_decimal(r.recall), exact_and_decimal(r.rr)] for r in report.rows]
+    rows = [
+        [
+            r.query,
+            status_words(r, adjudicated),
+            str(r.returned),
+            str(r.relevant),
+            str(r.hits),
+            "-" if r.first_relevant_rank is None else str(r.first_relevant_rank),
+            exact_and_decimal(r.recall),
+            exact_and_decimal(r.rr),
+        ]
+        for r in report.rows
+    ]
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
-    lines.append(f"mean Recall@{k} = {exact_and_decimal(report.recall_at_k)}   "
-                 f"MRR@{k} = {exact_and_decimal(report.mrr_at_k)}   "
-                 f"over {report.eligible_queries} eligible of {report.total_queries} queries")
+    lines.append(
+        f"mean Recall@{k} = {exact_and_decimal(report.recall_at_k)}   "
+        f"MRR@{k} = {exact_and_decimal(report.mrr_at_k)}   "
+        f"over {report.eligible_queries} eligible of {report.total_queries} queries"
+    )
     if markdown:
         lines.append("")
     lines.append("missing_queries: " + (", ".join(report.missing_queries) or "none"))
@@ -151,33 +173,51 @@ def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = 
 VERDICT_WORDS = {"n/a": "no relevant", "regression": "WORSE", "improved": "better", "same": "same"}
 
 
-def comparison_block(comparison: Comparison, markdown: bool,
-                     statistics: PairedStatistics | None = None) -> list[str]:
+def comparison_block(comparison: Comparison, markdown: bool, statistics: PairedStatistics | None = None) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
     lines = [("### " if markdown else "") + f"{cand.run} vs baseline {base.run}"]
     if markdown:
         lines.append("")
-    header = ["query", f"Recall@{k} {base.run}", f"Recall@{k} {cand.run}", "delta",
-              f"RR@{k} {base.run}", f"RR@{k} {cand.run}", "delta", "verdict"]
+    header = [
+        "query",
+        f"Recall@{k} {base.run}",
+        f"Recall@{k} {cand.run}",
+        "delta",
+        f"RR@{k} {base.run}",
+        f"RR@{k} {cand.run}",
+        "delta",
+        "verdict",
+    ]
     rows = []
     for row in comparison.rows:
         verdict = VERDICT_WORDS[row.verdict()]
         missing = [{"baseline": base.run, "candidate": cand.run}[side] for side in row.missing_sides()]
         if missing:
             verdict += f" (missing in {', '.join(missing)})"
-        rows.append([row.query, exact_and_decimal(row.baseline.recall, 3), exact_and_decimal(row.candidate.recall, 3),
-                     signed(row.delta("recall")), exact_and_decimal(row.baseline.rr, 3),
-                     exact_and_decimal(row.candidate.rr, 3), signed(row.delta("rr")), verdict])
+        rows.append(
+            [
+                row.query,
+                exact_and_decimal(row.baseline.recall, 3),
+                exact_and_decimal(row.candidate.recall, 3),
+                signed(row.delta("recall")),
+                exact_and_decimal(row.baseline.rr, 3),
+                exact_and_decimal(row.candidate.rr, 3),
+                signed(row.delta("rr")),
+                verdict,
+            ]
+        )
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
     for metric, label in (("recall", f"Recall@{k}"), ("rr", f"MRR@{k}")):
         counts = comparison.counts(metric)
         worse = comparison.regressions(metric)
-        lines.append(f"{label}: mean delta {signed(comparison.mean_delta(metric))}; "
-                     f"win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}; "
-                     f"worse on: {', '.join(worse) or 'none'}")
+        lines.append(
+            f"{label}: mean delta {signed(comparison.mean_delta(metric))}; "
+            f"win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}; "
+            f"worse on: {', '.join(worse) or 'none'}"
+        )
         if markdown:
             lines.append("")
     stats = None if statistics is None else statistics.get(comparison.candidate.run)
@@ -189,14 +229,21 @@ def comparison_block(comparison: Comparison, markdown: bool,
     return lines
 
 
-def render_text(protocol: Protocol, reports: Sequence[Report], baseline: str | None = None,
-                markdown: bool = False, statistics: PairedStatistics | None = None,
-                adjudicated: Collection[str] | None = None) -> str:
+def render_text(
+    protocol: Protocol,
+    reports: Sequence[Report],
+    baseline: str | None = None,
+    markdown: bool = False,
+    statistics: PairedStatistics | None = None,
+    adjudicated: Collection[str] | None = None,
+) -> str:
     """With ``adjudicated``, a line ``adjudicated_queries: ...`` under the header and
     ``adjudicated`` in those queries' status cells."""
     short = protocol.protocol_sha256
-    head = (f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
-            f"queries {len(protocol.selected_queries)}")
+    head = (
+        f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
+        f"queries {len(protocol.selected_queries)}"
+    )
     lines = [("## " if markdown else "") + head, ""]
     if adjudicated is not None:
         lines += ["adjudicated_queries: " + (", ".join(adjudicated_in(protocol, adjudicated)) or "none"), ""]

@@ -37,9 +37,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, METRICS, Comparison, Metric
 from rankeval_tui.core.evaluation.evaluate import fraction_text
@@ -82,8 +83,12 @@ class SignFlipResult:
     """The seed of the Monte-Carlo draw; None when exact (nothing random)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"p_value": fraction_text(self.p_value), "method": self.method,
-                "assignments": self.assignments, "seed": self.seed}
+        return {
+            "p_value": fraction_text(self.p_value),
+            "method": self.method,
+            "assignments": self.assignments,
+            "seed": self.seed,
+        }
 
 
 def sign_flip_exact(deltas: Sequence[Fraction]) -> SignFlipResult:
@@ -120,7 +125,7 @@ def sign_flip_monte_carlo(deltas: Sequence[Fraction], samples: int, seed: int) -
     observed = abs(total)
     tables = []
     for start in range(0, n, BYTE):
-        chunk = values[start:start + BYTE]
+        chunk = values[start : start + BYTE]
         table = [0] * (1 << len(chunk))
         for mask in range(1, len(table)):
             low = mask & -mask
@@ -137,8 +142,13 @@ def sign_flip_monte_carlo(deltas: Sequence[Fraction], samples: int, seed: int) -
     return SignFlipResult(Fraction(1 + extreme, 1 + samples), "monte-carlo", samples, seed)
 
 
-def sign_flip_test(deltas: Sequence[Fraction], *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-                   exact_max_n: int = EXACT_MAX_N) -> SignFlipResult:
+def sign_flip_test(
+    deltas: Sequence[Fraction],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    exact_max_n: int = EXACT_MAX_N,
+) -> SignFlipResult:
     """Exact when ``len(deltas) <= exact_max_n``, seeded Monte-Carlo otherwise."""
     if not deltas:
         raise ValueError("no paired deltas: nothing to test")
@@ -162,13 +172,23 @@ class BootstrapResult:
     seed: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"ci_low": fraction_text(self.low), "ci_high": fraction_text(self.high),
-                "confidence": fraction_text(self.confidence), "p_value": fraction_text(self.p_value),
-                "samples": self.samples, "seed": self.seed}
+        return {
+            "ci_low": fraction_text(self.low),
+            "ci_high": fraction_text(self.high),
+            "confidence": fraction_text(self.confidence),
+            "p_value": fraction_text(self.p_value),
+            "samples": self.samples,
+            "seed": self.seed,
+        }
 
 
-def bootstrap(deltas: Sequence[Fraction], *, samples: int = DEFAULT_SAMPLES, seed: int = DEFAULT_SEED,
-              alpha: Fraction = DEFAULT_ALPHA) -> BootstrapResult:
+def bootstrap(
+    deltas: Sequence[Fraction],
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    alpha: Fraction = DEFAULT_ALPHA,
+) -> BootstrapResult:
     """Paired bootstrap of the mean delta (definitions in the module docstring)."""
     if not deltas:
         raise ValueError("no paired deltas: nothing to resample")
@@ -187,8 +207,12 @@ def bootstrap(deltas: Sequence[Fraction], *, samples: int = DEFAULT_SAMPLES, see
     extreme = sum(1 for s in sums if abs(s - total) >= abs(total))
     denominator = n * scale
     return BootstrapResult(
-        low=Fraction(sums[low_index], denominator), high=Fraction(sums[high_index], denominator),
-        confidence=1 - alpha, p_value=Fraction(1 + extreme, 1 + samples), samples=samples, seed=seed,
+        low=Fraction(sums[low_index], denominator),
+        high=Fraction(sums[high_index], denominator),
+        confidence=1 - alpha,
+        p_value=Fraction(1 + extreme, 1 + samples),
+        samples=samples,
+        seed=seed,
     )
 
 
@@ -247,7 +271,8 @@ class MetricStatistics:
     def to_json(self, alpha: Fraction) -> dict[str, Any]:
         return {
             "n": self.n,
-            "worst_query": self.worst_query, "worst_delta": fraction_text(self.worst_delta),
+            "worst_query": self.worst_query,
+            "worst_delta": fraction_text(self.worst_delta),
             "test": self.test,
             "p_value": fraction_text(self.p_value),
             "p_holm": fraction_text(self.p_holm),
@@ -262,14 +287,20 @@ class MetricStatistics:
         if self.n == 0 or self.sign_flip is None or self.bootstrap is None:
             return f"{label}: no eligible queries, no test"
         sf, bs = self.sign_flip, self.bootstrap
-        flip = (f"sign-flip p = {exact_decimal(sf.p_value)} (exact, {sf.assignments} assignments)"
-                if sf.method == "exact" else
-                f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})")
-        ci = (f"bootstrap {percent(bs.confidence)} CI of the mean delta [{exact_decimal(bs.low)}, "
-              f"{exact_decimal(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})")
+        flip = (
+            f"sign-flip p = {exact_decimal(sf.p_value)} (exact, {sf.assignments} assignments)"
+            if sf.method == "exact"
+            else f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})"
+        )
+        ci = (
+            f"bootstrap {percent(bs.confidence)} CI of the mean delta [{exact_decimal(bs.low)}, "
+            f"{exact_decimal(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})"
+        )
         verdict = "significant" if self.significant(alpha) else "not significant"
-        return (f"{label}: n = {self.n}; {flip}; {ci}; Holm-adjusted {self.test} p = {decimal(self.p_holm)}: "
-                f"{verdict} at alpha {short(alpha)}")
+        return (
+            f"{label}: n = {self.n}; {flip}; {ci}; Holm-adjusted {self.test} p = {decimal(self.p_holm)}: "
+            f"{verdict} at alpha {short(alpha)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -296,13 +327,26 @@ class PairedStatistics:
         return next((c for c in self.candidates if c.candidate == candidate), None)
 
     def settings_json(self) -> dict[str, Any]:
-        return {"test": self.test, "seed": self.seed, "samples": self.samples,
-                "alpha": fraction_text(self.alpha), "exact_max_n": self.exact_max_n,
-                "holm_family": "candidates against the one baseline, per metric"}
+        return {
+            "test": self.test,
+            "seed": self.seed,
+            "samples": self.samples,
+            "alpha": fraction_text(self.alpha),
+            "exact_max_n": self.exact_max_n,
+            "holm_family": "candidates against the one baseline, per metric",
+        }
 
 
-def metric_statistics(comparison: Comparison, metric: Metric, *, test: TestName, seed: int, samples: int,
-                      alpha: Fraction, exact_max_n: int) -> MetricStatistics:
+def metric_statistics(
+    comparison: Comparison,
+    metric: Metric,
+    *,
+    test: TestName,
+    seed: int,
+    samples: int,
+    alpha: Fraction,
+    exact_max_n: int,
+) -> MetricStatistics:
     """The statistics of one metric of one comparison, before Holm (p_holm = p_value)."""
     paired = [(row.query, delta) for row in comparison.rows if (delta := row.delta(metric)) is not None]
     deltas = [delta for _, delta in paired]
@@ -313,16 +357,30 @@ def metric_statistics(comparison: Comparison, metric: Metric, *, test: TestName,
     chosen = sign if test == "randomization" else boot
     p = None if chosen is None else chosen.p_value
     return MetricStatistics(
-        metric=metric, n=len(deltas), mean_delta=sum(deltas, Fraction(0)) / len(deltas) if deltas else None,
-        win=counts["win"], tie=counts["tie"], loss=counts["loss"],
+        metric=metric,
+        n=len(deltas),
+        mean_delta=sum(deltas, Fraction(0)) / len(deltas) if deltas else None,
+        win=counts["win"],
+        tie=counts["tie"],
+        loss=counts["loss"],
         losses=losses,
-        sign_flip=sign, bootstrap=boot, test=test, p_value=p, p_holm=p,
+        sign_flip=sign,
+        bootstrap=boot,
+        test=test,
+        p_value=p,
+        p_holm=p,
     )
 
 
-def paired_statistics(comparisons: Comparison | Sequence[Comparison], *, test: str = "randomization",
-                      seed: int = DEFAULT_SEED, samples: int = DEFAULT_SAMPLES, alpha: Fraction = DEFAULT_ALPHA,
-                      exact_max_n: int = EXACT_MAX_N) -> PairedStatistics:
+def paired_statistics(
+    comparisons: Comparison | Sequence[Comparison],
+    *,
+    test: str = "randomization",
+    seed: int = DEFAULT_SEED,
+    samples: int = DEFAULT_SAMPLES,
+    alpha: Fraction = DEFAULT_ALPHA,
+    exact_max_n: int = EXACT_MAX_N,
+) -> PairedStatistics:
     """Statistics of each candidate against the shared baseline, Holm-adjusted per metric.
 
     This is the one entry point for every view (CLI table/JSON/Markdown and the scoring screen).
@@ -337,8 +395,12 @@ def paired_statistics(comparisons: Comparison | Sequence[Comparison], *, test: s
     if len(baselines) > 1:
         raise ValueError("Holm correction needs one baseline; got " + ", ".join(sorted(baselines)))
     per_candidate = [
-        {metric: metric_statistics(c, metric, test=chosen, seed=seed, samples=samples, alpha=alpha,
-                                   exact_max_n=exact_max_n) for metric in METRICS}
+        {
+            metric: metric_statistics(
+                c, metric, test=chosen, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n
+            )
+            for metric in METRICS
+        }
         for c in comparisons
     ]
     for metric in METRICS:
@@ -348,17 +410,23 @@ def paired_statistics(comparisons: Comparison | Sequence[Comparison], *, test: s
             old = per_candidate[i][metric]
             per_candidate[i][metric] = replace(old, p_holm=p)
     return PairedStatistics(
-        test=chosen, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n,
-        candidates=tuple(CandidateStatistics(c.baseline.run, c.candidate.run, stats)
-                         for c, stats in zip(comparisons, per_candidate)),
+        test=chosen,
+        seed=seed,
+        samples=samples,
+        alpha=alpha,
+        exact_max_n=exact_max_n,
+        candidates=tuple(
+            CandidateStatistics(c.baseline.run, c.candidate.run, stats) for c, stats in zip(comparisons, per_candidate)
+        ),
     )
 
 
 # ---------------------------------------------------------------- regression gate
 
 
-def regression_failures(statistics: PairedStatistics, *, alpha: Fraction | None = None,
-                        max_query_drop: Fraction | None = None) -> list[str]:
+def regression_failures(
+    statistics: PairedStatistics, *, alpha: Fraction | None = None, max_query_drop: Fraction | None = None
+) -> list[str]:
     """Reasons a CI gate fails: a candidate significantly lower (Holm-adjusted p <= alpha with a
     negative mean delta), or one query dropping by more than ``max_query_drop`` on either metric."""
     alpha = statistics.alpha if alpha is None else Fraction(alpha)
@@ -370,7 +438,8 @@ def regression_failures(statistics: PairedStatistics, *, alpha: Fraction | None 
                 failures.append(
                     f"regression: run {cand.candidate!r} {label} mean delta {stats.mean_delta} "
                     f"({decimal(stats.mean_delta)}) vs baseline {cand.baseline!r} is significantly lower: "
-                    f"{stats.test} p (Holm) = {stats.p_holm} ({decimal(stats.p_holm)}) <= alpha {short(alpha)}")
+                    f"{stats.test} p (Holm) = {stats.p_holm} ({decimal(stats.p_holm)}) <= alpha {short(alpha)}"
+                )
             if max_query_drop is None:
                 continue
             for query, delta in stats.losses:
@@ -378,7 +447,8 @@ def regression_failures(statistics: PairedStatistics, *, alpha: Fraction | None 
                     failures.append(
                         f"regression: run {cand.candidate!r} {label} on query {query!r} dropped by {-delta} "
                         f"({decimal(-delta)}) vs baseline {cand.baseline!r}, more than --max-query-drop "
-                        f"{short(Fraction(max_query_drop))}")
+                        f"{short(Fraction(max_query_drop))}"
+                    )
     return failures
 
 

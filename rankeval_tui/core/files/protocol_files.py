@@ -13,13 +13,14 @@ and the rule; nothing is dropped, filled or coerced.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels
+from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.tomlio import dump_toml, read_toml
 
 PROTOCOL_FILE = "protocol.toml"
@@ -44,13 +45,13 @@ def check_id(kind: str, value: object, *, file: Path | None, where: str | None =
     if type(value) is not str or not value:
         raise ContractError(f"{kind} ID must be a nonempty string, got {value!r}", file=file, where=where)
     if any(ch.isspace() or ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):  # C0, DEL, C1
-        raise ContractError(f"{kind} ID {value!r} contains whitespace or a control character",
-                            file=file, where=where)
+        raise ContractError(f"{kind} ID {value!r} contains whitespace or a control character", file=file, where=where)
     return value
 
 
-def check_table(table: object, required: Mapping[str, type], optional: Mapping[str, type],
-                *, file: Path, where: str) -> dict[str, Any]:
+def check_table(
+    table: object, required: Mapping[str, type], optional: Mapping[str, type], *, file: Path, where: str
+) -> dict[str, Any]:
     """A TOML table with exactly the known keys, each of its exact type (bool is not int)."""
     if not isinstance(table, dict):
         raise ContractError(f"must be a table, got {type(table).__name__}", file=file, where=where)
@@ -58,14 +59,15 @@ def check_table(table: object, required: Mapping[str, type], optional: Mapping[s
         if key not in required and key not in optional:
             known = ", ".join([*required, *optional])
             raise ContractError(f"unknown key {key!r} (known: {known})", file=file, where=where)
-    for key, kind in required.items():
+    for key in required:
         if key not in table:
             raise ContractError(f"missing required key {key!r}", file=file, where=where)
     for key, value in table.items():
         kind = required.get(key) or optional[key]
         if type(value) is not kind:
-            raise ContractError(f"key {key!r} must be {kind.__name__}, got {type(value).__name__} {value!r}",
-                                file=file, where=where)
+            raise ContractError(
+                f"key {key!r} must be {kind.__name__}, got {type(value).__name__} {value!r}", file=file, where=where
+            )
     return table
 
 
@@ -78,8 +80,7 @@ def load_definition(directory: str | Path) -> ProtocolDefinition:
     data = read_toml(path)
     for key in data:
         if key not in ("protocol", "documents", "queries"):
-            raise ContractError(f"unknown top-level table {key!r} (known: protocol, documents, queries)",
-                                file=path)
+            raise ContractError(f"unknown top-level table {key!r} (known: protocol, documents, queries)", file=path)
     if "protocol" not in data:
         raise ContractError("missing [protocol] table", file=path)
     header = check_table(data["protocol"], PROTOCOL_REQUIRED, PROTOCOL_OPTIONAL, file=path, where="[protocol]")
@@ -99,8 +100,14 @@ def load_definition(directory: str | Path) -> ProtocolDefinition:
         meta = check_table(table, QUERY_REQUIRED, QUERY_OPTIONAL, file=path, where=where)
         queries[query] = Query(text=meta["text"], split=meta["split"], need=meta.get("need"))
     return ProtocolDefinition(
-        name=header["name"], k=header["k"], split=header["split"], relevance=header["relevance"],
-        documents=documents, queries=queries, description=header.get("description"), source=path,
+        name=header["name"],
+        k=header["k"],
+        split=header["split"],
+        relevance=header["relevance"],
+        documents=documents,
+        queries=queries,
+        description=header.get("description"),
+        source=path,
     )
 
 
@@ -141,8 +148,7 @@ def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
     data = read_toml(path)
     for key in data:
         if key not in QRELS_TABLES:
-            raise ContractError(f"unknown top-level table {key!r} (known: {', '.join(QRELS_TABLES)})",
-                                file=path)
+            raise ContractError(f"unknown top-level table {key!r} (known: {', '.join(QRELS_TABLES)})", file=path)
     if "qrels" not in data:
         raise ContractError("missing [qrels] table", file=path)
     labels = pair_tables(data["qrels"], "qrels", definition, path)
@@ -152,23 +158,28 @@ def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
         for query, row in table.items():
             for doc, value in row.items():
                 if type(value) is not value_type:
-                    raise ContractError(f"[{kind}] values must be {value_type.__name__}, got {value!r}",
-                                        file=path, where=f"{describe_id('query', query)}, {describe_id('document', doc)}")
+                    raise ContractError(
+                        f"[{kind}] values must be {value_type.__name__}, got {value!r}",
+                        file=path,
+                        where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                    )
     provenance = data.get("provenance", {})
     adjudication = data.get("adjudication", {})
     for name, table in (("provenance", provenance), ("adjudication", adjudication)):
         if not isinstance(table, dict):
             raise ContractError(f"[{name}] must be a table", file=path)
-    return QrelsFile(labels=labels, notes=notes, disputed=disputed, provenance=provenance,
-                     adjudication=adjudication)
+    return QrelsFile(labels=labels, notes=notes, disputed=disputed, provenance=provenance, adjudication=adjudication)
 
 
 def check_labels_only(labels: Mapping[str, Mapping[str, object]], path: Path) -> None:
     for query, row in labels.items():
         for doc, label in row.items():
             if type(label) is not int or label not in (0, 1):
-                raise ContractError(f"qrels labels must be integer 0 or 1, got {label!r}", file=path,
-                                    where=f"{describe_id('query', query)}, {describe_id('document', doc)}")
+                raise ContractError(
+                    f"qrels labels must be integer 0 or 1, got {label!r}",
+                    file=path,
+                    where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                )
 
 
 def pair_tables(table: object, name: str, definition: ProtocolDefinition, path: Path) -> dict[str, dict[str, Any]]:
@@ -181,8 +192,9 @@ def pair_tables(table: object, name: str, definition: ProtocolDefinition, path: 
         if query not in definition.queries:
             raise ContractError(f"unknown query {query!r}: not in the protocol", file=path, where=where)
         if not isinstance(row, dict):
-            raise ContractError(f"must be a table of document = value, got {type(row).__name__}",
-                                file=path, where=where)
+            raise ContractError(
+                f"must be a table of document = value, got {type(row).__name__}", file=path, where=where
+            )
         if not row.keys() <= definition.document_ids:  # at C speed; the loop names the first
             for doc in row:
                 if doc not in definition.documents:
@@ -193,9 +205,13 @@ def pair_tables(table: object, name: str, definition: ProtocolDefinition, path: 
 
 def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:
     """Serialise in protocol order (queries, then corpus order) so diffs stay readable."""
+
     def ordered(table: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-        return {q: {d: table[q][d] for d in definition.documents if d in table[q]}
-                for q in definition.queries if table.get(q)}
+        return {
+            q: {d: table[q][d] for d in definition.documents if d in table[q]}
+            for q in definition.queries
+            if table.get(q)
+        }
 
     data: dict[str, Any] = {}
     if qrels.provenance:

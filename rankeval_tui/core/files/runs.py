@@ -15,8 +15,9 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
-from rankeval_tui.core.files.protocol_files import RUNS_DIR, RUN_SUFFIXES, check_id
+from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8
+
 
 def run_files(directory: str | Path) -> list[Path]:
     """The run files of a protocol's ``runs/`` directory, sorted by name."""
@@ -45,6 +46,7 @@ def reject_duplicate_keys(path: Path):
                 raise ContractError("duplicate key in JSON object", file=path, where=describe_id("query", key))
             result[key] = value
         return result
+
     return hook
 
 
@@ -54,16 +56,18 @@ def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
     except ContractError:
         raise
     except json.JSONDecodeError as error:
-        raise ContractError(f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}",
-                            file=path) from None
+        raise ContractError(
+            f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}", file=path
+        ) from None
     except RecursionError:
         raise ContractError("invalid JSON: arrays or objects nested too deeply", file=path) from None
     except ValueError as error:
         # e.g. an integer of more than 4300 digits (int_max_str_digits): not a JSONDecodeError
         raise ContractError(f"invalid JSON: {error}", file=path) from None
     if not isinstance(data, dict):
-        raise ContractError(f"a JSON run must be an object of query -> [document IDs], got {type(data).__name__}",
-                            file=path)
+        raise ContractError(
+            f"a JSON run must be an object of query -> [document IDs], got {type(data).__name__}", file=path
+        )
     # A run repeats a few thousand document IDs up to millions of times; checking each distinct
     # ID once is the same rule (check_id depends on the value only) and was most of the load time
     # of a 1M-entry run. Non-strings are never in ``valid``, so they still reach check_id.
@@ -72,8 +76,9 @@ def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
         check_id("query", query, file=path)
         where = describe_id("query", query)
         if not isinstance(ranking, list):
-            raise ContractError(f"ranking must be a list of document IDs, got {type(ranking).__name__}",
-                                file=path, where=where)
+            raise ContractError(
+                f"ranking must be a list of document IDs, got {type(ranking).__name__}", file=path, where=where
+            )
         for doc in ranking:
             if type(doc) is not str or doc not in valid:
                 valid.add(check_id("document", doc, file=path, where=where))
@@ -102,13 +107,17 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
         if not line.strip(" \t"):
             continue
         if "\r" in line:
-            raise ContractError("carriage return inside a line (old Mac line endings?): lines must end "
-                                "with \\n or \\r\\n", file=path, where=f"line {number}")
+            raise ContractError(
+                "carriage return inside a line (old Mac line endings?): lines must end with \\n or \\r\\n",
+                file=path,
+                where=f"line {number}",
+            )
         fields = TREC_FIELD_SEPARATOR.split(line.strip(" \t"))
         where = f"line {number}"
         if len(fields) != 6:
-            raise ContractError(f"a TREC run line has 6 fields 'qid Q0 docid rank score tag', got {len(fields)}",
-                                file=path, where=where)
+            raise ContractError(
+                f"a TREC run line has 6 fields 'qid Q0 docid rank score tag', got {len(fields)}", file=path, where=where
+            )
         query, _, doc, rank_text, score_text, _ = fields
         check_id("query", query, file=path, where=where)
         check_id("document", doc, file=path, where=where)
@@ -128,12 +137,18 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
             raise ContractError(f"rank must be >= 0, got {rank}", file=path, where=where)
         ranks = entries.setdefault(query, {})
         if rank in ranks:
-            raise ContractError(f"rank clash: rank {rank} of query {query!r} already given to "
-                                f"document {ranks[rank][0]!r}", file=path, where=where)
+            raise ContractError(
+                f"rank clash: rank {rank} of query {query!r} already given to document {ranks[rank][0]!r}",
+                file=path,
+                where=where,
+            )
         seen = lines_of.setdefault(query, {})
         if doc in seen:
-            raise ContractError(f"duplicate document ID; deduplicate upstream explicitly: {doc!r} already "
-                                f"at line {seen[doc]}", file=path, where=where)
+            raise ContractError(
+                f"duplicate document ID; deduplicate upstream explicitly: {doc!r} already at line {seen[doc]}",
+                file=path,
+                where=where,
+            )
         seen[doc] = number
         ranks[rank] = (doc, score)
     if not entries:
@@ -145,8 +160,10 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
         rankings[query] = [doc for doc, _ in ordered]
         by_score = [doc for doc, _ in sorted(ordered, key=lambda e: (e[1], e[0]), reverse=True)]
         if by_score != rankings[query]:
-            warnings.append(f"{path}: query {query!r}: rank order differs from score order; "
-                            "trec_eval orders by score and would score this query differently")
+            warnings.append(
+                f"{path}: query {query!r}: rank order differs from score order; "
+                "trec_eval orders by score and would score this query differently"
+            )
     return rankings, tuple(warnings)
 
 

@@ -13,8 +13,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-from rankeval_tui.core.files import fasttoml
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files import fasttoml
 
 
 def read_utf8(path: Path) -> str:

@@ -18,8 +18,8 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
-from rankeval_tui.core.files.protocol_files import QrelsFile, check_id
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, check_qrels
+from rankeval_tui.core.files.protocol_files import QrelsFile, check_id
 
 UNJUDGED_SHOWN = 5
 """How many unjudged pairs an import error names (the count is always given in full)."""
@@ -37,16 +37,16 @@ def qrels_to_trec(protocol: Protocol, *, split_only: bool = False) -> str:
     without a relevant document, which trec_eval and this project treat differently).
     """
     queries = protocol.selected_queries if split_only else tuple(protocol.queries)
-    lines = [f"{query} 0 {doc} {protocol.qrels[query][doc]}"
-             for query in queries for doc in protocol.documents]
+    lines = [f"{query} 0 {doc} {protocol.qrels[query][doc]}" for query in queries for doc in protocol.documents]
     return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- qrels import
 
 
-def parse_trec_qrels(text: str, definition: ProtocolDefinition, *, path: str | Path | None = None,
-                     threshold: int | None = None) -> QrelsFile:
+def parse_trec_qrels(
+    text: str, definition: ProtocolDefinition, *, path: str | Path | None = None, threshold: int | None = None
+) -> QrelsFile:
     """TREC qrels -> exhaustive 0/1 ``QrelsFile``, or a ``ContractError``.
 
     Refused: a line without 4 fields, a non-integer or negative label, an unknown query or
@@ -66,8 +66,9 @@ def parse_trec_qrels(text: str, definition: ProtocolDefinition, *, path: str | P
         where = f"line {number}"
         fields = line.split()
         if len(fields) != 4:
-            raise ContractError(f"a TREC qrels line has 4 fields 'qid iter docid rel', got {len(fields)}",
-                                file=file, where=where)
+            raise ContractError(
+                f"a TREC qrels line has 4 fields 'qid iter docid rel', got {len(fields)}", file=file, where=where
+            )
         query, _, doc, rel_text = fields
         check_id("query", query, file=file, where=where)
         check_id("document", doc, file=file, where=where)
@@ -80,25 +81,37 @@ def parse_trec_qrels(text: str, definition: ProtocolDefinition, *, path: str | P
         except ValueError:
             raise ContractError(f"relevance must be an integer, got {rel_text!r}", file=file, where=where) from None
         if rel < 0:
-            raise ContractError(f"negative relevance {rel} is not a judgment; remove the line or judge the pair",
-                                file=file, where=where)
+            raise ContractError(
+                f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=file, where=where
+            )
         if (query, doc) in line_of:
-            raise ContractError(f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
-                                f"already at line {line_of[query, doc]}", file=file, where=where)
+            raise ContractError(
+                f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
+                f"already at line {line_of[query, doc]}",
+                file=file,
+                where=where,
+            )
         line_of[query, doc] = number
         if rel > 1:
             graded += 1
             if threshold is None:
-                raise ContractError(f"graded label {rel}: binary qrels required; pass --threshold N to map "
-                                    "rel >= N to 1 and the rest to 0 explicitly", file=file, where=where)
+                raise ContractError(
+                    f"graded label {rel}: binary qrels required; pass --threshold N to map "
+                    "rel >= N to 1 and the rest to 0 explicitly",
+                    file=file,
+                    where=where,
+                )
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
     unjudged = [(q, d) for q in definition.queries for d in definition.documents if d not in labels.get(q, {})]
     if unjudged:
         shown = ", ".join(f"{q}/{d}" for q, d in unjudged[:UNJUDGED_SHOWN])
         more = ", ..." if len(unjudged) > UNJUDGED_SHOWN else ""
-        raise ContractError(f"not exhaustive: {len(unjudged)} of {definition.pair_count} pairs unjudged "
-                            f"(first: {shown}{more}); TREC treats an absent pair as non-relevant, "
-                            "this protocol requires every pair judged", file=file)
+        raise ContractError(
+            f"not exhaustive: {len(unjudged)} of {definition.pair_count} pairs unjudged "
+            f"(first: {shown}{more}); TREC treats an absent pair as non-relevant, "
+            "this protocol requires every pair judged",
+            file=file,
+        )
     ordered = {q: {d: labels[q][d] for d in definition.documents} for q in definition.queries}
     check_qrels(definition, ordered, file=file)
     provenance: dict[str, Any] = {"imported_from": "" if file is None else file.name, "format": "trec"}
@@ -130,11 +143,14 @@ def run_to_trec(protocol: Protocol, run: Run, *, tag: str | None = None) -> tupl
             continue
         ranking = run.rankings[query]
         if not ranking:
-            warnings.append(f"{describe_id('query', query)} has an empty ranking: TREC has no line for it, "
-                            "so it reads back as missing (scored 0 either way)")
+            warnings.append(
+                f"{describe_id('query', query)} has an empty ranking: TREC has no line for it, "
+                "so it reads back as missing (scored 0 either way)"
+            )
         depth = len(ranking)
         lines += [f"{query} Q0 {doc} {rank} {depth - rank + 1} {tag}" for rank, doc in enumerate(ranking, 1)]
     if not lines:
-        raise ContractError("run ranks no document: a TREC run without lines cannot be read back; "
-                            "keep it as JSON", file=run.source)
+        raise ContractError(
+            "run ranks no document: a TREC run without lines cannot be read back; keep it as JSON", file=run.source
+        )
     return "\n".join(lines) + "\n", warnings

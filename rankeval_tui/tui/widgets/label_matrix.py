@@ -35,8 +35,15 @@ class LabelMatrix(Widget, can_focus=True):
     """One row per query, one column per position in that query's document order."""
 
     COMPONENT_CLASSES = {
-        "matrix--relevant", "matrix--irrelevant", "matrix--unjudged", "matrix--disputed",
-        "matrix--cursor", "matrix--gutter", "matrix--done", "matrix--ruler", "matrix--ruler-cursor",
+        "matrix--relevant",
+        "matrix--irrelevant",
+        "matrix--unjudged",
+        "matrix--disputed",
+        "matrix--cursor",
+        "matrix--gutter",
+        "matrix--done",
+        "matrix--ruler",
+        "matrix--ruler-cursor",
     }
     BINDINGS = [
         Binding("up", "move(-1, 0)", "Up", show=False, id="matrix.up"),
@@ -175,8 +182,10 @@ class LabelMatrix(Widget, can_focus=True):
                     for i, ch in enumerate(str(col + 1)):
                         if start + i < len(chars):
                             chars[start + i] = ch
-            segments = [Segment(caption, self.get_component_rich_style("matrix--gutter")),
-                        Segment("".join(chars), ruler)]
+            segments = [
+                Segment(caption, self.get_component_rich_style("matrix--gutter")),
+                Segment("".join(chars), ruler),
+            ]
         else:
             segments = [Segment(" " * self.gutter_width, self.rich_style)]
             for col in range(self.col_offset, end):

@@ -12,8 +12,8 @@ from fractions import Fraction
 
 from rich.text import Text
 
-from rankeval_tui.core.session import verdict
 from rankeval_tui.core.evaluation.stats import MetricStatistics, decimal, percent
+from rankeval_tui.core.session import verdict
 
 INDENT = " " * 10
 """Under the metric label of the summary line above (``Recall@k`` padded to 9, one space)."""
@@ -46,8 +46,10 @@ def ci_text(stats: MetricStatistics) -> str:
         return ""
     exact = all(len(str(bound)) <= SHORT_FRACTION for bound in (boot.low, boot.high))
     low, high = (str(boot.low), str(boot.high)) if exact else (decimal(boot.low), decimal(boot.high))
-    return (f"{percent(boot.confidence)} bootstrap CI of the mean Δ [{low}, {high}] "
-            f"({boot.samples} resamples, seed {boot.seed})")
+    return (
+        f"{percent(boot.confidence)} bootstrap CI of the mean Δ [{low}, {high}] "
+        f"({boot.samples} resamples, seed {boot.seed})"
+    )
 
 
 def statistics_lines(stats: MetricStatistics, alpha: Fraction, candidates: int) -> Text:
@@ -70,5 +72,6 @@ def statistics_lines(stats: MetricStatistics, alpha: Fraction, candidates: int) 
 
 
 def pending_line(queries: int) -> Text:
-    return Text(f"{INDENT}paired statistics: computing sign-flip and bootstrap over {queries} queries…",
-                style="dim italic")
+    return Text(
+        f"{INDENT}paired statistics: computing sign-flip and bootstrap over {queries} queries…", style="dim italic"
+    )

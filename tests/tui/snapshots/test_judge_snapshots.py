@@ -10,14 +10,33 @@ from pathlib import Path
 
 import pytest
 
-from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
 
 SIZE = (120, 36)
 # q1 judged, then q2 d1 and d2; back to q1 d2, disputed with a note (the cursor stays there).
-KEYS = ["0", "1", "0", "0", "0", "0", "0", "0", "left", "left", "left", "left", "left", "left", "left",
-        "d", "n", *"retry after a broken download", "enter"]
+KEYS = [
+    "0",
+    "1",
+    "0",
+    "0",
+    "0",
+    "0",
+    "0",
+    "0",
+    "left",
+    "left",
+    "left",
+    "left",
+    "left",
+    "left",
+    "left",
+    "d",
+    "n",
+    *"retry after a broken download",
+    "enter",
+]
 
 
 @pytest.fixture()
