@@ -31,7 +31,8 @@ from pathlib import Path
 
 import tomli_w
 
-from rankeval_tui.core.annotation.judging import JOURNAL_VERSION, JudgingSession, definition_sha256
+from rankeval_tui.core.annotation.journal import JOURNAL_VERSION
+from rankeval_tui.core.annotation.judging import JudgingSession, definition_sha256
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.widgets.label_matrix import LabelMatrix

@@ -173,7 +173,10 @@ def main() -> int:
                 asyncio.run(measure_unpolled(paths.directory, runs, args.queries))
             )
         results["screen part of open (open - load)"] = [
-            opened - loaded for opened, loaded in zip(results["open comparison (incl. load)"], results["load (files -> scored session)"])
+            opened - loaded
+            for opened, loaded in zip(
+                results["open comparison (incl. load)"], results["load (files -> scored session)"]
+            )
         ]
     width = max(map(len, results))
     print(f"{'step'.ljust(width)}  best s   median s  best/target")

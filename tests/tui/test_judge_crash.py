@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from rankeval_tui.core.annotation import journal as journal_module
 from rankeval_tui.core.annotation import judging
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError
@@ -326,7 +327,7 @@ def test_disk_full_at_fsync_records_nothing_and_leaves_no_line_behind(small: Pat
     journal = small / "qrels.toml.journal"
     before = journal.read_bytes()
     q, d = session.current
-    monkeypatch.setattr(judging, "sync", enospc)
+    monkeypatch.setattr(journal_module, "sync", enospc)
     with pytest.raises(OSError) as caught:
         session.label(1)
     assert caught.value.errno == errno.ENOSPC
@@ -355,7 +356,7 @@ def test_disk_full_mid_line_then_space_freed_keeps_the_journal_readable(small: P
             return real_write(target_fd, data[:8])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(judging.os, "write", short_then_full)
+    monkeypatch.setattr(journal_module.os, "write", short_then_full)
     with pytest.raises(OSError):
         session.label(1)
     monkeypatch.undo()
@@ -406,7 +407,7 @@ async def test_disk_full_on_screen_says_not_recorded_and_keeps_what_was(small: P
         await pilot.press("1")
         first = next((q, d) for q, row in session.labels.items() for d in row)
         pair = session.current
-        monkeypatch.setattr(judging, "sync", enospc)
+        monkeypatch.setattr(journal_module, "sync", enospc)
         await pilot.press("0")
         await pilot.pause()
         notices = [n.message for n in app._notifications]

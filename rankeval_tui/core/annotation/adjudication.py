@@ -24,16 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.annotation.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
-from rankeval_tui.core.annotation.judging import (
-    JOURNAL_VERSION,
-    LOCK_SUFFIX,
-    Journal,
-    Lock,
-    checked_label,
-    default_annotator,
-    definition_sha256,
-    replay_entries,
-)
+from rankeval_tui.core.annotation.journal import JOURNAL_VERSION, Journal, replay_entries
+from rankeval_tui.core.annotation.judging import checked_label, default_annotator, definition_sha256
+from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition

@@ -1,22 +1,15 @@
-"""Judging: the session an annotator works in, its crash-safe journal, and the writer lock.
+"""Judging: the session an annotator works in, backed by the journal (``journal.py``) and the
+writer lock (``lock.py``).
 
-Why a journal: annotators label for hours, often over SSH. Rewriting qrels.toml on every key
-would cost O(pairs) per key and could leave a half-written file; instead every judgment, change,
-undo, redo, note and dispute flag is one JSON line appended to ``qrels.toml.journal`` and
-fsynced *before* the screen shows it as recorded. Replaying the journal on start rebuilds the
-exact state (cursor included), so ``kill -9`` loses nothing the screen had shown. The exhaustive
-qrels.toml is written (atomically, by ``core.files.write_qrels``) only when every pair is judged.
+Every judgment, change, undo, redo, note and dispute flag is appended to the journal and fsynced
+*before* the screen shows it as recorded; replaying the journal on start rebuilds the exact state
+(cursor included), so ``kill -9`` loses nothing the screen had shown. The exhaustive qrels.toml is
+written (atomically, by ``core.files.write_qrels``) only when every pair is judged.
 
 Rules kept here, not in the screen:
 - no default label: a pair is unjudged until ``label(0|1)`` is called for it;
 - the document order is corpus order or a per-query shuffle reproducible from a seed;
-- a torn last journal line (the write did not finish, so nothing was acknowledged) is reported
-  and cut off, never read as a label; a malformed line before it is an error;
-- one writer per qrels file: ``qrels.toml.lock`` made with O_CREAT|O_EXCL, naming pid, host and
-  the process's start time. A lock whose process is provably gone (same host; pid not running, or
-  running with another start time, i.e. reused) is recovered on start with a notice, so that
-  ``kill -9`` then ``judge`` simply resumes; a lock we cannot judge (another host, unreadable,
-  no start time while the pid runs) is only removed when the user asks (``break_lock``).
+- one writer per qrels file (``lock.Lock``).
 
 This module never imports textual.
 """
@@ -26,24 +19,23 @@ from __future__ import annotations
 import getpass
 import hashlib
 import json
-import os
 import random
-import socket
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from rankeval_tui.core.annotation.journal import (
+    JOURNAL_SUFFIX,
+    JOURNAL_VERSION,
+    Journal,
+    replay_entries,
+)
+from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
-from rankeval_tui.core.files.atomic import fsync_directory
 
 Order = Literal["corpus", "shuffled"]
-JOURNAL_VERSION = 1
-JOURNAL_SUFFIX = ".journal"
-LOCK_SUFFIX = ".lock"
 # Labels, notes and dispute flags are the three things an annotator records about a pair.
 Kind = Literal["label", "note", "disputed"]
 
@@ -80,256 +72,6 @@ def document_order(definition: ProtocolDefinition, order: Order, seed: int | Non
         random.Random(f"{seed}:{query}").shuffle(docs)
         result[query] = tuple(docs)
     return result
-
-
-# ---------------------------------------------------------------- lock
-
-
-@dataclass
-class Lock:
-    """``PATH.lock`` holding ``{"pid", "host", "started"}``: one judging process per qrels file."""
-
-    path: Path
-    held: bool = False
-    recovered: str | None = None
-    """Set when a stale lock of a process that is gone was replaced: the user is told, not left guessing."""
-
-    def acquire(self, *, break_lock: bool = False) -> None:
-        with directory_guard(self.path.parent):
-            self._acquire(break_lock)
-
-    def _acquire(self, break_lock: bool) -> None:
-        owner = {"pid": os.getpid(), "host": socket.gethostname(), "started": process_start_time(os.getpid())}
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                self._refuse_or_break(break_lock)
-                continue
-            except OSError as error:  # read-only or full directory: say so, not a traceback
-                raise ContractError(
-                    f"cannot create the lock file: {error.strerror}; judging needs a writable "
-                    "directory beside the qrels file",
-                    file=self.path,
-                ) from None
-            with os.fdopen(fd, "w") as handle:
-                json.dump(owner, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            self.held = True
-            return
-        raise ContractError("could not take the lock after breaking it; another process took it", file=self.path)
-
-    def _refuse_or_break(self, break_lock: bool) -> None:
-        try:
-            owner = json.loads(self.path.read_text(encoding="utf-8"))
-            pid, host, started = int(owner["pid"]), str(owner["host"]), owner.get("started")
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            pid, host, started = None, "?", None
-        here = socket.gethostname()
-        state = owner_state(pid, host, started, here)
-        if state == "alive":
-            raise ContractError(
-                f"locked: another judge process (pid {pid} on {host}) is writing these qrels; refusing a second writer",
-                file=self.path,
-            )
-        if state == "gone":
-            self.recovered = (
-                f"recovered the lock of pid {pid} on {host}, which is no longer running "
-                "(killed or crashed); its journal is replayed, nothing it recorded is lost"
-            )
-        elif not break_lock:
-            reason = f"lock held by pid {pid} on another host {host}" if pid is not None else "unreadable lock file"
-            raise ContractError(f"{reason}; if no judge process is running, rerun with --break-lock", file=self.path)
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            pass
-
-    def release(self) -> None:
-        if self.held:
-            self.held = False
-            try:
-                self.path.unlink()
-            except FileNotFoundError:
-                pass
-
-
-@contextmanager
-def directory_guard(directory: Path) -> Iterator[None]:
-    """Serialise lock checks and breaks between processes with ``flock`` on the directory itself.
-
-    O_EXCL alone makes creating a lock atomic, but not "read the owner, see it is dead, remove
-    it, create ours": two ``--break-lock`` starts over one stale lock could both remove and both
-    create (one removing the other's fresh lock), and a reader could see a lock file created but
-    not yet written. The guard is held only while acquiring, and the kernel drops it if the
-    process dies, so it can never go stale itself. Where flock is unavailable, no guard.
-    """
-    try:
-        import fcntl
-
-        fd = os.open(directory, os.O_RDONLY)
-    except (ImportError, OSError):
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the flock
-
-
-def owner_state(pid: int | None, host: str, started: object, here: str) -> str:
-    """``alive``, ``gone`` (provably: safe to take over) or ``unknown`` (only the user can tell)."""
-    if pid is None or host != here:
-        return "unknown"
-    if not pid_alive(pid):
-        return "gone"
-    if started is None:
-        return "alive"  # cannot tell a judge from an unrelated process that reused its pid: err safe
-    return "alive" if process_start_time(pid) == started else "gone"
-
-
-def process_start_time(pid: int) -> int | None:
-    """The process's start time in clock ticks since boot (Linux ``/proc``), or None elsewhere.
-
-    Together with the pid it identifies a process: a reused pid has another start time.
-    """
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return int(stat[stat.rindex(")") + 2 :].split()[19])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-# ---------------------------------------------------------------- journal
-
-
-def replay_entries(contents: JournalContents, path: Path, replay: Callable[[dict[str, Any]], None]) -> None:
-    """Apply every journal entry in order; a bad entry is an error naming the journal and its line."""
-    for number, entry in contents.entries:
-        try:
-            replay(entry)
-        except ContractError as error:
-            raise error.located(file=path, where=f"line {number}") from None
-
-
-@dataclass
-class JournalContents:
-    header: dict[str, Any]
-    entries: list[tuple[int, dict[str, Any]]]  # (line number, entry)
-    torn: bytes  # bytes after the last newline: an unfinished write, never an entry
-    good_length: int  # bytes up to and including the last newline
-
-
-class Journal:
-    """Append-only JSON lines; ``append`` returns only after the line is on disk (fdatasync)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.fd: int | None = None
-        self.cut_to: int | None = None
-        """Length to cut back to before the next append: a failed append whose bytes could not be removed."""
-
-    @staticmethod
-    def read(path: Path) -> JournalContents:
-        raw = path.read_bytes()
-        cut = raw.rfind(b"\n") + 1
-        torn = raw[cut:]
-        lines = raw[:cut].split(b"\n")[:-1]
-        entries: list[tuple[int, dict[str, Any]]] = []
-        for number, line in enumerate(lines, 1):
-            try:
-                entry = json.loads(line.decode("utf-8"))
-            except (UnicodeDecodeError, ValueError):
-                raise ContractError(
-                    "journal line is not valid JSON (corrupted in the middle, not a torn tail); "
-                    "fix or move the journal away",
-                    file=path,
-                    where=f"line {number}",
-                ) from None
-            if not isinstance(entry, dict) or "op" not in entry:
-                raise ContractError("journal line is not an entry object", file=path, where=f"line {number}")
-            entries.append((number, entry))
-        if not entries:
-            raise ContractError("journal has no complete header line; move it away to start over", file=path)
-        header = entries[0][1]
-        if header.get("op") != "start" or header.get("version") != JOURNAL_VERSION:
-            raise ContractError(
-                f"not a version-{JOURNAL_VERSION} judging journal (first line must be a start entry)",
-                file=path,
-                where="line 1",
-            )
-        return JournalContents(header, entries[1:], torn, cut)
-
-    def open_for_append(self, truncate_to: int | None = None) -> None:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-        created = not self.path.exists()
-        self.fd = os.open(self.path, flags, 0o644)
-        if truncate_to is not None:
-            os.ftruncate(self.fd, truncate_to)
-            os.fsync(self.fd)
-        if created:
-            fsync_directory(self.path.parent)
-
-    def append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
-        """Write one line; with ``durable`` (every change), fdatasync before returning."""
-        assert self.fd is not None, "journal not open"
-        data = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-        if self.cut_to is not None:  # raises again while the disk is still full or read-only
-            self._cut(self.cut_to)
-        start = os.lseek(self.fd, 0, os.SEEK_END)
-        try:
-            written = os.write(self.fd, data)
-            while written < len(data):  # short writes are legal; finish the line
-                written += os.write(self.fd, data[written:])
-            if durable:
-                sync(self.fd)
-        except OSError:
-            # Disk full, I/O error: the caller reports "not recorded", so no byte of this line may
-            # stay. A partial line would glue onto the next append (a corrupt middle line that
-            # blocks resuming), a complete but unsynced one would come back after a restart.
-            self.cut_to = start
-            try:
-                self._cut(start)
-            except OSError:
-                pass
-            raise
-
-    def _cut(self, length: int) -> None:
-        assert self.fd is not None
-        os.ftruncate(self.fd, length)
-        sync(self.fd)
-        self.cut_to = None
-
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-    def remove(self) -> None:
-        self.close()
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            pass
-        fsync_directory(self.path.parent)
-
-
-sync: Callable[[int], None] = getattr(os, "fdatasync", os.fsync)
-
-
-# ---------------------------------------------------------------- session
 
 
 @dataclass(frozen=True)
