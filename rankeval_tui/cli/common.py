@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -97,7 +97,7 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
     names = [run.name for run in runs]
     for name in names:
         if names.count(name) > 1:
-            raise ContractError(f"two runs are named {name!r}; name them with NAME=PATH")
+            raise ContractError(f"two runs are named {quote(name)}; name them with NAME=PATH")
     if args.chunk_map is not None:
         mapping = load_chunk_map(args.chunk_map)
         runs = [

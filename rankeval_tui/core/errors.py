@@ -9,7 +9,18 @@ beside the run it rejected. It subclasses ``ValueError`` so the seed's tests, wh
 
 from __future__ import annotations
 
+import math
+import reprlib
 from pathlib import Path
+
+QUOTE_LIMIT = 60
+"""Characters of an ID or value an error message shows; a longer one is cut and its length given.
+Without a limit, a run holding one 100 MB document ID printed a 100 MB ``error:`` line."""
+
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = QUOTE_LIMIT
+_SHORT_REPR.maxlist = _SHORT_REPR.maxtuple = _SHORT_REPR.maxdict = _SHORT_REPR.maxset = 6
+_SHORT_REPR.maxlevel = 3
 
 
 class ContractError(ValueError):
@@ -40,6 +51,31 @@ class ContractError(ValueError):
         )
 
 
+def brief(text: str) -> str:
+    """``text`` unquoted if short, else cut with its length: for IDs inside ``[table.ID]`` paths."""
+    if len(text) <= QUOTE_LIMIT:
+        return text
+    return f"{text[:QUOTE_LIMIT]}... ({len(text)} characters)"
+
+
+def quote(value: object) -> str:
+    """``'q:1001'``: input quoted with repr (spaces, quotes and control characters show), briefly.
+
+    A string longer than ``QUOTE_LIMIT`` is cut, with its length: ``'aaaa...' (104857600
+    characters)``. An integer too long to print (Python refuses more than 4300 digits) is
+    described by its digit count; lists and tables are abbreviated (``reprlib``).
+    """
+    if isinstance(value, str):
+        if len(value) <= QUOTE_LIMIT:
+            return repr(value)
+        head = repr(value[:QUOTE_LIMIT])  # never repr(value): that alone took seconds at 100 MB
+        return f"{head[:-1]}...{head[-1]} ({len(value)} characters)"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * QUOTE_LIMIT:
+        digits = math.floor(value.bit_length() * math.log10(2)) + 1
+        return f"an integer of about {digits} digits"
+    return _SHORT_REPR.repr(value)
+
+
 def describe_id(kind: str, value: object) -> str:
-    """``query 'q2'``: IDs are quoted with repr so spaces, quotes and control characters show."""
-    return f"{kind} {value!r}"
+    """``query 'q:1001'``: an ID quoted (``quote``) so spaces, quotes and control characters show."""
+    return f"{kind} {quote(value)}"

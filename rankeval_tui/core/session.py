@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
@@ -88,7 +88,7 @@ def read_runs(specs: Sequence[RunSpec]) -> tuple[LoadedRun, ...]:
     for name, path in specs:
         run_name = name or path.stem
         if run_name in names:
-            error = ContractError(f"two runs are named {run_name!r}; name them with NAME=PATH", file=path)
+            error = ContractError(f"two runs are named {quote(run_name)}; name them with NAME=PATH", file=path)
             loaded.append(LoadedRun(run_name, path, None, error.one_line()))
             continue
         names.add(run_name)
@@ -197,7 +197,7 @@ class ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
         if split not in self.splits:
             raise ContractError(
-                f"unknown split {split!r} (known: {', '.join(self.splits)})", file=self.base.definition.source
+                f"unknown split {quote(split)} (known: {', '.join(self.splits)})", file=self.base.definition.source
             )
         return self._rescored(self.protocol.with_split(split))
 

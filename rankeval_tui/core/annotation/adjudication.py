@@ -27,7 +27,7 @@ from rankeval_tui.core.annotation.agreement import Agreement, Disagreement, agre
 from rankeval_tui.core.annotation.journal import JOURNAL_VERSION, Journal, replay_entries
 from rankeval_tui.core.annotation.judging import checked_label, default_annotator, definition_sha256
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, write_qrels
@@ -223,8 +223,8 @@ class AdjudicationSession:
                 )
             if adjudicator is not None and adjudicator != header.get("adjudicator"):
                 raise ContractError(
-                    f"journal was started by adjudicator {header.get('adjudicator')!r}, not "
-                    f"{adjudicator!r}; resume without --adjudicator or move it away",
+                    f"journal was started by adjudicator {quote(header.get('adjudicator'))}, not "
+                    f"{quote(adjudicator)}; resume without --adjudicator or move it away",
                     file=path,
                 )
             self.adjudicator = str(header.get("adjudicator", ""))
@@ -258,10 +258,10 @@ class AdjudicationSession:
 
     def _replay(self, entry: dict[str, Any]) -> None:
         if entry.get("op") != "decide":
-            raise ContractError(f"unknown adjudication journal entry {entry.get('op')!r}")
+            raise ContractError(f"unknown adjudication journal entry {quote(entry.get('op'))}")
         pair = (entry.get("q"), entry.get("d"))
         if pair not in self.positions:
-            raise ContractError(f"decision for a pair not in the queue: {pair!r}")
+            raise ContractError(f"decision for a pair not in the queue: {quote(pair)}")
         self.decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))  # type: ignore[index]
 
     # ------------------------------------------------------------ reading

@@ -31,7 +31,7 @@ from rankeval_tui.core.annotation.journal import (
     replay_entries,
 )
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 
@@ -65,7 +65,9 @@ def document_order(definition: ProtocolDefinition, order: Order, seed: int | Non
     if order == "corpus":
         return {q: corpus for q in definition.queries}
     if order != "shuffled" or type(seed) is not int:
-        raise ContractError(f"order must be 'corpus' or 'shuffled' with an integer seed, got {order!r} seed {seed!r}")
+        raise ContractError(
+            f"order must be 'corpus' or 'shuffled' with an integer seed, got {quote(order)} seed {quote(seed)}"
+        )
     result = {}
     for query in definition.queries:
         docs = list(corpus)
@@ -247,7 +249,7 @@ class JudgingSession:
         for name, given in (("order", order), ("seed", seed), ("annotator", annotator)):
             if given is not None and given != header.get(name):
                 raise ContractError(
-                    f"journal was started with --{name} {header.get(name)!r}, not {given!r}; "
+                    f"journal was started with --{name} {quote(header.get(name))}, not {quote(given)}; "
                     f"resume without --{name} or move the journal away",
                     file=journal_path,
                 )
@@ -426,9 +428,9 @@ class JudgingSession:
             if op == "label":
                 value = checked_label(value)
             elif op == "note" and value is not None and type(value) is not str:
-                raise ContractError(f"note must be a string or null, got {value!r}")
+                raise ContractError(f"note must be a string or null, got {quote(value)}")
             elif op == "disputed" and type(value) is not bool:
-                raise ContractError(f"disputed must be true or false, got {value!r}")
+                raise ContractError(f"disputed must be true or false, got {quote(value)}")
             before = {"label": self.label_of, "note": self.note_of, "disputed": self.is_disputed}[op](query, doc)
             self._goto_pair(query, doc)
             self._apply(Change(op, query, doc, before, value))
@@ -452,7 +454,7 @@ class JudgingSession:
         elif op == "written":
             self.dirty = False
         else:
-            raise ContractError(f"unknown journal entry {op!r}")
+            raise ContractError(f"unknown journal entry {quote(op)}")
 
     # ------------------------------------------------------------ navigation
 
@@ -615,7 +617,7 @@ class JudgingSession:
 def checked_label(value: object) -> int:
     """Only the integers 0 and 1 are labels (``True`` is not)."""
     if type(value) is not int or value not in (0, 1):
-        raise ContractError(f"labels must be integer 0 or 1, got {value!r}")
+        raise ContractError(f"labels must be integer 0 or 1, got {quote(value)}")
     return value
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 
@@ -80,13 +80,13 @@ def check_adapter_inputs(
             )
         if doc not in corpus:
             raise ContractError(
-                f"mapping points outside the corpus: document {doc!r}",
+                f"mapping points outside the corpus: document {quote(doc)}",
                 file=map_source,
                 where=describe_id("chunk", chunk),
             )
     selected = {q for q, meta in queries.items() if meta["split"] == split}
     if not selected:
-        raise ContractError(f"split has no queries: split {split!r}", file=source)
+        raise ContractError(f"split has no queries: split {quote(split)}", file=source)
     for query in chunk_runs:
         if query not in selected:
             raise ContractError("unknown or wrong-split query", file=source, where=describe_id("query", query))

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.protocol import Protocol
 
 
@@ -157,7 +157,7 @@ def check_run(protocol: Protocol, run: Run) -> None:
             if query in protocol.queries:
                 rule = (
                     f"unknown or wrong-split query: it belongs to split "
-                    f"{protocol.queries[query].split!r}, not {protocol.split!r}"
+                    f"{quote(protocol.queries[query].split)}, not {quote(protocol.split)}"
                 )
             else:
                 rule = "unknown or wrong-split query: not in the protocol"

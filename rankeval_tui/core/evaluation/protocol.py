@@ -15,7 +15,7 @@ from functools import cached_property
 from itertools import compress
 from pathlib import Path
 
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, describe_id, quote
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Query:
 def check_k(k: object, *, file: str | Path | None = None) -> int:
     """k must be a positive int; ``True`` is an int in Python but is not a cutoff."""
     if type(k) is not int or k < 1:
-        raise ContractError(f"k must be a positive integer, got {k!r}", file=file)
+        raise ContractError(f"k must be a positive integer, got {quote(k)}", file=file)
     return k
 
 
@@ -61,7 +61,7 @@ class ProtocolDefinition:
         if not self.queries:
             raise ContractError("nonempty queries required: no [queries]", file=self.source)
         if not self.selected_queries:
-            raise ContractError(f"split has no queries: split {self.split!r}", file=self.source)
+            raise ContractError(f"split has no queries: split {quote(self.split)}", file=self.source)
 
     @cached_property
     def selected_queries(self) -> tuple[str, ...]:
@@ -124,7 +124,7 @@ def check_qrels(
         for doc, label in row.items():
             if type(label) is not int or label not in (0, 1):
                 where = f"{describe_id('query', query)}, {describe_id('document', doc)}"
-                raise ContractError(f"qrels labels must be integer 0 or 1, got {label!r}", file=file, where=where)
+                raise ContractError(f"qrels labels must be integer 0 or 1, got {quote(label)}", file=file, where=where)
 
 
 def canonical_json(value: object) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, brief, describe_id, quote
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.tomlio import dump_toml, read_toml
@@ -43,9 +43,11 @@ def check_id(kind: str, value: object, *, file: Path | None, where: str | None =
     make error messages and screens lie about what the ID is.
     """
     if type(value) is not str or not value:
-        raise ContractError(f"{kind} ID must be a nonempty string, got {value!r}", file=file, where=where)
+        raise ContractError(f"{kind} ID must be a nonempty string, got {quote(value)}", file=file, where=where)
     if any(ch.isspace() or ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):  # C0, DEL, C1
-        raise ContractError(f"{kind} ID {value!r} contains whitespace or a control character", file=file, where=where)
+        raise ContractError(
+            f"{kind} ID {quote(value)} contains whitespace or a control character", file=file, where=where
+        )
     return value
 
 
@@ -58,15 +60,17 @@ def check_table(
     for key in table:
         if key not in required and key not in optional:
             known = ", ".join([*required, *optional])
-            raise ContractError(f"unknown key {key!r} (known: {known})", file=file, where=where)
+            raise ContractError(f"unknown key {quote(key)} (known: {known})", file=file, where=where)
     for key in required:
         if key not in table:
-            raise ContractError(f"missing required key {key!r}", file=file, where=where)
+            raise ContractError(f"missing required key {quote(key)}", file=file, where=where)
     for key, value in table.items():
         kind = required.get(key) or optional[key]
         if type(value) is not kind:
             raise ContractError(
-                f"key {key!r} must be {kind.__name__}, got {type(value).__name__} {value!r}", file=file, where=where
+                f"key {quote(key)} must be {kind.__name__}, got {type(value).__name__} {quote(value)}",
+                file=file,
+                where=where,
             )
     return table
 
@@ -80,7 +84,9 @@ def load_definition(directory: str | Path) -> ProtocolDefinition:
     data = read_toml(path)
     for key in data:
         if key not in ("protocol", "documents", "queries"):
-            raise ContractError(f"unknown top-level table {key!r} (known: protocol, documents, queries)", file=path)
+            raise ContractError(
+                f"unknown top-level table {quote(key)} (known: protocol, documents, queries)", file=path
+            )
     if "protocol" not in data:
         raise ContractError("missing [protocol] table", file=path)
     header = check_table(data["protocol"], PROTOCOL_REQUIRED, PROTOCOL_OPTIONAL, file=path, where="[protocol]")
@@ -90,12 +96,12 @@ def load_definition(directory: str | Path) -> ProtocolDefinition:
         raise ContractError("[documents] and [queries] must be tables", file=path)
     documents: dict[str, str] = {}
     for doc, table in documents_table.items():
-        where = f"[documents.{doc}]"
+        where = f"[documents.{brief(doc)}]"
         check_id("document", doc, file=path, where=where)
         documents[doc] = check_table(table, DOCUMENT_REQUIRED, {}, file=path, where=where)["text"]
     queries: dict[str, Query] = {}
     for query, table in queries_table.items():
-        where = f"[queries.{query}]"
+        where = f"[queries.{brief(query)}]"
         check_id("query", query, file=path, where=where)
         meta = check_table(table, QUERY_REQUIRED, QUERY_OPTIONAL, file=path, where=where)
         queries[query] = Query(text=meta["text"], split=meta["split"], need=meta.get("need"))
@@ -148,7 +154,7 @@ def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
     data = read_toml(path)
     for key in data:
         if key not in QRELS_TABLES:
-            raise ContractError(f"unknown top-level table {key!r} (known: {', '.join(QRELS_TABLES)})", file=path)
+            raise ContractError(f"unknown top-level table {quote(key)} (known: {', '.join(QRELS_TABLES)})", file=path)
     if "qrels" not in data:
         raise ContractError("missing [qrels] table", file=path)
     labels = pair_tables(data["qrels"], "qrels", definition, path)
@@ -159,7 +165,7 @@ def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
             for doc, value in row.items():
                 if type(value) is not value_type:
                     raise ContractError(
-                        f"[{kind}] values must be {value_type.__name__}, got {value!r}",
+                        f"[{kind}] values must be {value_type.__name__}, got {quote(value)}",
                         file=path,
                         where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
                     )
@@ -176,7 +182,7 @@ def check_labels_only(labels: Mapping[str, Mapping[str, object]], path: Path) ->
         for doc, label in row.items():
             if type(label) is not int or label not in (0, 1):
                 raise ContractError(
-                    f"qrels labels must be integer 0 or 1, got {label!r}",
+                    f"qrels labels must be integer 0 or 1, got {quote(label)}",
                     file=path,
                     where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
                 )
@@ -188,9 +194,9 @@ def pair_tables(table: object, name: str, definition: ProtocolDefinition, path: 
         raise ContractError(f"[{name}] must be a table of per-query tables", file=path)
     result: dict[str, dict[str, Any]] = {}
     for query, row in table.items():
-        where = f"[{name}.{query}]"
+        where = f"[{name}.{brief(query)}]"
         if query not in definition.queries:
-            raise ContractError(f"unknown query {query!r}: not in the protocol", file=path, where=where)
+            raise ContractError(f"unknown query {quote(query)}: not in the protocol", file=path, where=where)
         if not isinstance(row, dict):
             raise ContractError(
                 f"must be a table of document = value, got {type(row).__name__}", file=path, where=where
@@ -198,7 +204,7 @@ def pair_tables(table: object, name: str, definition: ProtocolDefinition, path: 
         if not row.keys() <= definition.document_ids:  # at C speed; the loop names the first
             for doc in row:
                 if doc not in definition.documents:
-                    raise ContractError(f"unknown document {doc!r}: not in the corpus", file=path, where=where)
+                    raise ContractError(f"unknown document {quote(doc)}: not in the corpus", file=path, where=where)
         result[query] = dict(row)
     return result
 

@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
-from rankeval_tui.core.files.tomlio import read_toml, read_utf8
+from rankeval_tui.core.files.tomlio import read_toml, read_utf8, value_error_rule
 
 
 def run_files(directory: str | Path) -> list[Path]:
@@ -61,9 +61,8 @@ def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
         ) from None
     except RecursionError:
         raise ContractError("invalid JSON: arrays or objects nested too deeply", file=path) from None
-    except ValueError as error:
-        # e.g. an integer of more than 4300 digits (int_max_str_digits): not a JSONDecodeError
-        raise ContractError(f"invalid JSON: {error}", file=path) from None
+    except ValueError as error:  # not a JSONDecodeError: e.g. an integer of more than 4300 digits
+        raise ContractError(f"invalid JSON: {value_error_rule(error)}", file=path) from None
     if not isinstance(data, dict):
         raise ContractError(
             f"a JSON run must be an object of query -> [document IDs], got {type(data).__name__}", file=path
@@ -86,8 +85,28 @@ def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
 
 
 TREC_FIELD_SEPARATOR = re.compile(r"[ \t]+")
-TREC_RANK = re.compile(r"-?[0-9]+")
+TREC_INTEGER = re.compile(r"-?[0-9]+")
+TREC_INTEGER_DIGITS = 18
+"""Ranks and TREC labels have at most 18 digits (they fit trec_eval's C long); more is "out of
+range", not "not an integer", and never handed to int(), which refuses more than 4300 digits."""
 TREC_SCORE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def parse_integer_field(name: str, text: str, *, file: Path | None, where: str) -> int:
+    """A TREC integer column (rank, relevance): ASCII digits with an optional minus sign.
+
+    int() alone would accept "1_000", " 3" and "\u0663" (Arabic-Indic 3): coercion, not parsing.
+    """
+    if not TREC_INTEGER.fullmatch(text):
+        raise ContractError(f"{name} must be an integer, got {quote(text)}", file=file, where=where)
+    digits = len(text.lstrip("-"))
+    if digits > TREC_INTEGER_DIGITS:
+        raise ContractError(
+            f"{name} is out of range: {digits} digits, at most {TREC_INTEGER_DIGITS}: {quote(text)}",
+            file=file,
+            where=where,
+        )
+    return int(text)
 
 
 def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[str, ...]]:
@@ -121,31 +140,25 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
         query, _, doc, rank_text, score_text, _ = fields
         check_id("query", query, file=path, where=where)
         check_id("document", doc, file=path, where=where)
-        # int() and float() would accept "1_000", " 3", "\u0663" (Arabic-Indic 3): coercion, not parsing
-        if not TREC_RANK.fullmatch(rank_text):
-            raise ContractError(f"rank must be an integer, got {rank_text!r}", file=path, where=where)
-        try:
-            rank = int(rank_text)
-        except ValueError:
-            raise ContractError(f"rank must be an integer, got {rank_text!r}", file=path, where=where) from None
+        rank = parse_integer_field("rank", rank_text, file=path, where=where)
         if not TREC_SCORE.fullmatch(score_text):
-            raise ContractError(f"score must be a number, got {score_text!r}", file=path, where=where)
+            raise ContractError(f"score must be a number, got {quote(score_text)}", file=path, where=where)
         score = float(score_text)
         if not math.isfinite(score):
-            raise ContractError(f"score must be finite, got {score_text!r}", file=path, where=where)
+            raise ContractError(f"score must be finite, got {quote(score_text)}", file=path, where=where)
         if rank < 0:
             raise ContractError(f"rank must be >= 0, got {rank}", file=path, where=where)
         ranks = entries.setdefault(query, {})
         if rank in ranks:
             raise ContractError(
-                f"rank clash: rank {rank} of query {query!r} already given to document {ranks[rank][0]!r}",
+                f"rank clash: rank {rank} of query {quote(query)} already given to document {quote(ranks[rank][0])}",
                 file=path,
                 where=where,
             )
         seen = lines_of.setdefault(query, {})
         if doc in seen:
             raise ContractError(
-                f"duplicate document ID; deduplicate upstream explicitly: {doc!r} already at line {seen[doc]}",
+                f"duplicate document ID; deduplicate upstream explicitly: {quote(doc)} already at line {seen[doc]}",
                 file=path,
                 where=where,
             )
@@ -161,7 +174,7 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
         by_score = [doc for doc, _ in sorted(ordered, key=lambda e: (e[1], e[0]), reverse=True)]
         if by_score != rankings[query]:
             warnings.append(
-                f"{path}: query {query!r}: rank order differs from score order; "
+                f"{path}: query {quote(query)}: rank order differs from score order; "
                 "trec_eval orders by score and would score this query differently"
             )
     return rankings, tuple(warnings)
@@ -188,11 +201,11 @@ def load_chunk_map(path: str | Path) -> dict[str, str]:
     data = read_toml(path)
     for key in data:
         if key != "chunk_to_doc":
-            raise ContractError(f"unknown top-level table {key!r} (known: chunk_to_doc)", file=path)
+            raise ContractError(f"unknown top-level table {quote(key)} (known: chunk_to_doc)", file=path)
     table = data.get("chunk_to_doc")
     if not isinstance(table, dict):
         raise ContractError("missing [chunk_to_doc] table", file=path)
     for chunk, doc in table.items():
         check_id("chunk", chunk, file=path, where="[chunk_to_doc]")
-        check_id("document", doc, file=path, where=f"[chunk_to_doc] {chunk!r}")
+        check_id("document", doc, file=path, where=f"[chunk_to_doc] {quote(chunk)}")
     return table

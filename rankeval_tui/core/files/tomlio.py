@@ -15,18 +15,12 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files.safe_read import read_input_bytes
 
 
 def read_utf8(path: Path) -> str:
-    """A file's text; unreadable, BOM-prefixed or non-UTF-8 input is a ContractError naming the file."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ContractError("file not found", file=path) from None
-    except IsADirectoryError:
-        raise ContractError("is a directory, expected a file", file=path) from None
-    except OSError as error:
-        raise ContractError(f"cannot read: {error.strerror}", file=path) from None
+    """A regular file's text (``read_input_bytes``: bounded, never blocking); unreadable, BOM-prefixed or non-UTF-8 input is a ContractError naming the file."""
+    raw = read_input_bytes(path)
     if raw.startswith(b"\xef\xbb\xbf"):
         raise ContractError("starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM", file=path)
     try:
@@ -49,8 +43,15 @@ def read_toml(path: Path) -> dict[str, Any]:
         # tomllib parses nested arrays / inline tables recursively: a hostile file must not crash us
         raise ContractError("invalid TOML: arrays or inline tables nested too deeply", file=path) from None
     except ValueError as error:
-        # Python refuses integers of more than 4300 digits (int_max_str_digits) with a plain ValueError
-        raise ContractError(f"invalid TOML: {error}", file=path) from None
+        raise ContractError(f"invalid TOML: {value_error_rule(error)}", file=path) from None
+
+
+def value_error_rule(error: ValueError) -> str:
+    """What a parser's plain ValueError means. Python refuses integers of more than 4300 digits
+    (int_max_str_digits) and suggests sys.set_int_max_str_digits(), which a user cannot call."""
+    if "integer string conversion" in str(error):
+        return f"an integer of more than {sys.get_int_max_str_digits()} digits is out of range"
+    return str(error)
 
 
 def dump_toml(data: dict[str, Any]) -> str:

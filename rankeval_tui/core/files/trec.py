@@ -16,10 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, brief, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, check_qrels
 from rankeval_tui.core.files.protocol_files import QrelsFile, check_id
+from rankeval_tui.core.files.runs import parse_integer_field
 
 UNJUDGED_SHOWN = 5
 """How many unjudged pairs an import error names (the count is always given in full)."""
@@ -56,7 +57,7 @@ def parse_trec_qrels(
     """
     file = None if path is None else Path(path)
     if threshold is not None and (type(threshold) is not int or threshold < 1):
-        raise ContractError(f"--threshold must be an integer >= 1, got {threshold!r}", file=file)
+        raise ContractError(f"--threshold must be an integer >= 1, got {quote(threshold)}", file=file)
     labels: dict[str, dict[str, int]] = {}
     line_of: dict[tuple[str, str], int] = {}
     graded = 0
@@ -73,13 +74,10 @@ def parse_trec_qrels(
         check_id("query", query, file=file, where=where)
         check_id("document", doc, file=file, where=where)
         if query not in definition.queries:
-            raise ContractError(f"unknown query {query!r}: not in the protocol", file=file, where=where)
+            raise ContractError(f"unknown query {quote(query)}: not in the protocol", file=file, where=where)
         if doc not in definition.documents:
-            raise ContractError(f"unknown document {doc!r}: not in the corpus", file=file, where=where)
-        try:
-            rel = int(rel_text)
-        except ValueError:
-            raise ContractError(f"relevance must be an integer, got {rel_text!r}", file=file, where=where) from None
+            raise ContractError(f"unknown document {quote(doc)}: not in the corpus", file=file, where=where)
+        rel = parse_integer_field("relevance", rel_text, file=file, where=where)
         if rel < 0:
             raise ContractError(
                 f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=file, where=where
@@ -104,7 +102,7 @@ def parse_trec_qrels(
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
     unjudged = [(q, d) for q in definition.queries for d in definition.documents if d not in labels.get(q, {})]
     if unjudged:
-        shown = ", ".join(f"{q}/{d}" for q, d in unjudged[:UNJUDGED_SHOWN])
+        shown = ", ".join(f"{brief(q)}/{brief(d)}" for q, d in unjudged[:UNJUDGED_SHOWN])
         more = ", ..." if len(unjudged) > UNJUDGED_SHOWN else ""
         raise ContractError(
             f"not exhaustive: {len(unjudged)} of {definition.pair_count} pairs unjudged "
