@@ -31,8 +31,9 @@ from pathlib import Path
 
 import tomli_w
 
+from rankeval_tui.core.annotation.binding import binding_fields
 from rankeval_tui.core.annotation.journal import JOURNAL_VERSION
-from rankeval_tui.core.annotation.judging import JudgingSession, definition_sha256
+from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
@@ -71,7 +72,7 @@ def write_journal(directory: Path, judged: int) -> None:
         "op": "start",
         "version": JOURNAL_VERSION,
         "protocol": definition.name,
-        "definition_sha256": definition_sha256(definition),
+        **binding_fields(definition),
         "order": "corpus",
         "seed": None,
         "annotator": "bench",

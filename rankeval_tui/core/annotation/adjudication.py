@@ -24,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.annotation.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
+from rankeval_tui.core.annotation.binding import binding_fields, check_binding
 from rankeval_tui.core.annotation.journal import JOURNAL_VERSION, Journal, replay_entries
-from rankeval_tui.core.annotation.judging import checked_label, default_annotator, definition_sha256
+from rankeval_tui.core.annotation.judging import checked_label, default_annotator
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, write_qrels
+from rankeval_tui.core.files.safe_read import read_input_bytes
 
 # Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
 JOURNAL_SUFFIX = ".adjudication.journal"
@@ -117,7 +119,7 @@ def adjudicated_qrels(
         "kappa": fraction_text(result.overall.kappa),
         "observed_agreement": fraction_text(result.overall.observed_agreement),
         "disagreements": len(result.disagreements),
-        "definition_sha256": definition_sha256(definition),
+        **binding_fields(definition),
         "tool": TOOL,
         **(extra_provenance or {}),
     }
@@ -131,7 +133,7 @@ def adjudicated_qrels(
 
 
 def file_sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return hashlib.sha256(read_input_bytes(path)).hexdigest()
 
 
 @dataclass
@@ -206,15 +208,12 @@ class AdjudicationSession:
 
     def _open_journal(self, adjudicator: str | None) -> None:
         path = self.journal_path
-        if path.exists() and b"\n" in path.read_bytes():
+        if path.exists() and b"\n" in read_input_bytes(path):
             contents = Journal.read(path)
             header = contents.header
             if header.get("kind") != "adjudication":
                 raise ContractError("not an adjudication journal", file=path, where="line 1")
-            if header.get("definition_sha256") != definition_sha256(self.definition):
-                raise ContractError(
-                    "journal was recorded for another version of protocol.toml; move it away", file=path
-                )
+            check_binding(header, self.definition, path)
             if [i.get("sha256") for i in header.get("inputs", [])] != [i["sha256"] for i in self.inputs]:
                 raise ContractError(
                     "journal was recorded for other annotator files (their contents or names "
@@ -229,11 +228,7 @@ class AdjudicationSession:
                 )
             self.adjudicator = str(header.get("adjudicator", ""))
             replay_entries(contents, path, self._replay)
-            if contents.torn:
-                self.warnings.append(
-                    f"{path}: the last journal line was torn ({len(contents.torn)} bytes, an "
-                    "unfinished write never shown as recorded); dropped"
-                )
+            self.warnings.extend(contents.notices(path))
             self.journal = Journal(path)
             self.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
             return
@@ -249,7 +244,7 @@ class AdjudicationSession:
                 "version": JOURNAL_VERSION,
                 "kind": "adjudication",
                 "protocol": self.definition.name,
-                "definition_sha256": definition_sha256(self.definition),
+                **binding_fields(self.definition),
                 "inputs": self.inputs,
                 "adjudicator": self.adjudicator,
                 "disagreements": len(self.items),

@@ -4,7 +4,8 @@ Why a journal: rewriting qrels.toml on every key would cost O(pairs) per key and
 half-written file. Every judgment, change, undo, redo, note and dispute flag is one line appended
 to ``qrels.toml.journal``; replaying it rebuilds the exact state. A torn last line (the write did
 not finish, so nothing was acknowledged) is reported and cut off, never read as a label; a
-malformed line before it is an error.
+malformed line before it is an error. Blank lines (an editor, an ``echo >>``) hold nothing and
+are skipped with a notice.
 """
 
 from __future__ import annotations
@@ -12,14 +13,18 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.files.atomic import fsync_directory
+from rankeval_tui.core.files.safe_read import read_input_bytes
 
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2
+"""Version 2 headers record the hash of each part a label's meaning depends on (``binding.py``)."""
+READABLE_VERSIONS = (1, 2)
+"""Version 1 is still read, so that ``binding.check_binding`` can refuse it with a clear reason."""
 JOURNAL_SUFFIX = ".journal"
 
 
@@ -38,6 +43,24 @@ class JournalContents:
     entries: list[tuple[int, dict[str, Any]]]  # (line number, entry)
     torn: bytes  # bytes after the last newline: an unfinished write, never an entry
     good_length: int  # bytes up to and including the last newline
+    blank_lines: list[int] = field(default_factory=list)  # line numbers of empty lines, skipped
+
+    def notices(self, path: Path) -> list[str]:
+        """What was recovered from harmless damage, to tell the user (nothing is silently dropped)."""
+        notices = []
+        if self.blank_lines:
+            numbers = ", ".join(map(str, self.blank_lines[:5])) + (", ..." if len(self.blank_lines) > 5 else "")
+            notices.append(
+                f"{path}: skipped {len(self.blank_lines)} blank journal line(s) (line {numbers}); "
+                "they hold no entry, nothing was lost"
+            )
+        if self.torn:
+            shown = quote(self.torn[:60].decode("utf-8", "replace"))
+            notices.append(
+                f"{path}: the last journal line was torn (an unfinished write, {len(self.torn)} bytes: "
+                f"{shown}); it was never shown as recorded and was dropped, not read as a judgment"
+            )
+        return notices
 
 
 class Journal:
@@ -51,12 +74,18 @@ class Journal:
 
     @staticmethod
     def read(path: Path) -> JournalContents:
-        raw = path.read_bytes()
+        """Every entry; blank lines and a torn last line are recovered (see ``notices``), any other
+        damage is refused: a bad line in the middle may have been an acknowledged judgment."""
+        raw = read_input_bytes(path)
         cut = raw.rfind(b"\n") + 1
         torn = raw[cut:]
         lines = raw[:cut].split(b"\n")[:-1]
         entries: list[tuple[int, dict[str, Any]]] = []
+        blank: list[int] = []
         for number, line in enumerate(lines, 1):
+            if not line.strip():
+                blank.append(number)
+                continue
             try:
                 entry = json.loads(line.decode("utf-8"))
             except (UnicodeDecodeError, ValueError):
@@ -71,14 +100,14 @@ class Journal:
             entries.append((number, entry))
         if not entries:
             raise ContractError("journal has no complete header line; move it away to start over", file=path)
-        header = entries[0][1]
-        if header.get("op") != "start" or header.get("version") != JOURNAL_VERSION:
+        number, header = entries[0]
+        if header.get("op") != "start" or header.get("version") not in READABLE_VERSIONS:
             raise ContractError(
                 f"not a version-{JOURNAL_VERSION} judging journal (first line must be a start entry)",
                 file=path,
-                where="line 1",
+                where=f"line {number}",
             )
-        return JournalContents(header, entries[1:], torn, cut)
+        return JournalContents(header, entries[1:], torn, cut, blank)
 
     def open_for_append(self, truncate_to: int | None = None) -> None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND

@@ -17,13 +17,12 @@ This module never imports textual.
 from __future__ import annotations
 
 import getpass
-import hashlib
-import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from rankeval_tui.core.annotation.binding import binding_fields, check_binding, check_same_criterion
 from rankeval_tui.core.annotation.journal import (
     JOURNAL_SUFFIX,
     JOURNAL_VERSION,
@@ -34,25 +33,11 @@ from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
+from rankeval_tui.core.files.safe_read import read_input_bytes
 
 Order = Literal["corpus", "shuffled"]
 # Labels, notes and dispute flags are the three things an annotator records about a pair.
 Kind = Literal["label", "note", "disputed"]
-
-
-def definition_sha256(definition: ProtocolDefinition) -> str:
-    """Hash of what is judged (corpus and every query), so a journal is never replayed
-    against an edited protocol. k and split are left out: they do not change the pairs."""
-    canonical = json.dumps(
-        {
-            "corpus": dict(definition.documents),
-            "queries": {q: meta.canonical() for q, meta in definition.queries.items()},
-        },
-        sort_keys=True,
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def document_order(definition: ProtocolDefinition, order: Order, seed: int | None) -> dict[str, tuple[str, ...]]:
@@ -173,7 +158,7 @@ class JudgingSession:
         journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
         dropped: list[str] = []
         if journal_path.exists():
-            raw = journal_path.read_bytes()
+            raw = read_input_bytes(journal_path)
             if b"\n" in raw:
                 return cls._resume(definition, qrels_path, journal_path, order, seed, annotator)
             # Killed before the header line was complete: nothing was ever recorded.
@@ -200,6 +185,7 @@ class JudgingSession:
         base: dict[str, Any] | None = None
         if qrels_path.exists():
             existing = read_qrels_file(qrels_path, definition, exhaustive=False)
+            check_same_criterion(existing.provenance, definition, qrels_path)
             base = {
                 "labels": existing.labels,
                 "notes": existing.notes,
@@ -212,19 +198,23 @@ class JudgingSession:
             "op": "start",
             "version": JOURNAL_VERSION,
             "protocol": definition.name,
-            "definition_sha256": definition_sha256(definition),
+            **binding_fields(definition),
             "order": order,
             "seed": seed,
             "annotator": session.annotator,
             "pairs": definition.pair_count,
         }
         session.journal = Journal(journal_path)
-        session.journal.open_for_append()
-        session.journal.append(header)
-        if base is not None:
-            # The starting labels go into the journal, so replay never depends on a file
-            # that this session may itself rewrite.
-            session.journal.append({"op": "base", **base})
+        try:
+            session.journal.open_for_append()
+            session.journal.append(header)
+            if base is not None:
+                # The starting labels go into the journal, so replay never depends on a file
+                # that this session may itself rewrite.
+                session.journal.append({"op": "base", **base})
+        except OSError as error:  # disk full or read-only at the start: nothing was recorded yet
+            session.journal.remove()
+            raise ContractError(f"cannot start the journal: {error.strerror}", file=journal_path) from None
         session._move_to_first_unjudged()
         return session
 
@@ -240,12 +230,7 @@ class JudgingSession:
     ) -> JudgingSession:
         contents = Journal.read(journal_path)
         header = contents.header
-        if header.get("definition_sha256") != definition_sha256(definition):
-            raise ContractError(
-                "journal was recorded for another version of protocol.toml (documents or queries "
-                "changed); move the journal away or restore the protocol",
-                file=journal_path,
-            )
+        check_binding(header, definition, journal_path)
         for name, given in (("order", order), ("seed", seed), ("annotator", annotator)):
             if given is not None and given != header.get(name):
                 raise ContractError(
@@ -263,12 +248,7 @@ class JudgingSession:
         )
         session._reset_counts()
         replay_entries(contents, journal_path, session._replay)
-        if contents.torn:
-            shown = contents.torn[:60].decode("utf-8", "replace")
-            session.warnings.append(
-                f"{journal_path}: the last journal line was torn (an unfinished write, {len(contents.torn)} bytes: "
-                f"{shown!r}); it was never shown as recorded and was dropped, not read as a judgment"
-            )
+        session.warnings.extend(contents.notices(journal_path))
         session.journal = Journal(journal_path)
         session.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
         return session
@@ -550,7 +530,7 @@ class JudgingSession:
                 "annotator": self.annotator,
                 "order": self.order,
                 "protocol": self.definition.name,
-                "definition_sha256": definition_sha256(self.definition),
+                **binding_fields(self.definition),
                 "pairs": self.total,
                 "tool": "rankeval-tui judge",
             }

@@ -61,7 +61,13 @@ def read_input_bytes(path: str | Path) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise ContractError("file not found", file=path) from None
-    except OSError as error:
+    except OSError as error:  # a socket cannot be opened at all (ENXIO): say what it is instead
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise ContractError(f"is {kind_of(mode)}, expected a regular file", file=path) from None
         raise ContractError(f"cannot read: {error.strerror}", file=path) from None
     try:
         status = os.fstat(fd)
