@@ -12,7 +12,9 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
+from rankeval_tui.cli.common import require_terminal
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
 
 
@@ -69,6 +71,11 @@ def run_adjudicate(
         adjudicator=adjudicator,
         break_lock=break_lock,
     )
+    try:
+        require_terminal()
+    except ContractError:
+        session.abandon()
+        raise
     message = run_adjudication_app(protocol, session)
     if message:
         print(message, file=sys.stderr)
@@ -82,8 +89,6 @@ def run_adjudicate_command(args: argparse.Namespace) -> int:
 def run_from_judge(args: argparse.Namespace) -> int:
     """``judge PROTOCOL --adjudicate A.toml B.toml -o QRELS.toml``: the same as ``adjudicate``,
     with ``--annotator`` naming the adjudicator. Judging-only options make no sense here."""
-    from rankeval_tui.core.errors import ContractError
-
     if args.adjudicate is None:
         raise ContractError("-o applies to --adjudicate only; judging writes to --qrels")
     if args.output is None:

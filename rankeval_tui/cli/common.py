@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rankeval_tui.core.errors import ContractError, quote
+from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -19,7 +20,44 @@ from rankeval_tui.core.files import (
     run_files,
 )
 
+if TYPE_CHECKING:  # judging is imported only by the commands that judge
+    from rankeval_tui.core.annotation.judging import JudgingSession
+
 DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
+
+
+def require_terminal() -> None:
+    """The app draws on a terminal and reads keys from one. Without it (a CI job that forgot the
+    subcommand, a pipe) it would hang writing escape codes: refuse, and point to ``score``."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ContractError(
+            "the app needs a terminal (stdin and stdout are not a TTY here); "
+            "for scripts and CI use `rankeval-tui score PROTOCOL`"
+        )
+
+
+def finish_judging(session: JudgingSession, resume: str) -> int:
+    """End a judging session after its screen closed: write the qrels (the lock still held),
+    print the outcome; on failure one ``error:`` line saying where the labels are safe. Exit 1
+    then: nothing is lost, but the qrels file is not written."""
+    try:
+        message = session.finish()
+    except (ContractError, OSError) as error:
+        session.close()
+        reason = error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
+        print(
+            f"error: qrels NOT written: {reason}; every label is safe in {session.journal_path}; "
+            f"run `{resume}` again to finish the write",
+            file=sys.stderr,
+        )
+        return 1
+    print(message)
+    return 0
+
+
+def judge_command(protocol: Path, qrels: Path | None) -> str:
+    """The command that resumes this judging job (shown when its qrels could not be written)."""
+    return f"rankeval-tui judge {protocol}" + ("" if qrels is None else f" --qrels {qrels}")
 
 
 def positive_int(text: str) -> int:

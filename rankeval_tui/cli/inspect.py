@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import argparse
 
-from rankeval_tui.cli.common import add_protocol_argument, add_run_arguments, load_protocol_from_args, protocol_dir
+from rankeval_tui.cli.common import (
+    add_protocol_argument,
+    add_run_arguments,
+    finish_judging,
+    judge_command,
+    load_protocol_from_args,
+    protocol_dir,
+    require_terminal,
+)
 from rankeval_tui.core.files import load_chunk_map, parse_run_argument
 
 
@@ -32,9 +40,19 @@ def run_inspect(args: argparse.Namespace) -> int:
         load_chunk_map(args.chunk_map)
     directory = protocol_dir(args)
     specs = [parse_run_argument(a, directory) for a in args.run]
+    require_terminal()
     from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
 
     app = RankevalApp(
         directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split, chunk_map_path=args.chunk_map
     )
-    return app.run() or 0
+    try:
+        result = app.run()
+    finally:
+        # Judging opened from the scoring screen and not finished there (ctrl+q, SIGTERM):
+        # finished here, still under its lock, exactly as the judge command does.
+        session = app.judge_session
+        code = 0
+        if session is not None and session.finished_message is None:
+            code = finish_judging(session, judge_command(directory, args.qrels))
+    return code or (result if isinstance(result, int) else 0)

@@ -3,7 +3,9 @@
 Everything that can be wrong with the input (protocol, existing qrels, journal, lock) is checked
 by opening the ``JudgingSession`` here, before textual is even imported: bad input is one
 ``error:`` line and exit 2, and no screen opens. After the app exits, the session is finished:
-complete -> qrels written, else the journal is kept and the remaining count is printed.
+complete -> qrels written, else the journal is kept and the remaining count is printed. The
+writer lock is held until then; a failed write is one ``error:`` line naming the journal that
+keeps every label and the command that finishes the write (exit 1).
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.common import finish_judging, judge_command, require_terminal
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, load_definition
 
 
@@ -84,12 +88,21 @@ def run_judge(args: argparse.Namespace) -> int:
     session = JudgingSession.open(
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
+    try:
+        require_terminal()
+    except ContractError:
+        session.abandon()
+        raise
     for warning in session.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    result = None
     try:
         from rankeval_tui.tui.app import RankevalApp  # textual only once the input is known good
 
-        RankevalApp(args.protocol, qrels_path=qrels_path, start="judge", judge_session=session).run()
+        result = RankevalApp(args.protocol, qrels_path=qrels_path, start="judge", judge_session=session).run()
     finally:
-        print(session.finish())
-    return 0
+        # The lock is still held here: the screen never releases it, so the final qrels write
+        # and the journal's removal run locked (also after SIGTERM or SIGHUP, which end the app).
+        code = finish_judging(session, judge_command(args.protocol, args.qrels))
+    hangup = result if isinstance(result, int) and result > 128 else 0  # 128 + SIGHUP/SIGTERM
+    return code or hangup

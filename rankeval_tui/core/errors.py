@@ -79,3 +79,9 @@ def quote(value: object) -> str:
 def describe_id(kind: str, value: object) -> str:
     """``query 'q:1001'``: an ID quoted (``quote``) so spaces, quotes and control characters show."""
     return f"{kind} {quote(value)}"
+
+
+def describe_os_error(error: OSError) -> str:
+    """``qrels.toml: No space left on device``: an OSError as the one line a user reads."""
+    reason = error.strerror or str(error)
+    return f"{error.filename}: {reason}" if error.filename else reason

@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.annotation.agreement import Disagreement
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 
 COLUMNS = (
@@ -241,6 +241,9 @@ class AdjudicateScreen(Screen[str | None]):
         except ContractError as error:
             self.notify(error.one_line(), severity="error")
             return
+        except OSError as error:  # disk full: the journal refused the line, nothing changed
+            self.notify(f"decision NOT recorded: {describe_os_error(error)}", severity="error", timeout=30)
+            return
         table = self.query_one(DataTable)
         key = self.row_key(item)
         index = self.session.positions[(item.query, item.document)]
@@ -278,6 +281,14 @@ class AdjudicateScreen(Screen[str | None]):
             message = await asyncio.to_thread(self.session.write)
         except ContractError as error:
             self.notify(error.one_line(), severity="error")
+            return
+        except OSError as error:
+            self.notify(
+                f"qrels NOT written: {describe_os_error(error)}; every decision is safe in "
+                f"{self.session.journal_path}; press w to retry, or quit and run adjudicate again",
+                severity="error",
+                timeout=30,
+            )
             return
         self.dismiss(message)
 

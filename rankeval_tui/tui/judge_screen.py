@@ -24,7 +24,7 @@ from textual.widgets import Footer, Header, Input, ProgressBar, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.overview_screen import OverviewScreen
 
@@ -188,9 +188,9 @@ class JudgeScreen(Screen[None]):
         self.sync()
 
     def on_unmount(self) -> None:
-        # However the app ends (q, ctrl+q, an error), the lock is released and the journal
-        # closed; the journal file itself stays until the qrels are written.
-        self.session.close()
+        # The session is not closed here: whoever opened it (the judge command, or the app's
+        # owner for judging opened from the scoring screen) finishes it after the app ends, so
+        # the final qrels write and the journal's removal still run under the lock.
         if self.exit_app_on_quit:
             loop = asyncio.get_running_loop()
             for signum in HANGUP_SIGNALS:
@@ -359,7 +359,7 @@ class JudgeScreen(Screen[None]):
             self.session.write_qrels(snapshot)
         except (ContractError, OSError) as error:
             self.session.dirty = True
-            message = error.one_line() if isinstance(error, ContractError) else str(error)
+            message = error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
             self.app.call_from_thread(self.notify, f"qrels NOT written: {message}", severity="error", timeout=30)
             return
         self.app.call_from_thread(
@@ -378,8 +378,13 @@ class JudgeScreen(Screen[None]):
         try:
             message = self.session.finish()
         except (ContractError, OSError) as error:
-            text = error.one_line() if isinstance(error, ContractError) else str(error)
-            self.notify(f"could not finish: {text}; the journal is kept", severity="error", timeout=30)
+            text = error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
+            self.notify(
+                f"qrels NOT written: {text}; every label is safe in {self.session.journal_path}; "
+                "press q to retry, or quit (ctrl+q) and run judge again to finish the write",
+                severity="error",
+                timeout=30,
+            )
             return
         if self.exit_app_on_quit:
             self.app.exit(0)  # the judge command prints the message after the screen is gone

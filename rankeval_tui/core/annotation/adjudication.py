@@ -237,19 +237,22 @@ class AdjudicationSession:
             path.unlink()
         self.adjudicator = adjudicator or default_annotator()
         self.journal = Journal(path)
-        self.journal.open_for_append()
-        self.journal.append(
-            {
-                "op": "start",
-                "version": JOURNAL_VERSION,
-                "kind": "adjudication",
-                "protocol": self.definition.name,
-                **binding_fields(self.definition),
-                "inputs": self.inputs,
-                "adjudicator": self.adjudicator,
-                "disagreements": len(self.items),
-            }
-        )
+        header = {
+            "op": "start",
+            "version": JOURNAL_VERSION,
+            "kind": "adjudication",
+            "protocol": self.definition.name,
+            **binding_fields(self.definition),
+            "inputs": self.inputs,
+            "adjudicator": self.adjudicator,
+            "disagreements": len(self.items),
+        }
+        try:
+            self.journal.open_for_append()
+            self.journal.append(header)
+        except OSError as error:  # disk full or read-only at the start: nothing was recorded yet
+            self.journal.remove()
+            raise ContractError(f"cannot start the journal: {error.strerror}", file=path) from None
 
     def _replay(self, entry: dict[str, Any]) -> None:
         if entry.get("op") != "decide":
@@ -357,3 +360,11 @@ class AdjudicationSession:
         if self.lock is not None:
             self.lock.release()
             self.lock = None
+
+    def abandon(self) -> None:
+        """Close without having adjudicated (the app could not start): a journal this process
+        started and that records no decision is removed, so nothing is left behind."""
+        if self.journal is not None and self.journal.created and not self.decisions:
+            self.journal.remove()
+            self.journal = None
+        self.close()

@@ -71,6 +71,8 @@ class Journal:
         self.fd: int | None = None
         self.cut_to: int | None = None
         """Length to cut back to before the next append: a failed append whose bytes could not be removed."""
+        self.created = False
+        """Whether this process created the file (``abandon`` may then remove it)."""
 
     @staticmethod
     def read(path: Path) -> JournalContents:
@@ -111,12 +113,12 @@ class Journal:
 
     def open_for_append(self, truncate_to: int | None = None) -> None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-        created = not self.path.exists()
+        self.created = not self.path.exists()
         self.fd = os.open(self.path, flags, 0o644)
         if truncate_to is not None:
             os.ftruncate(self.fd, truncate_to)
             os.fsync(self.fd)
-        if created:
+        if self.created:
             fsync_directory(self.path.parent)
 
     def append(self, entry: dict[str, Any], *, durable: bool = True) -> None:

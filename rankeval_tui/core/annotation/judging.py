@@ -155,7 +155,7 @@ class JudgingSession:
         seed: int | None,
         annotator: str | None,
     ) -> JudgingSession:
-        journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
+        journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)  # = session.journal_path
         dropped: list[str] = []
         if journal_path.exists():
             raw = read_input_bytes(journal_path)
@@ -560,31 +560,37 @@ class JudgingSession:
 
     def finish(self) -> str:
         """End the session: write the qrels if complete, keep the journal if not. Returns the
-        line to tell the user. Calling it again returns the same line."""
+        line to tell the user. Calling it again returns the same line.
+
+        The lock is held until the qrels are written and the journal removed. If that fails
+        (disk full, read-only), the error propagates and the session stays open and locked: the
+        screen can keep going or retry, the CLI closes it (``close``); the journal keeps every label.
+        """
         if self.finished_message is not None:
             return self.finished_message
         self.finished_message = self._finish()
+        self.close()
         return self.finished_message
 
     def _finish(self) -> str:
-        try:
-            if not self.complete:
-                where = self.journal.path if self.journal else self.qrels_path
-                return (
-                    f"{self.remaining} of {self.total} pairs remain unjudged; progress is kept in {where}; "
-                    "run judge again to continue"
-                )
-            if self.dirty or not self.qrels_path.exists():
-                self.write_qrels()
-                message = f"wrote {self.qrels_path}: all {self.total} pairs judged"
-            else:
-                message = f"no changes; {self.qrels_path} is complete ({self.total} pairs)"
-            if self.journal is not None:
-                self.journal.remove()
-                self.journal = None
-            return message
-        finally:
-            self.close()
+        if not self.complete:
+            return (
+                f"{self.remaining} of {self.total} pairs remain unjudged; progress is kept in "
+                f"{self.journal_path}; run judge again to continue"
+            )
+        if self.dirty or not self.qrels_path.exists():
+            self.write_qrels()
+            message = f"wrote {self.qrels_path}: all {self.total} pairs judged"
+        else:
+            message = f"no changes; {self.qrels_path} is complete ({self.total} pairs)"
+        if self.journal is not None:
+            self.journal.remove()
+            self.journal = None
+        return message
+
+    @property
+    def journal_path(self) -> Path:
+        return self.qrels_path.with_name(self.qrels_path.name + JOURNAL_SUFFIX)
 
     def close(self) -> None:
         """Close the journal and release the lock (the journal file stays)."""
@@ -592,6 +598,14 @@ class JudgingSession:
             self.journal.close()
         if self.lock is not None:
             self.lock.release()
+
+    def abandon(self) -> None:
+        """Close without having judged (the app could not start): a journal this process
+        started and that records nothing but its start is removed, so nothing is left behind."""
+        if self.journal is not None and self.journal.created and not self.undo_stack:
+            self.journal.remove()
+            self.journal = None
+        self.close()
 
 
 def checked_label(value: object) -> int:

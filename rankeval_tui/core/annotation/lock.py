@@ -1,23 +1,29 @@
 """The writer lock: one judging process per qrels file.
 
-``qrels.toml.lock`` is made with O_CREAT|O_EXCL and names pid, host and the process's start
-time. A lock whose process is provably gone (same host; pid not running, or running with another
-start time, i.e. reused) is recovered on start with a notice, so that ``kill -9`` then ``judge``
+``qrels.toml.lock`` names pid, host and the process's start time. It is written to a temp file
+and fsynced first, then linked into place (``os.link`` fails if the name is taken, like
+O_EXCL), so no empty or half-written lock can ever be seen, whenever the process is killed.
+A lock whose process is provably gone (same host; pid not running or a zombie, or running with
+another start time, i.e. reused) is recovered on start with a notice, so that ``kill -9`` then ``judge``
 simply resumes; a lock we cannot judge (another host, unreadable, no start time while the pid
 runs) is only removed when the user asks (``break_lock``).
 """
 
 from __future__ import annotations
 
+import errno
+import glob
 import json
 import os
 import socket
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files.safe_read import read_input_bytes
 
 LOCK_SUFFIX = ".lock"
 
@@ -31,40 +37,82 @@ class Lock:
     recovered: str | None = None
     """Set when a stale lock of a process that is gone was replaced: the user is told, not left guessing."""
 
+    guarded: bool = False
+    """Whether the directory guard is held while acquiring (False where flock is unavailable)."""
+
     def acquire(self, *, break_lock: bool = False) -> None:
-        with directory_guard(self.path.parent):
+        with directory_guard(self.path.parent) as self.guarded:
             self._acquire(break_lock)
 
     def _acquire(self, break_lock: bool) -> None:
         owner = {"pid": os.getpid(), "host": socket.gethostname(), "started": process_start_time(os.getpid())}
-        for _ in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except FileExistsError:
-                self._refuse_or_break(break_lock)
-                continue
-            except OSError as error:  # read-only or full directory: say so, not a traceback
-                raise ContractError(
-                    f"cannot create the lock file: {error.strerror}; judging needs a writable "
-                    "directory beside the qrels file",
-                    file=self.path,
-                ) from None
-            with os.fdopen(fd, "w") as handle:
-                json.dump(owner, handle)
-                handle.flush()
-                os.fsync(handle.fileno())
-            self.held = True
-            return
+        try:
+            staged = self._stage(json.dumps(owner).encode("utf-8"))
+        except OSError as error:  # read-only or full directory: say so, not a traceback
+            raise ContractError(
+                f"cannot create the lock file: {error.strerror}; judging needs a writable "
+                "directory beside the qrels file",
+                file=self.path,
+            ) from None
+        try:
+            for _ in range(2):
+                try:
+                    publish(staged, self.path)
+                except FileExistsError:
+                    self._refuse_or_break(break_lock)
+                    continue
+                except OSError as error:
+                    raise ContractError(f"cannot create the lock file: {error.strerror}", file=self.path) from None
+                self.held = True
+                return
+        finally:
+            remove_quietly(staged)
         raise ContractError("could not take the lock after breaking it; another process took it", file=self.path)
+
+    def _stage(self, data: bytes) -> Path:
+        """The lock's full contents in a temp file beside it, fsynced: only then is it published.
+
+        Under the guard, another process's staged file is a leftover of one killed while taking
+        the lock (staging happens only under the guard), so it is removed first.
+        """
+        if self.guarded:
+            for leftover in self.path.parent.glob(f".{glob.escape(self.path.name)}.*.tmp"):
+                remove_quietly(leftover)
+        fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        try:
+            os.fchmod(fd, 0o644)
+            written = 0
+            while written < len(data):
+                written += os.write(fd, data[written:])
+            os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            remove_quietly(Path(name))
+            raise
+        os.close(fd)
+        return Path(name)
 
     def _refuse_or_break(self, break_lock: bool) -> None:
         try:
-            owner = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = read_input_bytes(self.path)
+        except ContractError:
+            raw = None
+        try:
+            owner = json.loads(b"" if raw is None else raw)
             pid, host, started = int(owner["pid"]), str(owner["host"]), owner.get("started")
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             pid, host, started = None, "?", None
         here = socket.gethostname()
         state = owner_state(pid, host, started, here)
+        if raw is not None and not raw.strip() and self.guarded:
+            # Locks are published complete (link of a written file), so an empty one was left by
+            # an older version killed between create and write; the guard we hold proves its
+            # creator is gone (it held the guard while writing it, and the kernel dropped it).
+            self.recovered = (
+                "recovered an empty lock file, left by a judge killed while taking the lock; no process ever held it"
+            )
+            remove_quietly(self.path)
+            return
         if state == "alive":
             raise ContractError(
                 f"locked: another judge process (pid {pid} on {host}) is writing these qrels; refusing a second writer",
@@ -78,40 +126,75 @@ class Lock:
         elif not break_lock:
             reason = f"lock held by pid {pid} on another host {host}" if pid is not None else "unreadable lock file"
             raise ContractError(f"{reason}; if no judge process is running, rerun with --break-lock", file=self.path)
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            pass
+        remove_quietly(self.path)
 
     def release(self) -> None:
         if self.held:
             self.held = False
-            try:
-                self.path.unlink()
-            except FileNotFoundError:
-                pass
+            remove_quietly(self.path)
+
+
+def publish(staged: Path, path: Path) -> None:
+    """Make the written lock visible under its name, atomically; FileExistsError if it is taken.
+
+    ``os.link`` never replaces an existing name, so it is O_EXCL for a file that is already
+    complete. Where the filesystem has no hard links, O_EXCL create and write is the fallback
+    (readers then hold the directory guard, which orders them after the writer).
+    """
+    try:
+        os.link(staged, path)
+        return
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EXDEV):
+            raise
+    data = staged.read_bytes()
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+    try:
+        written = 0
+        while written < len(data):
+            written += os.write(fd, data[written:])
+        os.fsync(fd)
+    except BaseException:
+        remove_quietly(path)
+        raise
+    finally:
+        os.close(fd)
+
+
+def remove_quietly(path: Path) -> None:
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        pass
 
 
 @contextmanager
-def directory_guard(directory: Path) -> Iterator[None]:
+def directory_guard(directory: Path) -> Iterator[bool]:
     """Serialise lock checks and breaks between processes with ``flock`` on the directory itself.
 
     O_EXCL alone makes creating a lock atomic, but not "read the owner, see it is dead, remove
     it, create ours": two ``--break-lock`` starts over one stale lock could both remove and both
     create (one removing the other's fresh lock), and a reader could see a lock file created but
     not yet written. The guard is held only while acquiring, and the kernel drops it if the
-    process dies, so it can never go stale itself. Where flock is unavailable, no guard.
+    process dies, so it can never go stale itself. Yields whether it is held: where flock is
+    unavailable, there is no guard.
     """
     try:
         import fcntl
 
         fd = os.open(directory, os.O_RDONLY)
     except (ImportError, OSError):
-        yield
+        yield False
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # e.g. a filesystem without flock
+            yield False
+            return
+        yield True
     finally:
         os.close(fd)  # releases the flock
 
@@ -140,10 +223,21 @@ def process_start_time(pid: int) -> int | None:
 
 
 def pid_alive(pid: int) -> bool:
+    """Whether ``pid`` runs. A zombie (killed, not yet reaped by its parent) does not:
+    ``os.kill(pid, 0)`` succeeds for it, so its state in ``/proc/PID/stat`` is read too."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    return process_state(pid) not in ("Z", "X")
+
+
+def process_state(pid: int) -> str | None:
+    """The one-letter state of ``/proc/PID/stat`` (R, S, D, Z zombie, X dead ...), None without /proc."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat[stat.rindex(")") + 2]
+    except (OSError, ValueError, IndexError):
+        return None
