@@ -29,6 +29,7 @@ from rankeval_tui.core.evaluation.stats import (
     regression_failures,
 )
 from rankeval_tui.core.files.atomic import atomic_write_text
+from rankeval_tui.core.files.tomlio import read_utf8
 
 GATE_METRICS = {"recall": "recall_at_k", "mrr": "mrr_at_k"}
 
@@ -113,16 +114,24 @@ def wants_statistics(args: argparse.Namespace) -> bool:
 
 
 def append_step_summary(markdown: str) -> None:
-    """Append to $GITHUB_STEP_SUMMARY (GitHub renders it on the job page); atomic like every write."""
+    """Append to $GITHUB_STEP_SUMMARY (GitHub renders it on the job page); atomic like every write.
+
+    The summary is a convenience beside the gate's verdict, never the verdict: a summary that
+    cannot be written is a warning on stderr, and the exit code stays the gate's.
+    """
     path = Path(os.environ["GITHUB_STEP_SUMMARY"])
     try:
-        existing = path.read_text(encoding="utf-8") if path.exists() else ""
-    except OSError as error:
-        raise ContractError(f"cannot read: {error.strerror}", file=path) from None
-    try:
+        existing = read_utf8(path) if path.exists() else ""
         atomic_write_text(path, existing + ("\n" if existing and not existing.endswith("\n") else "") + markdown)
+    except ContractError as error:
+        print(f"warning: step summary not written: {error.one_line()}", file=sys.stderr)
     except OSError as error:
-        raise ContractError(f"cannot write the step summary: {error.strerror}", file=path) from None
+        print(f"warning: step summary not written: {path}: {error.strerror}", file=sys.stderr)
+
+
+def gate_verdict(name: str, failures: list[str]) -> list[str]:
+    """``**Regression gate: passed**`` and one bullet per failure, for the step summary."""
+    return ["", f"**{name}: " + ("failed**" if failures else "passed**"), "", *(f"- {reason}" for reason in failures)]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -198,14 +207,13 @@ def run_score(args: argparse.Namespace) -> int:
                 "failures": regressions,
             }
         }
-    # The summary first: if it cannot be written, exit 2 with nothing on stdout.
-    if args.fail_on_regression and os.environ.get("GITHUB_STEP_SUMMARY"):
-        verdict = [
-            "",
-            "**Regression gate: " + ("failed**" if regressions else "passed**"),
-            "",
-            *(f"- {reason}" for reason in regressions),
-        ]
+    threshold_failures = gate_failures(reports, args.fail_under)
+    if (args.fail_on_regression or args.fail_under) and os.environ.get("GITHUB_STEP_SUMMARY"):
+        verdict = []
+        if args.fail_under:
+            verdict += gate_verdict("Threshold gate (--fail-under)", threshold_failures)
+        if args.fail_on_regression:
+            verdict += gate_verdict("Regression gate", regressions)
         append_step_summary(
             render_text(protocol, reports, args.baseline, markdown=True, statistics=statistics, adjudicated=adjudicated)
             + "\n".join(verdict)
@@ -226,7 +234,7 @@ def run_score(args: argparse.Namespace) -> int:
                 adjudicated=adjudicated,
             )
         )
-    failures = gate_failures(reports, args.fail_under) + regressions
+    failures = threshold_failures + regressions
     for failure in failures:
         print(failure, file=sys.stderr)
     return 1 if failures else 0

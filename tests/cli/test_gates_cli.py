@@ -227,7 +227,8 @@ def test_run_export(tmp_path):
     assert not (tmp_path / "E.trec").exists()
 
 
-def test_unwritable_step_summary_is_a_one_line_error_before_any_output(tmp_path):
+def test_unwritable_step_summary_is_a_warning_and_keeps_the_gates_exit_code(tmp_path):
+    """Issue 15: the summary is a convenience; a passing gate stays 0 (it was exit 2 before)."""
     result = run_cli(
         "score",
         SEED,
@@ -240,4 +241,7 @@ def test_unwritable_step_summary_is_a_one_line_error_before_any_output(tmp_path)
         "--fail-on-regression",
         env={"GITHUB_STEP_SUMMARY": str(tmp_path / "no-such-dir" / "summary.md")},
     )
-    assert_one_line_error(result, "cannot write the step summary", "no-such-dir")
+    assert result.returncode == 0, result.stderr
+    assert "fixture_B" in result.stdout and "Traceback" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("warning: step summary not written: ") and "no-such-dir" in line

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files.atomic import current_umask
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
 LOCK_SUFFIX = ".lock"
@@ -80,7 +81,7 @@ class Lock:
                 remove_quietly(leftover)
         fd, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
         try:
-            os.fchmod(fd, 0o644)
+            os.fchmod(fd, 0o666 & ~current_umask())  # like any new file, not mkstemp's 0600
             written = 0
             while written < len(data):
                 written += os.write(fd, data[written:])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -19,13 +20,38 @@ def fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
+def current_umask() -> int:
+    """The process's umask. Linux shows it in /proc; elsewhere it can only be read by setting it."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def target_mode(target: Path) -> int:
+    """The mode the written file gets: a rewritten file keeps its own, a new one follows the umask
+    (as ``open()`` would make it). mkstemp's 0600 would make a shared 0644 qrels.toml owner-only."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        return 0o666 & ~current_umask()
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to a temp file beside ``path``, fsync it, then rename it over ``path``."""
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
+    mode = target_mode(target)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):  # POSIX; Windows has no such modes
+                os.fchmod(handle.fileno(), mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())

@@ -13,6 +13,7 @@ and the rule; nothing is dropped, filled or coerced.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 from rankeval_tui.core.errors import ContractError, brief, describe_id, quote
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels
 from rankeval_tui.core.files.atomic import atomic_write_text
-from rankeval_tui.core.files.tomlio import dump_toml, read_toml
+from rankeval_tui.core.files.tomlio import dump_toml, parse_toml, read_toml, read_utf8
 
 PROTOCOL_FILE = "protocol.toml"
 QRELS_FILE = "qrels.toml"
@@ -151,7 +152,17 @@ def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
     """Every check of ``read_qrels_file`` except the last one on the labels (exhaustive 0/1,
     or 0/1 only): the caller runs that one, so ``load_protocol`` can leave it to ``Protocol()``
     instead of checking a million pairs twice."""
-    data = read_toml(path)
+    text = read_utf8(path)
+    try:
+        data = parse_toml(text, path)
+    except ContractError as error:
+        if looks_like_trec_qrels(text):
+            raise ContractError(
+                f"{error.rule}; this looks like TREC qrels ('qid 0 docid rel'): convert it with "
+                f"`rankeval-tui qrels import PROTOCOL {path} -o qrels.toml`",
+                file=path,
+            ) from None
+        raise
     for key in data:
         if key not in QRELS_TABLES:
             raise ContractError(f"unknown top-level table {quote(key)} (known: {', '.join(QRELS_TABLES)})", file=path)
@@ -175,6 +186,17 @@ def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
         if not isinstance(table, dict):
             raise ContractError(f"[{name}] must be a table", file=path)
     return QrelsFile(labels=labels, notes=notes, disputed=disputed, provenance=provenance, adjudication=adjudication)
+
+
+TREC_QRELS_LINE = re.compile(r"[^\s=\[]+[ \t]+[^\s=]+[ \t]+[^\s=]+[ \t]+-?[0-9]+")
+
+
+def looks_like_trec_qrels(text: str) -> bool:
+    """The first non-blank line is ``qid iter docid rel``: four fields, no ``=``, an integer last."""
+    for line in text.split("\n", 50)[:50]:
+        if line.strip():
+            return TREC_QRELS_LINE.fullmatch(line.strip()) is not None
+    return False
 
 
 def check_labels_only(labels: Mapping[str, Mapping[str, object]], path: Path) -> None:
