@@ -406,12 +406,12 @@ def open_judge_screen(app: App) -> None:
     crash, because the app is already running."""
     session = getattr(app, "judge_session", None)
     if session is None or session.finished_message is not None:
-        directory = Path(app.protocol_dir)  # type: ignore[attr-defined]
+        directory = Path(app.protocol_dir)  # type: ignore[attr-defined]  # RankevalApp's; screens never import it
         qrels_path = getattr(app, "qrels_path", None) or directory / QRELS_FILE
         try:
             session = JudgingSession.open(load_definition(directory), Path(qrels_path))
         except ContractError as error:
             app.notify(f"cannot judge: {error.one_line()}", severity="error", timeout=20)
             return
-        app.judge_session = session  # type: ignore[attr-defined]
+        app.judge_session = session  # type: ignore[attr-defined]  # kept on the app so `j` resumes it
     app.push_screen(JudgeScreen(session, exit_app_on_quit=False))

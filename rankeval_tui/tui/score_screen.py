@@ -124,6 +124,12 @@ def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool
     return key
 
 
+def all_known(widths: list[int | None]) -> list[int] | None:
+    """The widths, or None when ``cell_width`` could not size one of them (Textual measures those)."""
+    known = [width for width in widths if width is not None]
+    return known if len(known) == len(widths) else None
+
+
 def cell_width(value: object) -> int | None:
     """The width Textual's ``measure`` gives a cell of a one-line row, from the text alone.
 
@@ -178,10 +184,11 @@ class ScoreTable(DataTable):
                 if width == -1:
                     width = sized[id(value)] = cell_width(value)
                 row_widths.append(width)
-            if None in row_widths:
+            known = all_known(row_widths)
+            if known is None:
                 for_textual.append(row_key)
                 continue
-            widths = [a if a >= b else b for a, b in zip(widths, row_widths)]  # type: ignore[operator]
+            widths = [a if a >= b else b for a, b in zip(widths, known)]
         for column, width in zip(columns, widths):
             column.content_width = width
         super()._update_dimensions(for_textual)  # also the virtual size, from the widths above
@@ -196,21 +203,21 @@ class ScoreTable(DataTable):
             rows = [key for key in row_keys if key in self.rows]
             if column is None or not rows:
                 continue
-            new = [cell_width(self._data[key][column_key]) for key in rows]
+            new = all_known([cell_width(self._data[key][column_key]) for key in rows])
             label = cell_width(column.label)
-            if None in new or label is None or any(self.rows[key].height != 1 for key in rows):
+            if new is None or label is None or any(self.rows[key].height != 1 for key in rows):
                 for_textual.update(CellKey(key, column_key) for key in rows)
                 continue
-            if min(new) < column.content_width:  # type: ignore[type-var]
+            if min(new) < column.content_width:
                 # Narrowed: the column's widest cell, over the whole column once (Textual
                 # re-measures the column for each narrowed cell).
-                every = [cell_width(cells.get(column_key)) for cells in self._data.values()]
-                if None in every:
+                every = all_known([cell_width(cells.get(column_key)) for cells in self._data.values()])
+                if every is None:
                     for_textual.update(CellKey(key, column_key) for key in rows)
                     continue
-                column.content_width = max([label, *every])  # type: ignore[list-item]
+                column.content_width = max([label, *every])
             else:
-                column.content_width = max([label, *new])  # type: ignore[list-item]
+                column.content_width = max([label, *new])
         if for_textual:
             super()._update_column_widths(for_textual)
         self._require_update_dimensions = True
@@ -402,6 +409,7 @@ class ScoreScreen(Screen[None]):
         """Adopt a new session, keeping baseline/candidate where those runs are still accepted."""
         names = [s.name for s in session.accepted]
         baseline = self.baseline if self.baseline in names else (names[0] if names else None)
+        candidate: str | None
         if self.candidate in names:
             candidate = self.candidate
         else:
@@ -666,13 +674,17 @@ class ScoreScreen(Screen[None]):
         family = None if result is None else result.statistics
         mine = None if family is None else family.get(cand.run)
         text = Text()
-        for metric, label, attr in (("recall", f"Recall@{k}", "recall_at_k"), ("rr", f"MRR@{k}", "mrr_at_k")):
-            counts = comparison.counts(metric)  # type: ignore[arg-type]
-            worse = comparison.regressions(metric)  # type: ignore[arg-type]
+        metric_rows: tuple[tuple[Metric, str, str], ...] = (
+            ("recall", f"Recall@{k}", "recall_at_k"),
+            ("rr", f"MRR@{k}", "mrr_at_k"),
+        )
+        for metric, label, attr in metric_rows:
+            counts = comparison.counts(metric)
+            worse = comparison.regressions(metric)
             text.append(f"{label:<9}", style="bold reverse" if metric == self.metric else "bold")
             text.append(
                 f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
-                f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
+                f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"
                 f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
             )
             text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
@@ -686,7 +698,7 @@ class ScoreScreen(Screen[None]):
                 text.append_text(
                     statistics_lines(
                         mine.metrics[metric],
-                        family.alpha,  # type: ignore[index]
+                        family.alpha,
                         len(family.candidates),
                     )
                 )

@@ -262,7 +262,7 @@ class AdjudicationSession:
         pair = (entry.get("q"), entry.get("d"))
         if pair not in self.positions:
             raise ContractError(f"decision for a pair not in the queue: {pair!r}")
-        self.decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))  # type: ignore[index]
+        self.decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))
 
     # ------------------------------------------------------------ reading
 

@@ -22,7 +22,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from rankeval_tui.core.annotation.journal import (
     JOURNAL_SUFFIX,
@@ -38,6 +38,7 @@ from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 Order = Literal["corpus", "shuffled"]
 # Labels, notes and dispute flags are the three things an annotator records about a pair.
 Kind = Literal["label", "note", "disputed"]
+V = TypeVar("V")
 
 
 def definition_sha256(definition: ProtocolDefinition) -> str:
@@ -399,11 +400,11 @@ class JudgingSession:
             self.judged += delta
         else:
             table = self.notes if kind == "note" else self.disputed
-            row = table.setdefault(query, {})
+            extras: dict[str, Any] = table.setdefault(query, {})
             if value is None or value is False:
-                row.pop(doc, None)
+                extras.pop(doc, None)
             else:
-                row[doc] = value
+                extras[doc] = value
         self.dirty = True
 
     def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
@@ -412,17 +413,19 @@ class JudgingSession:
 
     # ------------------------------------------------------------ replay
 
-    def _check_pair(self, query: object, doc: object) -> None:
-        if query not in self.definition.queries:
+    def _check_pair(self, query: object, doc: object) -> tuple[str, str]:
+        """Reject a pair the protocol does not have; return it typed as the IDs it now is."""
+        if not isinstance(query, str) or query not in self.definition.queries:
             raise ContractError(f"unknown {describe_id('query', query)}")
-        if doc not in self.definition.documents:
+        if not isinstance(doc, str) or doc not in self.definition.documents:
             raise ContractError(f"unknown {describe_id('document', doc)}")
+        return query, doc
 
     def _replay(self, entry: dict[str, Any]) -> None:
         op = entry["op"]
         if op in ("label", "note", "disputed"):
-            query, doc, value = entry.get("q"), entry.get("d"), entry.get("v")
-            self._check_pair(query, doc)
+            query, doc = self._check_pair(entry.get("q"), entry.get("d"))
+            value = entry.get("v")
             if op == "label":
                 value = checked_label(value)
             elif op == "note" and value is not None and type(value) is not str:
@@ -561,9 +564,11 @@ class JudgingSession:
 
     def snapshot(self) -> QrelsFile:
         """A copy of the state to write, safe to serialise in another thread."""
-        copy = lambda table: {q: dict(row) for q, row in table.items() if row}  # noqa: E731
         return QrelsFile(
-            labels=copy(self.labels), notes=copy(self.notes), disputed=copy(self.disputed), provenance=self.provenance()
+            labels=nonempty_rows(self.labels),
+            notes=nonempty_rows(self.notes),
+            disputed=nonempty_rows(self.disputed),
+            provenance=self.provenance(),
         )
 
     def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
@@ -610,6 +615,11 @@ class JudgingSession:
             self.journal.close()
         if self.lock is not None:
             self.lock.release()
+
+
+def nonempty_rows(table: dict[str, dict[str, V]]) -> dict[str, dict[str, V]]:
+    """A copy of a per-query table without its empty rows (an emptied row is not written)."""
+    return {query: dict(row) for query, row in table.items() if row}
 
 
 def checked_label(value: object) -> int:

@@ -244,6 +244,7 @@ def evaluate(protocol: Protocol, run: Run) -> Report:
         split=protocol.split,
         k=k,
         rows=rows,
+        # An eligible row has a relevant document, so its recall and rr are Fractions, never None.
         recall_at_k=exact_mean(row.recall for row in eligible),  # type: ignore[misc]
         mrr_at_k=exact_mean(row.rr for row in eligible),  # type: ignore[misc]
         adapter_sha256=run.adapter_sha256,
