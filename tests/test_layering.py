@@ -187,24 +187,9 @@ def describe(cycle: list[str]) -> str:
     return " <-> ".join(cycle) + "\n  " + "\n  ".join(ties)
 
 
-# The one cycle issue 17 names, being removed by the screens work. When it is gone,
-# test_known_cycle_is_gone passes, xfail(strict) turns that into a failure, and this entry goes.
-KNOWN_CYCLES = [["rankeval_tui.tui.adjudicate_screen", "rankeval_tui.tui.app"]]
-
-
 def test_no_import_cycle_among_modules():
-    new = [cycle for cycle in import_cycles(IMPORTS) if cycle not in KNOWN_CYCLES]
-    assert not new, "import cycles (function-level imports included):\n" + "\n".join(map(describe, new))
-
-
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="tui/app.py <-> tui/adjudicate_screen.py (issue 17), fixed on the screens branch",
-)
-def test_known_cycle_is_gone():
     cycles = import_cycles(IMPORTS)
-    assert not [cycle for cycle in KNOWN_CYCLES if cycle in cycles], "\n".join(map(describe, KNOWN_CYCLES))
+    assert not cycles, "import cycles (function-level imports included):\n" + "\n".join(map(describe, cycles))
 
 
 def test_cycle_finder_finds_a_lazy_cycle():
@@ -224,6 +209,5 @@ def test_screens_never_import_the_app():
         if within(i.importer, "rankeval_tui.tui")
         and i.importer != "rankeval_tui.tui.app"
         and i.target == "rankeval_tui.tui.app"
-        and sorted([i.importer, i.target]) not in KNOWN_CYCLES
     ]
     assert not broken, "\n".join(broken)
