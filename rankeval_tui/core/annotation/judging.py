@@ -34,6 +34,7 @@ from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
+from rankeval_tui.core.files.demo import refuse_writes_into_demo
 
 Order = Literal["corpus", "shuffled"]
 # Labels, notes and dispute flags are the three things an annotator records about a pair.
@@ -143,6 +144,7 @@ class JudgingSession:
         Everything is validated before the lock is kept, so bad input leaves nothing behind.
         """
         qrels_path = Path(qrels_path)
+        refuse_writes_into_demo(qrels_path, "judging")
         if not qrels_path.parent.is_dir():
             raise ContractError("directory of the qrels file does not exist", file=qrels_path)
         the_lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX)) if lock else None
