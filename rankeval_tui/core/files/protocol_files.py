@@ -34,6 +34,8 @@ PROTOCOL_OPTIONAL = {"description": str}
 QUERY_REQUIRED = {"text": str, "split": str}
 QUERY_OPTIONAL = {"need": str}
 DOCUMENT_REQUIRED = {"text": str}
+PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance")
+"""``provenance`` (how the protocol was made and grown: ``grow`` appends to it) is not hashed."""
 QRELS_TABLES = ("qrels", "provenance", "notes", "disputed", "adjudication")
 
 
@@ -113,8 +115,10 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
         report(problem)
 
     for key in data:
-        if key not in ("protocol", "documents", "queries"):
-            collect(ContractError(f"unknown top-level table {key!r} (known: protocol, documents, queries)", file=path))
+        if key not in PROTOCOL_TABLES:
+            collect(ContractError(f"unknown top-level table {key!r} (known: {', '.join(PROTOCOL_TABLES)})", file=path))
+    if not isinstance(data.get("provenance", {}), dict):
+        collect(ContractError("[provenance] must be a table", file=path))
     header = None
     if "protocol" not in data:
         collect(ContractError("missing [protocol] table", file=path))
