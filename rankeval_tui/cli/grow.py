@@ -51,10 +51,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_grow(args: argparse.Namespace) -> int:
-    if args.corpus is None and args.queries is None:
-        raise ContractError("nothing to add: give --corpus PATH, --queries PATH or --run PATH --corpus PATH")
     if args.run and args.corpus is None:
         raise ContractError("--run needs --corpus PATH: the texts of the run's new documents")
+    if args.corpus is None and args.queries is None:
+        raise ContractError("nothing to add: give --corpus PATH, --queries PATH or --run PATH --corpus PATH")
     definition = load_definition(args.protocol)
     corpus = read_documents(args.corpus) if args.corpus is not None else None
     queries = read_queries(args.queries) if args.queries is not None else None

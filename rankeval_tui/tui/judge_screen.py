@@ -184,7 +184,7 @@ class JudgeScreen(Screen[None]):
         if session.review and session.imported.source is None:
             self.set_status("review: the qrels file is complete; changes are journaled and written on quit")
         else:
-            self.set_status(session.start_summary())
+            self.set_status(session.start_summary(compact=True))
         self.sync()
 
     def on_unmount(self) -> None:

@@ -74,7 +74,7 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
         label = self.session.label_of(query, doc)
         state = {None: "unjudged", 0: "0 not relevant", 1: "1 relevant"}[label]
         extra = "  disputed" if self.session.is_disputed(query, doc) else ""
-        imported = f"  imported from {self.session.imported.source}" if self.session.is_imported(query, doc) else ""
+        imported = "  imported" if self.session.is_imported(query, doc) else ""  # the source: judge screen, provenance
         note = "  note" if self.session.note_of(query, doc) else ""
         column = "doc #" if self.session.order == "corpus" else "pos #"
         self.query_one("#overview-cell", Static).update(

@@ -115,8 +115,8 @@ def plan_growth(
 
 
 def _first(sources: Mapping[str, list[str]] | None, kind: str) -> str | None:
-    files = (sources or {}).get(kind) or [None]
-    return files[0]
+    files = (sources or {}).get(kind)
+    return files[0] if files else None
 
 
 def growth_record(growth: Growth, now: datetime) -> dict[str, object]:

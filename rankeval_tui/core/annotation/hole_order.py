@@ -30,7 +30,7 @@ def top_k_pairs(
                 if doc in definition.documents and rank < row.get(doc, k + 1):
                     row[doc] = rank
     corpus_position = {doc: i for i, doc in enumerate(definition.documents)}
-    pairs = []
+    pairs: list[tuple[str, str]] = []
     for query in definition.queries:
         row = best.get(query, {})
         pairs.extend((query, doc) for doc in sorted(row, key=lambda d: (row[d], corpus_position[d])))

@@ -332,20 +332,27 @@ class JudgingSession:
         """The label came from an import and the annotator has not recorded one on it."""
         return self.imported.is_imported(query, doc)
 
-    def start_summary(self) -> str:
-        """What the annotator starts from: imported or preloaded labels and the holes left."""
-        preloaded = self.judged
+    def start_summary(self, *, compact: bool = False) -> str:
+        """What the annotator starts from: imported or preloaded labels and the holes left
+        (``compact``: one status line of the judging screen, under 80 columns for short paths)."""
         if self.imported.source is not None:
             start = (
-                f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked 'imported'; "
-                "review or change them freely)"
+                f"{self.imported.unreviewed} imported ({self.imported.source})"
+                if compact
+                else f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked "
+                "'imported' on screen; review or change them freely)"
             )
-        elif preloaded:
-            start = f"{preloaded} labels preloaded from {self.qrels_path.name}"
+        elif self.judged:
+            start = (
+                f"{self.judged} preloaded" if compact else f"{self.judged} labels preloaded from {self.qrels_path.name}"
+            )
         else:
             start = "no labels yet"
         if self.complete:
             return f"{start}; every pair is judged (review)"
+        if compact:
+            where = "from the first hole" if self.hole_queue is None else "top-k holes first"
+            return f"{start} · {self.remaining} of {self.total} to judge · {where}"
         where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
         return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
 
