@@ -14,20 +14,39 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 
 # Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
-COMMAND_MODULES = ("score", "validate", "adapt", "agree", "merge", "trec", "inspect", "judge", "adjudicate")
+COMMAND_MODULES = (
+    "score",
+    "validate",
+    "adapt",
+    "agree",
+    "merge",
+    "trec",
+    "inspect",
+    "judge",
+    "adjudicate",
+    "demo",
+    "grow",
+)
 
 APP_COMMAND = "inspect"
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but usage errors are one ``error:`` line (exit 2) like every other error."""
+    """argparse, but usage errors are one ``error:`` line (exit 2) like every other error.
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    ``commands`` names the subcommands (argparse has no public way to list them), so ``main``
+    can tell a subcommand from a protocol path.
+    """
+
+    commands: frozenset[str] = frozenset()
+
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
 
 
@@ -41,10 +60,11 @@ def build_parser() -> ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name in COMMAND_MODULES:
         importlib.import_module(f"rankeval_tui.cli.{name}").register(subparsers)
+    parser.commands = frozenset(subparsers.choices or ())  # the subcommand parsers, by name
     return parser
 
 
-def normalise(argv: list[str], commands: set[str]) -> list[str]:
+def normalise(argv: list[str], commands: frozenset[str]) -> list[str]:
     """``rankeval-tui`` and ``rankeval-tui PROTOCOL`` open the app (the ``inspect`` command).
 
     A first word that is neither a command nor a path (no ``/``, nothing of that name here) is
@@ -63,7 +83,7 @@ def looks_like_path(word: str) -> bool:
     return "/" in word or os.sep in word or word in (".", "..") or os.path.exists(word)
 
 
-def unknown_command(parser: ArgumentParser, word: str, commands: set[str]) -> None:
+def unknown_command(parser: ArgumentParser, word: str, commands: frozenset[str]) -> NoReturn:
     """argparse's "invalid choice" for a mistyped command, with the closest command (difflib)."""
     choices = ", ".join(repr(name) for name in sorted(commands))
     close = difflib.get_close_matches(word, sorted(commands), n=1, cutoff=0.6)
@@ -87,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(argv: list[str]) -> int:
     parser = build_parser()
-    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    commands = parser.commands
     argv = normalise(argv, commands)
     if argv and argv[0] not in commands and not argv[0].startswith("-"):
         unknown_command(parser, argv[0], commands)

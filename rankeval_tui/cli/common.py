@@ -19,11 +19,12 @@ from rankeval_tui.core.files import (
     parse_run_argument,
     run_files,
 )
+from rankeval_tui.core.files.demo import BUNDLED_DEMO
 
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
 
-DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
+DEMO_PROTOCOL = BUNDLED_DEMO
 
 
 def require_terminal() -> None:

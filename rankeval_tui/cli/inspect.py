@@ -47,7 +47,7 @@ def run_inspect(args: argparse.Namespace) -> int:
         directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split, chunk_map_path=args.chunk_map
     )
     try:
-        result = app.run()
+        app.run()
     finally:
         # Judging opened from the scoring screen and not finished there (ctrl+q, SIGTERM):
         # finished here, still under its lock, exactly as the judge command does.
@@ -55,4 +55,4 @@ def run_inspect(args: argparse.Namespace) -> int:
         code = 0
         if session is not None and session.finished_message is None:
             code = finish_judging(session, judge_command(directory, args.qrels))
-    return code or (result if isinstance(result, int) else 0)
+    return code or app.return_code or 0  # return_code 1: the app ended on an unhandled error

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Callable
 from pathlib import Path
 
 QUOTE_LIMIT = 60
@@ -85,3 +86,12 @@ def describe_os_error(error: OSError) -> str:
     """``qrels.toml: No space left on device``: an OSError as the one line a user reads."""
     reason = error.strerror or str(error)
     return f"{error.filename}: {reason}" if error.filename else reason
+
+
+Reporter = Callable[[ContractError], None]
+"""Where a checker sends each problem it finds: ``raise_problem`` (the default, stop at the first)
+or a list's ``append`` (``validate``, which lists every problem)."""
+
+
+def raise_problem(problem: ContractError) -> None:
+    raise problem

@@ -18,14 +18,15 @@ from rankeval_tui.core.annotation.lock import Lock, pid_alive, process_state
 from tests.cli.helpers import REPO
 
 TAKER = r"""
-import sys
+import sys, time
 from pathlib import Path
 from rankeval_tui.core.annotation.lock import Lock
 
 lock = Lock(Path(sys.argv[1]))
 print("ready", flush=True)
-while True:  # take and give back as fast as possible: a kill lands anywhere in acquire
+while True:  # take and give back at once: a kill lands anywhere in acquire, or while held
     lock.acquire()
+    time.sleep(0.002)
     lock.release()
 """
 

@@ -124,18 +124,17 @@ def check_same_criterion(provenance: dict[str, Any], definition: ProtocolDefinit
         )
 
 
-def rebind_journal(path: Path, definition: ProtocolDefinition) -> None:
-    """Bind an open journal to ``definition`` (a grown protocol), keeping every entry.
+def rebind_journal(path: Path, definition: ProtocolDefinition, previous: ProtocolDefinition | None = None) -> None:
+    """Bind an open journal to ``definition`` (a grown protocol), keeping every entry byte for byte.
 
     For ``grow``: new documents or queries keep the meaning of every recorded label, so the
     header's hashes are replaced (atomically: the old journal or the new one, never a mix).
     A changed criterion or label scale is refused: those labels would mean something else.
+    With ``previous`` (the definition before growing), the journal must be bound to it or
+    already to ``definition`` (an interrupted grow moved it): a journal of neither is refused.
     The caller holds the writer lock.
     """
     header = Journal.read(path).header  # a damaged journal is refused here, as on resume
-    raw = read_input_bytes(path)
-    lines = raw.split(b"\n")
-    first = next(i for i, line in enumerate(lines) if line.strip())  # blank lines before it are harmless
     if header.get("version") == 1:
         check_binding(header, definition, path)  # raises the version-1 refusal
     changed = changed_parts(header.get("binding"), definition, MEANING_PARTS)
@@ -145,7 +144,19 @@ def rebind_journal(path: Path, definition: ProtocolDefinition) -> None:
             "would mean something else",
             file=path,
         )
-    header.update(binding_fields(definition))
+    bound = header.get("definition_sha256")
+    if bound == definition_sha256(definition):
+        return  # already bound (an interrupted grow moved it)
+    if previous is not None and bound != definition_sha256(previous):
+        raise ContractError(
+            "journal was recorded for another version of protocol.toml; grow only migrates the "
+            "journal of the protocol as it is now",
+            file=path,
+        )
+    raw = read_input_bytes(path)
+    lines = raw.split(b"\n")
+    first = next(i for i, line in enumerate(lines) if line.strip())  # blank lines before it are harmless
+    header.update(binding_fields(definition), grown_from=bound)
     if "pairs" in header:
         header["pairs"] = definition.pair_count
     lines[first] = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -49,9 +49,9 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     mode = target_mode(target)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
+        if hasattr(os, "fchmod"):  # POSIX; Windows has no such modes
+            os.fchmod(fd, mode)  # our own new file: cannot fail short of a bad fd
         with os.fdopen(fd, "wb") as handle:
-            if hasattr(os, "fchmod"):  # POSIX; Windows has no such modes
-                os.fchmod(handle.fileno(), mode)
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())

@@ -35,7 +35,7 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def parse_toml(text: str, path: Path) -> dict[str, Any]:
-    """Parse TOML text read from ``path``; every failure is a ContractError naming the file."""
+    """Parse TOML text read from (or about to be written to) ``path``."""
     fast = fasttoml.loads(text)  # equal to tomllib's result whenever it is not None (test_fasttoml)
     if fast is not None:
         return fast
