@@ -19,6 +19,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.fuzz.harness import CORPUS, KINDS, SUFFIX, valid_bytes  # noqa: E402
+from tests.fuzz.state_corpus import STATE_SUFFIX, state_cases  # noqa: E402
 
 HUGE = 2_000_000
 """Bytes in a 'huge line': far beyond any real ID, small enough for a test run."""
@@ -132,6 +133,9 @@ def qrels_cases(valid: bytes) -> dict[str, bytes]:
         "deep-nesting__label-arrays": sub(text, q2, "[qrels.q2]\nd1 = " + "[" * DEEP + "]" * DEEP + "\n"),
         "huge-number__5000-digit-label": sub(text, q2, "[qrels.q2]\nd1 = " + "1" * 5_000 + "\n"),
         "huge-line__megabyte-note": text + '\n[notes.q2]\nd1 = "' + "n" * HUGE + '"\nd9 = "x"\n',
+        "format__trec-qrels-in-place-of-toml": "".join(
+            f"{q} 0 d{d} {int(q == 'q2' and d == 3)}\n" for q in ("q1", "q2", "q3", "q4", "q5") for d in range(1, 7)
+        ),
     }
     return {name: value.encode("utf-8") for name, value in t.items()}
 
@@ -208,6 +212,7 @@ def trec_run_cases(valid: bytes) -> dict[str, bytes]:
         "truncated__inside-last-line": text.rstrip("\n").rsplit(" ", 2)[0],
         "huge-line__megabyte-document-id": text + "q2 Q0 " + "d" * HUGE + " 9 0.5 B\n",
         "huge-number__5000-digit-rank": line("q2 Q0 d1 " + "1" * 5_000 + " 99.5 B"),
+        "huge-number__19-digit-rank": line("q2 Q0 d1 " + "9" * 19 + " 99.5 B"),
         # overrides the common case: a TREC run cut at a line end is a valid shorter run (the
         # format has no end marker, nothing can detect that), so this cut falls inside a line
         "truncated__half": text[: text.index("97.5") + 3],
@@ -285,6 +290,11 @@ def main() -> None:
                 (folder / f"{name}{SUFFIX[kind]}").write_bytes(data)
                 written += 1
         total += len(cases)
+    for kind, cases in state_cases().items():  # judging state: journals and locks
+        folder = CORPUS / kind
+        folder.mkdir(parents=True)
+        for name, (data, _) in cases.items():
+            (folder / f"{name}{STATE_SUFFIX[kind]}").write_bytes(data)
     print(
         json.dumps({kind: len(cases) for kind, cases in build().items()}),
         f"total {total}, {written} written under {CORPUS}, {total - written} regenerated at test time",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import stat
 from pathlib import Path
 
@@ -24,6 +25,30 @@ def test_directory_where_a_file_is_expected(kind: str, tmp_path: Path) -> None:
     target.mkdir()
     line = assert_one_error_line(*cli_subprocess(args), target)
     assert "is a directory" in line
+
+
+@pytest.mark.parametrize("special", ["fifo", "dev-zero", "socket"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_fifo_device_or_socket_where_a_file_is_expected(kind: str, special: str, tmp_path: Path) -> None:
+    """Refused at once: a FIFO would block ``open`` forever, /dev/zero would be read until memory
+    runs out (cli_subprocess's timeout fails the test rather than hanging the suite)."""
+    protocol, target, args = stage(kind, valid_bytes(kind), tmp_path)
+    target.unlink()
+    server = None
+    if special == "fifo":
+        os.mkfifo(target)
+    elif special == "dev-zero":
+        target.symlink_to("/dev/zero")
+    else:
+        server = socket.socket(socket.AF_UNIX)
+        server.bind(str(target))
+    try:
+        line = assert_one_error_line(*cli_subprocess(args), target)
+    finally:
+        if server is not None:
+            server.close()
+    kind_name = {"fifo": "a FIFO (named pipe)", "dev-zero": "a character device", "socket": "a socket"}[special]
+    assert f"is {kind_name}, expected a regular file" in line
 
 
 @pytest.mark.parametrize("kind", KINDS)
