@@ -17,7 +17,19 @@ from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError
 
 # Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
-COMMAND_MODULES = ("score", "validate", "adapt", "agree", "merge", "trec", "inspect", "judge", "adjudicate")
+COMMAND_MODULES = (
+    "score",
+    "validate",
+    "adapt",
+    "agree",
+    "merge",
+    "trec",
+    "inspect",
+    "judge",
+    "adjudicate",
+    "demo",
+    "grow",
+)
 
 APP_COMMAND = "inspect"
 

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from rankeval_tui.core.annotation.hole_order import HoleQueue
+from rankeval_tui.core.annotation.imported import ImportedLabels
 from rankeval_tui.core.annotation.journal import (
     JOURNAL_SUFFIX,
     JOURNAL_VERSION,
@@ -34,6 +36,7 @@ from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
+from rankeval_tui.core.files.demo import refuse_writes_into_demo
 
 Order = Literal["corpus", "shuffled"]
 # Labels, notes and dispute flags are the three things an annotator records about a pair.
@@ -118,6 +121,9 @@ class JudgingSession:
     warnings: list[str] = field(default_factory=list)
     written: bool = False
     finished_message: str | None = None
+    imported: ImportedLabels = field(default_factory=ImportedLabels)
+    hole_queue: HoleQueue | None = None
+    """With ``judge --holes-first``: the holes to visit first (see ``hole_order``)."""
     _doc_positions: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -144,6 +150,7 @@ class JudgingSession:
         Everything is validated before the lock is kept, so bad input leaves nothing behind.
         """
         qrels_path = Path(qrels_path)
+        refuse_writes_into_demo(qrels_path, "judging")
         if not qrels_path.parent.is_dir():
             raise ContractError("directory of the qrels file does not exist", file=qrels_path)
         the_lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX)) if lock else None
@@ -278,6 +285,7 @@ class JudgingSession:
         self.judged = 0
 
     def _load_base(self, base: dict[str, Any]) -> None:
+        self.base_provenance = dict(base.get("provenance", {}))
         for query, row in base["labels"].items():
             for doc, value in row.items():
                 self._check_pair(query, doc)
@@ -290,7 +298,7 @@ class JudgingSession:
             for doc, flag in row.items():
                 self._check_pair(query, doc)
                 self._set("disputed", query, doc, bool(flag))
-        self.base_provenance = dict(base.get("provenance", {}))
+        self.imported.load(self.base_provenance, self.labels)
         self.dirty = False  # what was loaded is what is on disk
 
     # ------------------------------------------------------------ reading
@@ -321,6 +329,34 @@ class JudgingSession:
     def is_disputed(self, query: str, doc: str) -> bool:
         return self.disputed.get(query, {}).get(doc, False)
 
+    def is_imported(self, query: str, doc: str) -> bool:
+        """The label came from an import and the annotator has not recorded one on it."""
+        return self.imported.is_imported(query, doc)
+
+    def start_summary(self, *, compact: bool = False) -> str:
+        """What the annotator starts from: imported or preloaded labels and the holes left
+        (``compact``: one status line of the judging screen, under 80 columns for short paths)."""
+        if self.imported.source is not None:
+            start = (
+                f"{self.imported.unreviewed} imported ({self.imported.source})"
+                if compact
+                else f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked "
+                "'imported' on screen; review or change them freely)"
+            )
+        elif self.judged:
+            start = (
+                f"{self.judged} preloaded" if compact else f"{self.judged} labels preloaded from {self.qrels_path.name}"
+            )
+        else:
+            start = "no labels yet"
+        if self.complete:
+            return f"{start}; every pair is judged (review)"
+        if compact:
+            where = "from the first hole" if self.hole_queue is None else "top-k holes first"
+            return f"{start} · {self.remaining} of {self.total} to judge · {where}"
+        where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
+        return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
+
     def query_progress(self, query: str) -> tuple[int, int]:
         return self.judged_in[query], len(self.docs_of[query])
 
@@ -330,7 +366,10 @@ class JudgingSession:
         """Record 0 or 1 for the current pair, then move to the next pair."""
         query, doc = self.current
         change = self._record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
-        self.step(1, journal=False)
+        if self.hole_queue is not None and not self.complete:
+            self.next_unjudged()  # journals the position: replay's step(1) is then corrected
+        else:
+            self.step(1, journal=False)
         return change
 
     def set_note(self, text: str) -> Change | None:
@@ -367,12 +406,18 @@ class JudgingSession:
 
     def _apply(self, change: Change) -> None:
         self._set(change.kind, change.query, change.doc, change.after)
+        if change.kind == "label":
+            self.imported.edited(change.query, change.doc, 1)
         self.undo_stack.append(change)
         self.redo_stack.clear()
 
     def _undo(self) -> Change:
         change = self.undo_stack.pop()
         self._set(change.kind, change.query, change.doc, change.before)
+        if change.kind == "label":
+            self.imported.edited(change.query, change.doc, -1)
+            if self.hole_queue is not None:
+                self.hole_queue.reopened()
         self.redo_stack.append(change)
         self._goto_pair(change.query, change.doc)
         return change
@@ -380,6 +425,8 @@ class JudgingSession:
     def _redo(self) -> Change:
         change = self.redo_stack.pop()
         self._set(change.kind, change.query, change.doc, change.after)
+        if change.kind == "label":
+            self.imported.edited(change.query, change.doc, 1)
         self.undo_stack.append(change)
         self._goto_pair(change.query, change.doc)
         if change.kind == "label":
@@ -523,13 +570,29 @@ class JudgingSession:
         return None
 
     def next_unjudged(self) -> bool:
-        """Go to the next unjudged pair after the cursor (wrapping); False when none is left."""
+        """Go to the next unjudged pair after the cursor (wrapping), or with a hole order to its
+        next hole; False when none is left."""
+        first = self.hole_queue.next_hole(self.labels) if self.hole_queue is not None else None
+        if first is not None:
+            self._goto_pair(*first)
+            self._note_position()
+            return True
         found = self.find_unjudged(self.query_index, self.doc_index)
         if found is None:
             return False
         self.query_index, self.doc_index = found
         self._note_position()
         return True
+
+    def order_holes(self, pairs: list[tuple[str, str]]) -> int:
+        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
+        how many of them are holes. Only navigation: nothing about labels changes."""
+        for query, doc in pairs:
+            self._check_pair(query, doc)
+        self.hole_queue = HoleQueue(pairs)
+        if not self.complete:
+            self.next_unjudged()
+        return self.hole_queue.remaining(self.labels)
 
     def _move_to_first_unjudged(self) -> None:
         for qi, query in enumerate(self.query_ids):
@@ -560,6 +623,7 @@ class JudgingSession:
             data["seed"] = self.seed
         else:
             data.pop("seed", None)
+        self.imported.provenance(data, self.definition.queries)
         return data
 
     def snapshot(self) -> QrelsFile:

@@ -39,6 +39,7 @@ class LabelMatrix(Widget, can_focus=True):
         "matrix--irrelevant",
         "matrix--unjudged",
         "matrix--disputed",
+        "matrix--imported",
         "matrix--cursor",
         "matrix--gutter",
         "matrix--done",
@@ -224,6 +225,8 @@ class LabelMatrix(Widget, can_focus=True):
                 text, cell = UNJUDGED, style["matrix--unjudged"]
             else:
                 text, cell = str(label), style["matrix--relevant" if label else "matrix--irrelevant"]
+                if session.is_imported(query, doc):  # someone else's label, not yet reviewed here
+                    cell = cell + style["matrix--imported"]
             if disputed.get(doc):
                 cell = cell + style["matrix--disputed"]
             if (row, col) == self.cursor:
