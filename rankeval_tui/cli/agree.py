@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.common import add_protocol_directory
 from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
 from rankeval_tui.core.evaluation.render import exact_and_decimal, grid
 from rankeval_tui.core.files import load_definition
@@ -20,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "query (exact, null with a reason where undefined), raw agreement, confusion counts and "
         "every disagreeing pair with both notes. Exit 0 compared, 2 invalid input.",
     )
-    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
+    add_protocol_directory(parser)
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
     parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
     parser.add_argument("--format", choices=("table", "json"), default="table")
