@@ -47,7 +47,11 @@ from rankeval_tui.core.evaluation.evaluate import fraction_text
 
 TestName = Literal["randomization", "bootstrap"]
 TESTS: tuple[TestName, ...] = ("randomization", "bootstrap")
-TEST_ALIASES = {"sign-flip": "randomization", "randomization": "randomization", "bootstrap": "bootstrap"}
+TEST_ALIASES: dict[str, TestName] = {
+    "sign-flip": "randomization",
+    "randomization": "randomization",
+    "bootstrap": "bootstrap",
+}
 
 EXACT_MAX_N = 20
 DEFAULT_SAMPLES = 10_000
@@ -418,7 +422,7 @@ def paired_statistics(
         comparisons = [comparisons]
     if test not in TEST_ALIASES:
         raise ValueError(f"unknown test {test!r} (known: {', '.join(TEST_ALIASES)})")
-    chosen: TestName = TEST_ALIASES[test]  # type: ignore[assignment]
+    chosen = TEST_ALIASES[test]
     alpha = Fraction(alpha)
     baselines = {c.baseline.run for c in comparisons}
     if len(baselines) > 1:
@@ -433,8 +437,8 @@ def paired_statistics(
         for c in comparisons
     ]
     for metric in METRICS:
-        family = [i for i, stats in enumerate(per_candidate) if stats[metric].p_value is not None]
-        adjusted = holm([per_candidate[i][metric].p_value for i in family])  # type: ignore[misc]
+        family = {i: p for i, stats in enumerate(per_candidate) if (p := stats[metric].p_value) is not None}
+        adjusted = holm(list(family.values()))
         for i, p in zip(family, adjusted):
             old = per_candidate[i][metric]
             per_candidate[i][metric] = replace(old, p_holm=p)
