@@ -42,11 +42,16 @@ def kappa_text(confusion: Confusion) -> str:
     return exact_and_decimal(confusion.kappa)
 
 
+def who(side: str, name: str, source: str) -> str:
+    """``A = alice  (qrels-alice.toml)``; a name already disambiguated by its file is not given it twice."""
+    return f"{side} = {name}" if name.endswith(f"({Path(source).name})") else f"{side} = {name}  ({source})"
+
+
 def render_agreement(result: Agreement) -> str:
     """People's view of an ``Agreement``; every number is read from it, none recomputed."""
     a, b = result.annotators
     c = result.overall
-    lines = [f"A = {a}  ({result.sources[0]})", f"B = {b}  ({result.sources[1]})", ""]
+    lines = [who("A", a, result.sources[0]), who("B", b, result.sources[1]), ""]
     lines += grid(
         ["", "B=1", "B=0"], [["A=1", str(c.a1_b1), str(c.a1_b0)], ["A=0", str(c.a0_b1), str(c.a0_b0)]], markdown=False
     )
