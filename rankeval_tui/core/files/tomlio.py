@@ -8,13 +8,9 @@ from typing import Any
 
 import tomli_w
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files.fasttoml import tomllib  # tomli on Python 3.10
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
 
