@@ -111,7 +111,7 @@ def test_qrels_judged_under_another_criterion_are_never_extended(blank: Path) ->
     written = read_qrels_file(blank / "qrels.toml", load_definition(blank))
     assert written.provenance["binding"] == definition_parts(load_definition(blank))
     edit_protocol(blank, RELEVANCE, "1 if the document is in Chinese; otherwise 0")
-    with pytest.raises(ContractError, match="mix two criteria in one qrels file"):
+    with pytest.raises(ContractError, match="would mix two criteria"):
         open_session(blank)
     assert not (blank / "qrels.toml.journal").exists() and not (blank / "qrels.toml.lock").exists()
 
@@ -140,3 +140,24 @@ def test_rebind_refuses_a_changed_criterion(blank: Path) -> None:
     with pytest.raises(ContractError, match="cannot move the journal .* the relevance criterion changed"):
         rebind_journal(journal, load_definition(blank))
     assert journal.read_bytes() == before
+
+
+def test_merge_and_agreement_refuse_files_judged_under_another_criterion(seed_copy: Path, tmp_path: Path) -> None:
+    from rankeval_tui.core.annotation.agreement import agreement_of_files
+    from rankeval_tui.core.annotation.merge import read_shards
+    from rankeval_tui.core.files import QrelsFile, write_qrels
+
+    definition = load_definition(seed_copy)
+    parts = definition_parts(definition)
+    same, other = tmp_path / "qrels-alice.toml", tmp_path / "qrels-bob.toml"
+    write_qrels(same, QrelsFile(labels=SEED_QRELS, provenance={"annotator": "alice", "binding": parts}), definition)
+    old_criterion = {**parts, "relevance": "0" * 64}
+    write_qrels(
+        other, QrelsFile(labels=SEED_QRELS, provenance={"annotator": "bob", "binding": old_criterion}), definition
+    )
+    with pytest.raises(ContractError, match="the relevance criterion changed; using them now would mix") as caught:
+        agreement_of_files(definition, same, other)
+    assert caught.value.file == str(other)
+    with pytest.raises(ContractError, match="the relevance criterion changed"):
+        read_shards(definition, [same, other])
+    assert agreement_of_files(definition, same, seed_copy / "qrels.toml").overall.pairs == 30  # no binding: as before

@@ -21,6 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rankeval_tui.core.annotation.binding import check_same_criterion
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
@@ -260,6 +261,8 @@ def read_pair(definition: ProtocolDefinition, path_a: str | Path, path_b: str | 
         raise ContractError("the same file is given for both annotators", file=path_a)
     a = read_qrels_file(path_a, definition, exhaustive=False)
     b = read_qrels_file(path_b, definition, exhaustive=False)
+    for path, qrels in ((path_a, a), (path_b, b)):  # agreement between two criteria means nothing
+        check_same_criterion(qrels.provenance, definition, Path(path))
     check_same_coverage(definition, [(str(path_a), a), (str(path_b), b)])
     return a, b
 

@@ -106,7 +106,8 @@ def check_binding(header: dict[str, Any], definition: ProtocolDefinition, path: 
 
 
 def check_same_criterion(provenance: dict[str, Any], definition: ProtocolDefinition, path: Path) -> None:
-    """Refuse to extend qrels judged under another criterion or label scale: one file, one criterion.
+    """Refuse qrels judged under another criterion or label scale: one file, one criterion
+    (judging extends them, merge and adjudication combine them, agreement compares them).
 
     Qrels without a recorded binding (imported, merged, hand-written, older versions) cannot be
     checked and are accepted, as before.
@@ -117,9 +118,9 @@ def check_same_criterion(provenance: dict[str, Any], definition: ProtocolDefinit
     changed = changed_parts(recorded, definition, MEANING_PARTS)
     if changed:
         raise ContractError(
-            f"these qrels were judged under another protocol.toml: {describe_changes(changed)}; judging "
-            "them now would mix two criteria in one qrels file; restore protocol.toml, or judge into a "
-            "new file with --qrels",
+            f"these qrels were judged under another protocol.toml: {describe_changes(changed)}; using "
+            "them now would mix two criteria (judging, merging, agreement, adjudication); restore "
+            "protocol.toml, or judge into a new file with --qrels",
             file=path,
         )
 

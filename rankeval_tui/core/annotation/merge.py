@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.annotation.agreement import Pair, describe_pairs, iter_pairs
+from rankeval_tui.core.annotation.binding import check_same_criterion
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
@@ -154,7 +155,10 @@ def read_shards(definition: ProtocolDefinition, paths: Sequence[str | Path]) -> 
     for name in names:
         if names.count(name) > 1:
             raise ContractError("the same shard is given twice", file=name)
-    return [Shard(str(path), read_qrels_file(path, definition, exhaustive=False)) for path in paths]
+    shards = [Shard(str(path), read_qrels_file(path, definition, exhaustive=False)) for path in paths]
+    for path, shard in zip(paths, shards):  # one merged file, one criterion
+        check_same_criterion(shard.qrels.provenance, definition, Path(path))
+    return shards
 
 
 def merge_files(definition: ProtocolDefinition, paths: Sequence[str | Path]) -> QrelsFile:
