@@ -24,6 +24,7 @@ from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.render import exact_and_decimal
+from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 
 COLUMNS = (
     ("n", "#"),
@@ -83,6 +84,7 @@ class AdjudicateScreen(Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        exit_on_hangup(self.app)  # SIGHUP/SIGTERM end the app; the command then releases the lock
         self.sub_title = "adjudication"
         table = self.query_one(DataTable)
         for key, label in COLUMNS:  # the reason column is sized for reasons typed later, not its header
@@ -255,6 +257,9 @@ class AdjudicateScreen(Screen[str | None]):
         self.show_current()
         if self.session.complete:
             self.notify(f"all {len(self.session.items)} disagreements decided; press w to write")
+
+    def on_unmount(self) -> None:
+        stop_exiting_on_hangup()
 
     def action_next_undecided(self) -> None:
         found = self.session.first_undecided(self.session.index + 1) if self.session.items else None

@@ -8,8 +8,6 @@ pairs. Blind judging: no run, rank or score is ever shown here.
 
 from __future__ import annotations
 
-import asyncio
-import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,9 +24,9 @@ from textual.worker import Worker
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
+from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.overview_screen import OverviewScreen
 
-HANGUP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
 
 
@@ -178,7 +176,7 @@ class JudgeScreen(Screen[None]):
         self.query_one("#judge-total-bar", ProgressBar).update(total=session.total)
         self.query_one("#judge-doc", VerticalScroll).focus()
         if self.exit_app_on_quit:
-            self.watch_hangups()
+            exit_on_hangup(self.app)  # SIGHUP/SIGTERM: the judge command then finishes, locked
         for warning in session.warnings:
             self.notify(warning, severity="warning", timeout=15)
         if session.review and session.imported.source is None:
@@ -192,19 +190,7 @@ class JudgeScreen(Screen[None]):
         # owner for judging opened from the scoring screen) finishes it after the app ends, so
         # the final qrels write and the journal's removal still run under the lock.
         if self.exit_app_on_quit:
-            loop = asyncio.get_running_loop()
-            for signum in HANGUP_SIGNALS:
-                loop.remove_signal_handler(signum)
-
-    def watch_hangups(self) -> None:
-        """A dropped SSH connection (SIGHUP) or a plain ``kill`` (SIGTERM) exits the app normally,
-        so ``judge`` finishes the session and releases the lock (the journal is on disk anyway)."""
-        loop = asyncio.get_running_loop()
-        for signum in HANGUP_SIGNALS:
-            try:
-                loop.add_signal_handler(signum, self.app.exit, 128 + signum)
-            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
-                return
+            stop_exiting_on_hangup()
 
     # ------------------------------------------------------------ drawing
 

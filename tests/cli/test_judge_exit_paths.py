@@ -215,3 +215,23 @@ def test_a_real_sigterm_or_sighup_finishes_under_the_lock_and_exits_128_plus_sig
     assert f"wrote {seed_copy / 'qrels.toml'}" in app.screen
     assert read_qrels_file(seed_copy / "qrels.toml", load_definition(seed_copy)).labels["q1"]["d1"] == 1
     nothing_left(seed_copy)
+
+
+def test_sigterm_during_adjudication_releases_the_lock_and_keeps_the_journal(seed_copy: Path, tmp_path: Path) -> None:
+    """Before: SIGTERM killed adjudicate outright, leaving its lock for the next start to recover."""
+    from rankeval_tui.core.files import QrelsFile, write_qrels
+    from tests.tui.test_judge_kill import Terminal
+
+    definition = load_definition(seed_copy)
+    bob = {q: dict(row) for q, row in SEED_QRELS.items()}
+    bob["q1"]["d1"] = 1
+    alice_file, bob_file, out = tmp_path / "alice.toml", tmp_path / "bob.toml", tmp_path / "final.toml"
+    write_qrels(alice_file, QrelsFile(labels=SEED_QRELS, provenance={"annotators": ["alice"]}), definition)
+    write_qrels(bob_file, QrelsFile(labels=bob, provenance={"annotators": ["bob"]}), definition)
+    app = Terminal(str(seed_copy), "--adjudicate", str(alice_file), str(bob_file), "-o", str(out))
+    app.wait_for("undecided")
+    assert (tmp_path / "final.toml.lock").exists()
+    os.kill(app.pid, signal.SIGTERM)
+    assert app.wait_exit() == 1  # decisions left
+    assert "Traceback" not in app.screen
+    assert not (tmp_path / "final.toml.lock").exists() and (tmp_path / "final.toml.adjudication.journal").exists()
