@@ -84,7 +84,8 @@ def read_input_bytes(path: str | Path) -> bytes:
             size += len(chunks[-1])
         if size > limit:
             raise too_large(path, limit)
-        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        chunks = [chunk for chunk in chunks if chunk]
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)  # no copy in the usual case
     except OSError as error:
         raise ContractError(f"cannot read: {error.strerror}", file=path) from None
     finally:
