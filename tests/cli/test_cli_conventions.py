@@ -125,4 +125,4 @@ def test_a_closed_stdout_ends_quietly() -> None:
 
 def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
     out = tmp_path / "missing-dir" / "qrels.txt"
-    assert_one_line_error(run_cli("qrels", "export", SEED, "-o", out), "missing-dir", "No such file or directory")
+    assert_one_line_error(run_cli("qrels", "export", SEED, "-o", out), f"error: {out}: No such file or directory")

@@ -47,7 +47,10 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     mode = target_mode(target)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:  # a missing or read-only directory: name the target, not the temp file
+        raise type(error)(error.errno, error.strerror, str(target)) from error
     try:
         if hasattr(os, "fchmod"):  # POSIX; Windows has no such modes
             os.fchmod(fd, mode)  # our own new file: cannot fail short of a bad fd
@@ -56,11 +59,13 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, target)
-    except BaseException:
+    except BaseException as error:
         try:
             os.unlink(tmp_name)
         except FileNotFoundError:
             pass
+        if isinstance(error, OSError) and error.errno is not None:  # the target's name, as above
+            raise type(error)(error.errno, error.strerror, str(target)) from error
         raise
     fsync_directory(directory)
 
