@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.render import report_json
 from rankeval_tui.core.session import ScoringSession
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
@@ -37,7 +38,7 @@ def test_session_numbers_equal_score_json(seed_dir: Path) -> None:
     ).stdout
     cli = json.loads(out)["runs"]
     session = ScoringSession.load(seed_dir)
-    assert {s.name: s.report.to_json() for s in session.accepted} == cli
+    assert {s.name: report_json(s.report) for s in session.accepted} == cli
 
 
 def test_rejected_run_keeps_its_reason_and_others_stay_usable(seed_copy: Path) -> None:
