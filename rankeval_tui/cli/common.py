@@ -77,11 +77,7 @@ def load_protocol_from_args(args: argparse.Namespace) -> Protocol:
 def load_protocol_and_qrels_from_args(args: argparse.Namespace) -> tuple[Protocol, QrelsFile]:
     """The protocol with --k/--split applied, and the qrels file it was read from (one read)."""
     protocol, qrels = load_protocol_and_qrels(protocol_dir(args), args.qrels)
-    if getattr(args, "k", None) is not None:
-        protocol = protocol.with_k(args.k)
-    if getattr(args, "split", None) is not None:
-        protocol = protocol.with_split(args.split)
-    return protocol, qrels
+    return protocol.with_overrides(getattr(args, "k", None), getattr(args, "split", None)), qrels
 
 
 def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:

@@ -18,7 +18,7 @@ from rankeval_tui.cli.common import (
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
-from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
 from rankeval_tui.core.evaluation.stats import (
     DEFAULT_ALPHA,
@@ -31,55 +31,37 @@ from rankeval_tui.core.evaluation.stats import (
 )
 from rankeval_tui.core.files.atomic import atomic_write_text
 
-MetricRequest = tuple[str, MetricId, "int | None"]
-"""``(the name as typed, metric id, cutoff or None)``: the cutoff is checked once k is known."""
 
-
-def parse_metric_list(text: str) -> list[MetricRequest]:
-    """``R@10,nDCG@10``: comma-separated ir_measures names (``--metrics``, repeatable)."""
-    requests: list[MetricRequest] = []
-    for name in text.split(","):
+def metric_names(text: str) -> list[str]:
+    """``R@10,nDCG@10``: comma-separated ir_measures names (``--metrics``, repeatable), checked
+    here so a typo is a usage error; their cutoffs are checked against k once it is known."""
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
         try:
-            metric, cutoff = parse_metric_name(name)
+            parse_metric_name(name)
         except ValueError as error:
             raise argparse.ArgumentTypeError(str(error)) from None
-        requests.append((name.strip(), metric, cutoff))
-    return requests
+    return names
 
 
-def parse_gate(text: str) -> tuple[MetricRequest, Fraction]:
+def parse_gate(text: str) -> tuple[str, Fraction]:
     """``recall=0.6``, ``mrr=1/2``, ``nDCG@10=0.45``: parsed exactly, so 0.6 means 3/5, not a
     float near it."""
     name, sep, value = text.partition("=")
+    expected = "expected METRIC=VALUE (recall=VALUE, mrr=VALUE, nDCG@10=VALUE)"
     if not sep:
-        raise argparse.ArgumentTypeError(
-            f"expected METRIC=VALUE (recall=VALUE, mrr=VALUE, nDCG@10=VALUE), got {text!r}"
-        )
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
     try:
-        metric, cutoff = parse_metric_name(name)
+        parse_metric_name(name)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(
-            f"expected METRIC=VALUE (recall=VALUE, mrr=VALUE, nDCG@10=VALUE): {error}"
-        ) from None
+        raise argparse.ArgumentTypeError(f"{expected}: {error}") from None
     try:
         threshold = Fraction(value)
     except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"threshold must be a number like 0.6 or 3/5, got {value!r}") from None
     if not 0 <= threshold <= 1:
         raise argparse.ArgumentTypeError(f"threshold must be between 0 and 1, got {value!r}")
-    return (name, metric, cutoff), threshold
-
-
-def resolve_metrics(requests: list[MetricRequest], k: int) -> tuple[MetricId, ...]:
-    """The metric ids, once each, after checking every cutoff is the protocol's k: a cutoff
-    is part of the protocol (and its hash), so ``nDCG@10`` on a k=2 protocol is an error, not
-    a silent nDCG@2."""
-    for name, _, cutoff in requests:
-        if cutoff is not None and cutoff != k:
-            raise ContractError(
-                f"metric {name!r}: cutoff {cutoff} is not the protocol's k ({k}); score at that cutoff with --k {cutoff}"
-            )
-    return tuple(dict.fromkeys(metric for _, metric, _ in requests))
+    return name.strip(), threshold
 
 
 def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse._ActionType:
@@ -173,7 +155,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--metrics",
         action="append",
-        type=parse_metric_list,
+        type=metric_names,
         default=[],
         metavar="NAME@k,...",
         help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
@@ -199,10 +181,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_score)
 
 
-def gate_failures(reports: list[Report], gates: list[tuple[MetricRequest, Fraction]]) -> list[str]:
+def gate_failures(reports: list[Report], gates: list[tuple[str, Fraction]]) -> list[str]:
     failures = []
     for report in reports:
-        for (name, metric, _), threshold in gates:
+        for name, threshold in gates:
+            (metric,) = resolve_metrics([name], report.k)
             value = report.mean(metric)
             if value is None or value < threshold:
                 failures.append(
@@ -215,9 +198,9 @@ def gate_failures(reports: list[Report], gates: list[tuple[MetricRequest, Fracti
 def run_score(args: argparse.Namespace) -> int:
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
-    requested = [request for group in args.metrics for request in group]
+    requested = [name for group in args.metrics for name in group]
     shown = resolve_metrics(requested, protocol.k) if requested else PRIMARY
-    gated = resolve_metrics([request for request, _ in args.fail_under], protocol.k)
+    gated = resolve_metrics([name for name, _ in args.fail_under], protocol.k)
     metrics = tuple(dict.fromkeys((*shown, *gated)))  # a gate's metric is computed and shown
     runs = load_runs_from_args(args, protocol)
     reports = [evaluate(protocol, run, metrics) for run in runs]  # whole input validated before any output

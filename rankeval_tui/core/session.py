@@ -156,11 +156,7 @@ class ScoringSession:
         base, qrels = load_protocol_and_qrels(protocol_dir, qrels_path)
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
         specs = tuple(run_specs) if run_specs else tuple((None, p) for p in run_files(protocol_dir))
-        protocol = base
-        if k is not None:
-            protocol = protocol.with_k(k)
-        if split is not None:
-            protocol = protocol.with_split(split)
+        protocol = base.with_overrides(k, split)
         loaded = read_runs(specs)
         return cls(
             protocol_dir,

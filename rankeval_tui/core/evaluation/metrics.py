@@ -20,6 +20,8 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Literal
 
+from rankeval_tui.core.errors import ContractError
+
 MetricId = Literal["recall", "rr", "p", "success", "ap", "ndcg"]
 PRIMARY: tuple[MetricId, ...] = ("recall", "rr")
 """The seed's pair: always computed, the default of every view."""
@@ -122,6 +124,27 @@ def parse_metric_name(text: str) -> tuple[MetricId, int | None]:
     if not cutoff.isdigit() or int(cutoff) < 1:
         raise ValueError(f"metric {text!r}: the cutoff after @ must be an integer >= 1")
     return metric, int(cutoff)
+
+
+def resolve_metrics(names: Iterable[str], k: int) -> tuple[MetricId, ...]:
+    """Metric names as users type them (``nDCG@10``, ``nDCG``) -> ids, once each, in order.
+
+    A cutoff is part of the protocol (and of its hash), so ``nDCG@10`` on a k = 2 protocol is a
+    ``ContractError``, not a silent nDCG@2; a name without ``@`` means the protocol's k.
+    """
+    metrics: list[MetricId] = []
+    for name in names:
+        try:
+            metric, cutoff = parse_metric_name(name)
+        except ValueError as error:
+            raise ContractError(str(error)) from None
+        if cutoff is not None and cutoff != k:
+            raise ContractError(
+                f"metric {name.strip()!r}: cutoff {cutoff} is not the protocol's k ({k}); "
+                f"score at that cutoff with --k {cutoff}"
+            )
+        metrics.append(metric)
+    return ordered_metrics(metrics)
 
 
 def ordered_metrics(metrics: Iterable[MetricId]) -> tuple[MetricId, ...]:
