@@ -9,6 +9,7 @@ from pathlib import Path
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.files import (
     QrelsFile,
@@ -64,6 +65,37 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--k", type=int, default=None, help="override the protocol's k (changes the hash)")
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
+
+
+def metric_names(text: str) -> list[str]:
+    """``R@10,nDCG@10``: comma-separated ir_measures names (``--metrics``, repeatable), checked
+    here so a typo is a usage error; their cutoffs are checked against k once it is known."""
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        try:
+            parse_metric_name(name)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return names
+
+
+def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
+    names = ", ".join(d.prefix for d in DEFINITIONS.values())
+    parser.add_argument(
+        "--metrics",
+        action="append",
+        type=metric_names,
+        default=[],
+        metavar="NAME@k,...",
+        help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
+        "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
+    )
+
+
+def metrics_from_args(args: argparse.Namespace, protocol: Protocol) -> tuple[MetricId, ...]:
+    """``--metrics`` as metric ids, cutoffs checked against the protocol's k; the seed's pair by default."""
+    requested = [name for group in args.metrics for name in group]
+    return resolve_metrics(requested, protocol.k) if requested else PRIMARY
 
 
 def protocol_dir(args: argparse.Namespace) -> Path:

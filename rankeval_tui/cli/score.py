@@ -9,16 +9,18 @@ from fractions import Fraction
 from pathlib import Path
 
 from rankeval_tui.cli.common import (
+    add_metrics_argument,
     add_protocol_argument,
     add_run_arguments,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
+    metrics_from_args,
     positive_int,
 )
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
-from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, parse_metric_name, resolve_metrics
+from rankeval_tui.core.evaluation.metrics import parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
 from rankeval_tui.core.evaluation.stats import (
     DEFAULT_ALPHA,
@@ -30,18 +32,6 @@ from rankeval_tui.core.evaluation.stats import (
     regression_failures,
 )
 from rankeval_tui.core.files.atomic import atomic_write_text
-
-
-def metric_names(text: str) -> list[str]:
-    """``R@10,nDCG@10``: comma-separated ir_measures names (``--metrics``, repeatable), checked
-    here so a typo is a usage error; their cutoffs are checked against k once it is known."""
-    names = [name.strip() for name in text.split(",")]
-    for name in names:
-        try:
-            parse_metric_name(name)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-    return names
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
@@ -151,16 +141,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_protocol_argument(parser)
     add_run_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "markdown"), default="table")
-    names = ", ".join(d.prefix for d in DEFINITIONS.values())
-    parser.add_argument(
-        "--metrics",
-        action="append",
-        type=metric_names,
-        default=[],
-        metavar="NAME@k,...",
-        help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
-        "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
-    )
+    add_metrics_argument(parser)
     parser.add_argument(
         "--fractions",
         action="store_true",
@@ -198,8 +179,7 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, Fraction]]) -> l
 def run_score(args: argparse.Namespace) -> int:
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
-    requested = [name for group in args.metrics for name in group]
-    shown = resolve_metrics(requested, protocol.k) if requested else PRIMARY
+    shown = metrics_from_args(args, protocol)
     gated = resolve_metrics([name for name, _ in args.fail_under], protocol.k)
     metrics = tuple(dict.fromkeys((*shown, *gated)))  # a gate's metric is computed and shown
     runs = load_runs_from_args(args, protocol)
