@@ -47,11 +47,11 @@ def shown(value: Fraction | None, fractions: bool, places: int = 4) -> str:
     return "null" if value is None else f"{float(value):.{places}f}"
 
 
-def shown_delta(value: Fraction | None, fractions: bool) -> str:
+def shown_delta(value: Fraction | None, fractions: bool, places: int = 4) -> str:
     """A signed delta: ``+0.3333``, or the exact ``+1/3`` with ``fractions``."""
     if fractions or value is None or not value:
         return signed(value)
-    return f"{float(value):+.4f}"
+    return f"{float(value):+.{places}f}"
 
 
 def row_status(row: QueryRow) -> str:
@@ -255,7 +255,7 @@ def comparison_block(
             cells += [
                 shown(row.value(metric, "baseline"), fractions, 3),
                 shown(row.value(metric, "candidate"), fractions, 3),
-                shown_delta(row.delta(metric), fractions),
+                shown_delta(row.delta(metric), fractions, 3),
             ]
         rows.append([*cells, verdict])
     lines += grid(header, rows, markdown)
