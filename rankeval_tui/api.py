@@ -20,7 +20,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.cli.common import DEMO_PROTOCOL
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, PairedRow, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, Run
@@ -31,6 +30,10 @@ from rankeval_tui.core.evaluation.render import comparisons, render_json
 from rankeval_tui.core.evaluation.stats import PairedStatistics, paired_statistics
 from rankeval_tui.core.files import load_protocol_and_qrels
 from rankeval_tui.core.files import load_run as _load_run
+from rankeval_tui.core.files.demo import BUNDLED_DEMO
+
+DEMO_PROTOCOL = BUNDLED_DEMO
+"""The seed tutorial's fixture bundled with the package (read it; copy it with ``rankeval-tui demo DIR`` to judge)."""
 
 __all__ = [
     "DEMO_PROTOCOL",

@@ -19,8 +19,9 @@ from rankeval_tui.core.files import (
     parse_run_argument,
     run_files,
 )
+from rankeval_tui.core.files.demo import BUNDLED_DEMO
 
-DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
+DEMO_PROTOCOL = BUNDLED_DEMO
 
 
 def positive_int(text: str) -> int:

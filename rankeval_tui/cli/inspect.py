@@ -52,4 +52,5 @@ def run_inspect(args: argparse.Namespace) -> int:
         chunk_map_path=args.chunk_map,
         metrics=metrics,
     )
-    return app.run() or 0
+    app.run()
+    return app.return_code or 0  # 1 when the app ended on an unhandled error (Textual prints it)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from rankeval_tui import __version__
-from rankeval_tui.core.evaluation.compare import Comparison, compare
+from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, exact_fields
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -87,8 +87,11 @@ def protocol_json(protocol: Protocol, adjudicated: Collection[str] | None = None
 
 def comparison_json(comparison: Comparison, statistics: PairedStatistics | None = None) -> dict[str, Any]:
     """Deltas and counts; with ``statistics``, each metric also carries its significance tests."""
-    stats = None if statistics is None else statistics.get(comparison.candidate.run)
-    alpha = None if statistics is None else statistics.alpha
+    statistics_of: dict[Metric, dict[str, Any]] = {}
+    if statistics is not None and (stats := statistics.get(comparison.candidate.run)) is not None:
+        statistics_of = {
+            metric: {"statistics": stats.metrics[metric].to_json(statistics.alpha)} for metric in comparison.metrics
+        }
     return {
         "baseline": comparison.baseline.run,
         "candidate": comparison.candidate.run,
@@ -98,7 +101,7 @@ def comparison_json(comparison: Comparison, statistics: PairedStatistics | None 
                 **comparison.counts(metric),
                 "regressions": comparison.regressions(metric),
                 "improvements": comparison.improvements(metric),
-                **({} if stats is None or alpha is None else {"statistics": stats.metrics[metric].to_json(alpha)}),
+                **statistics_of.get(metric, {}),
             }
             for metric in comparison.metrics
         },
@@ -271,10 +274,9 @@ def comparison_block(
         )
         if markdown:
             lines.append("")
-    stats = None if statistics is None else statistics.get(comparison.candidate.run)
-    if stats is not None:
+    if statistics is not None and (stats := statistics.get(comparison.candidate.run)) is not None:
         for metric in metrics:
-            lines.append(stats.metrics[metric].summary(statistics.alpha, k, fractions))  # type: ignore[union-attr]
+            lines.append(stats.metrics[metric].summary(statistics.alpha, k, fractions))
             if markdown:
                 lines.append("")
     return lines

@@ -47,7 +47,11 @@ from rankeval_tui.core.evaluation.evaluate import exact_fields
 
 TestName = Literal["randomization", "bootstrap"]
 TESTS: tuple[TestName, ...] = ("randomization", "bootstrap")
-TEST_ALIASES = {"sign-flip": "randomization", "randomization": "randomization", "bootstrap": "bootstrap"}
+TEST_ALIASES: dict[str, TestName] = {
+    "sign-flip": "randomization",
+    "randomization": "randomization",
+    "bootstrap": "bootstrap",
+}
 
 EXACT_MAX_N = 20
 DEFAULT_SAMPLES = 10_000
@@ -391,7 +395,7 @@ def paired_statistics(
         comparisons = [comparisons]
     if test not in TEST_ALIASES:
         raise ValueError(f"unknown test {test!r} (known: {', '.join(TEST_ALIASES)})")
-    chosen: TestName = TEST_ALIASES[test]  # type: ignore[assignment]
+    chosen = TEST_ALIASES[test]
     alpha = Fraction(alpha)
     baselines = {c.baseline.run for c in comparisons}
     if len(baselines) > 1:
@@ -406,8 +410,12 @@ def paired_statistics(
         for c in comparisons
     ]
     for metric in metrics_of(comparisons):
-        family = [i for i, stats in enumerate(per_candidate) if metric in stats and stats[metric].p_value is not None]
-        adjusted = holm([per_candidate[i][metric].p_value for i in family])  # type: ignore[misc]
+        family = {
+            i: p
+            for i, stats in enumerate(per_candidate)
+            if metric in stats and (p := stats[metric].p_value) is not None
+        }
+        adjusted = holm(list(family.values()))
         for i, p in zip(family, adjusted):
             old = per_candidate[i][metric]
             per_candidate[i][metric] = replace(old, p_holm=p)

@@ -37,7 +37,11 @@ def read_utf8(path: Path) -> str:
 
 def read_toml(path: Path) -> dict[str, Any]:
     """Parse a TOML file; every failure is a ContractError naming the file."""
-    text = read_utf8(path)
+    return parse_toml(read_utf8(path), path)
+
+
+def parse_toml(text: str, path: Path) -> dict[str, Any]:
+    """Parse TOML text read from (or about to be written to) ``path``."""
     fast = fasttoml.loads(text)  # equal to tomllib's result whenever it is not None (test_fasttoml)
     if fast is not None:
         return fast

@@ -128,7 +128,7 @@ class CompareSummary(Static):
                 text.append_text(
                     statistics_lines(
                         mine.metrics[metric],
-                        family.alpha,  # type: ignore[index]
+                        family.alpha,
                         len(family.candidates),
                     )
                 )
