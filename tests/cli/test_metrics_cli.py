@@ -114,3 +114,8 @@ def test_regression_gate_weighs_every_chosen_metric() -> None:
     assert len(reasons) == 1
     assert "'fixture_B' nDCG@k on query 'q2' dropped by 369070246429/1630929753571 (0.2263)" in reasons[0]
     assert "nDCG@2: n = 3; sign-flip p = 0.5000 (exact, 8 assignments)" in ndcg.stdout
+
+
+def test_inspect_checks_metric_names_before_the_app_opens() -> None:
+    assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDCG@5"), "cutoff 5 is not the protocol's k (2)")
+    assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDGC"), "unknown metric 'nDGC'")
