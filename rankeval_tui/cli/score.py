@@ -20,7 +20,7 @@ from rankeval_tui.cli.common import (
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
-from rankeval_tui.core.evaluation.metrics import parse_metric_name, resolve_metrics
+from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
 from rankeval_tui.core.evaluation.stats import (
     DEFAULT_ALPHA,
@@ -162,11 +162,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_score)
 
 
-def gate_failures(reports: list[Report], gates: list[tuple[str, Fraction]]) -> list[str]:
+def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fraction]]) -> list[str]:
+    """``--fail-under`` gates as ``(name as typed, metric id, threshold)``: a run fails below it."""
     failures = []
     for report in reports:
-        for name, threshold in gates:
-            (metric,) = resolve_metrics([name], report.k)
+        for name, metric, threshold in gates:
             value = report.mean(metric)
             if value is None or value < threshold:
                 failures.append(
@@ -180,8 +180,8 @@ def run_score(args: argparse.Namespace) -> int:
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
     shown = metrics_from_args(args, protocol)
-    gated = resolve_metrics([name for name, _ in args.fail_under], protocol.k)
-    metrics = tuple(dict.fromkeys((*shown, *gated)))  # a gate's metric is computed and shown
+    gates = [(name, *resolve_metrics([name], protocol.k), threshold) for name, threshold in args.fail_under]
+    metrics = tuple(dict.fromkeys((*shown, *(metric for _, metric, _ in gates))))  # a gate's metric is shown too
     runs = load_runs_from_args(args, protocol)
     reports = [evaluate(protocol, run, metrics) for run in runs]  # whole input validated before any output
     if args.baseline is not None and args.baseline not in {r.run for r in reports}:
@@ -252,7 +252,7 @@ def run_score(args: argparse.Namespace) -> int:
                 fractions=args.fractions,
             )
         )
-    failures = gate_failures(reports, args.fail_under) + regressions
+    failures = gate_failures(reports, gates) + regressions
     for failure in failures:
         print(failure, file=sys.stderr)
     return 1 if failures else 0
