@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files.fasttoml import tomllib  # tomli on Python 3.10
 
 
 def read_utf8(path: Path) -> str:
