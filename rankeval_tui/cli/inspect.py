@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 
 from rankeval_tui.cli.common import (
+    add_metrics_argument,
     add_protocol_argument,
     add_run_arguments,
     finish_judging,
     judge_command,
     load_protocol_from_args,
+    metrics_from_args,
     protocol_dir,
     require_terminal,
 )
@@ -31,11 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_protocol_argument(parser)
     add_run_arguments(parser)
+    add_metrics_argument(parser)
     parser.set_defaults(func=run_inspect)
 
 
 def run_inspect(args: argparse.Namespace) -> int:
-    load_protocol_from_args(args)  # raises ContractError -> exit 2 before the app opens
+    protocol = load_protocol_from_args(args)  # raises ContractError -> exit 2 before the app opens
+    metrics = metrics_from_args(args, protocol)
     if args.chunk_map is not None:
         load_chunk_map(args.chunk_map)
     directory = protocol_dir(args)
@@ -44,7 +48,13 @@ def run_inspect(args: argparse.Namespace) -> int:
     from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
 
     app = RankevalApp(
-        directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split, chunk_map_path=args.chunk_map
+        directory,
+        run_specs=specs,
+        qrels_path=args.qrels,
+        k=args.k,
+        split=args.split,
+        chunk_map_path=args.chunk_map,
+        metrics=metrics,
     )
     try:
         app.run()
