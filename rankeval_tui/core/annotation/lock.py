@@ -97,6 +97,8 @@ class Lock:
         try:
             raw = read_input_bytes(self.path)
         except ContractError:
+            if not self.path.exists():  # released meanwhile (release takes no guard): try again
+                return
             raw = None
         try:
             owner = json.loads(b"" if raw is None else raw)
