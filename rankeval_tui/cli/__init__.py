@@ -16,7 +16,7 @@ from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError
 
 # Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
-COMMAND_MODULES = ("score", "validate", "adapt", "agree", "merge", "trec", "inspect", "judge", "adjudicate")
+COMMAND_MODULES = ("init", "score", "validate", "adapt", "agree", "merge", "trec", "inspect", "judge", "adjudicate")
 
 APP_COMMAND = "inspect"
 

@@ -2,9 +2,12 @@
 
 Layout of a protocol directory::
 
-    protocol.toml   [protocol] name, k, split, relevance; [documents.ID] text; [queries.ID] text, split, need
+    protocol.toml   [protocol] name, k, split, relevance; [documents.ID] text, title; [queries.ID] text, split,
+                    need; optional [provenance] (how it was made: source files, sample, corpus selection)
     qrels.toml      [qrels.QUERY] DOC = 0 | 1 for every pair; optional [provenance], [notes], [disputed]
-    runs/           run files: JSON {"q": ["d", ...]} or TREC "qid Q0 docid rank score tag"
+    runs/           run files by extension (RUN_SUFFIXES): JSON {"q": ["d", ...]}, TREC
+                    "qid Q0 docid rank score tag" or MS MARCO "qid<TAB>docid<TAB>rank"; other files are
+                    not runs (``runs.skipped_run_files`` lists them for validate's notice)
     chunks/         optional: chunk_map.toml ([chunk_to_doc] chunk = "doc") and chunk runs
 
 Every loader validates the whole file and raises ``ContractError`` naming the file, the place
@@ -26,13 +29,17 @@ from rankeval_tui.core.files.tomlio import dump_toml, read_toml
 PROTOCOL_FILE = "protocol.toml"
 QRELS_FILE = "qrels.toml"
 RUNS_DIR = "runs"
-RUN_SUFFIXES = (".json", ".trec", ".run", ".txt", ".tsv")
+RUN_SUFFIXES = (".json", ".trec", ".run", ".tsv")
+"""Which files in runs/ are runs. Not ``.txt``: a ``notes.txt`` beside the runs is common and
+must not make every score fail; a TREC run named ``*.txt`` is scored with ``--run PATH``."""
 
 PROTOCOL_REQUIRED = {"name": str, "k": int, "split": str, "relevance": str}
 PROTOCOL_OPTIONAL = {"description": str}
 QUERY_REQUIRED = {"text": str, "split": str}
 QUERY_OPTIONAL = {"need": str}
 DOCUMENT_REQUIRED = {"text": str}
+DOCUMENT_OPTIONAL = {"title": str}
+PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance")
 QRELS_TABLES = ("qrels", "provenance", "notes", "disputed", "adjudication")
 
 
@@ -79,8 +86,8 @@ def load_definition(directory: str | Path) -> ProtocolDefinition:
     path = directory / PROTOCOL_FILE
     data = read_toml(path)
     for key in data:
-        if key not in ("protocol", "documents", "queries"):
-            raise ContractError(f"unknown top-level table {key!r} (known: protocol, documents, queries)", file=path)
+        if key not in PROTOCOL_TABLES:
+            raise ContractError(f"unknown top-level table {key!r} (known: {', '.join(PROTOCOL_TABLES)})", file=path)
     if "protocol" not in data:
         raise ContractError("missing [protocol] table", file=path)
     header = check_table(data["protocol"], PROTOCOL_REQUIRED, PROTOCOL_OPTIONAL, file=path, where="[protocol]")
@@ -88,11 +95,18 @@ def load_definition(directory: str | Path) -> ProtocolDefinition:
     queries_table = data.get("queries", {})
     if not isinstance(documents_table, dict) or not isinstance(queries_table, dict):
         raise ContractError("[documents] and [queries] must be tables", file=path)
+    provenance = data.get("provenance", {})
+    if not isinstance(provenance, dict):
+        raise ContractError("[provenance] must be a table", file=path)
     documents: dict[str, str] = {}
+    titles: dict[str, str] = {}
     for doc, table in documents_table.items():
         where = f"[documents.{doc}]"
         check_id("document", doc, file=path, where=where)
-        documents[doc] = check_table(table, DOCUMENT_REQUIRED, {}, file=path, where=where)["text"]
+        meta = check_table(table, DOCUMENT_REQUIRED, DOCUMENT_OPTIONAL, file=path, where=where)
+        documents[doc] = meta["text"]
+        if "title" in meta:
+            titles[doc] = meta["title"]
     queries: dict[str, Query] = {}
     for query, table in queries_table.items():
         where = f"[queries.{query}]"
@@ -108,7 +122,36 @@ def load_definition(directory: str | Path) -> ProtocolDefinition:
         queries=queries,
         description=header.get("description"),
         source=path,
+        titles=titles,
+        provenance=provenance,
     )
+
+
+def definition_to_toml(definition: ProtocolDefinition) -> str:
+    """protocol.toml text that ``load_definition`` reads back to an equal definition.
+
+    tomli-w quotes every key that is not bare (``[queries."q:1001"]``,
+    ``[documents."docs/export.md"]``), so IDs with dots, colons, slashes, ``#`` or unicode
+    round-trip; keys in corpus and query order, as the file is meant to be read.
+    """
+    header: dict[str, Any] = {
+        "name": definition.name,
+        "k": definition.k,
+        "split": definition.split,
+        "relevance": definition.relevance,
+    }
+    if definition.description is not None:
+        header["description"] = definition.description
+    data: dict[str, Any] = {"protocol": header}
+    if definition.provenance:
+        data["provenance"] = dict(definition.provenance)
+    titles = definition.titles
+    data["queries"] = {q: meta.canonical() for q, meta in definition.queries.items()}
+    data["documents"] = {
+        doc: {"title": titles[doc], "text": text} if doc in titles else {"text": text}
+        for doc, text in definition.documents.items()
+    }
+    return dump_toml(data)
 
 
 @dataclass
