@@ -7,9 +7,11 @@ import json
 import sys
 from pathlib import Path
 
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.files import load_chunk_map, load_definition, load_run
 from rankeval_tui.core.files.atomic import atomic_write_text
+from rankeval_tui.core.files.runs import SIDECAR_SUFFIX
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         metavar="DOC_RUN.json",
-        help="write here (atomically) instead of standard output",
+        help="write the document run here (a plain JSON run 'score --run' reads) and the adapter hash and "
+        f"evidence beside it, in DOC_RUN.json{SIDECAR_SUFFIX} (atomically); default: all of it to standard output",
     )
     parser.set_defaults(func=run_adapt)
 
@@ -36,13 +39,29 @@ def run_adapt(args: argparse.Namespace) -> int:
     adaptation = adapt_for_protocol(
         definition, load_chunk_map(args.chunk_map), load_run(args.chunk_run), map_source=args.chunk_map
     )
-    text = json.dumps(adaptation.to_json(), ensure_ascii=False, indent=2) + "\n"
     if args.output is None:
-        sys.stdout.write(text)
-    else:
-        atomic_write_text(args.output, text)
-        print(
-            f"wrote {args.output}: {len(adaptation.document_runs)} queries, adapter_sha256 {adaptation.adapter_sha256}",
-            file=sys.stderr,
-        )
+        sys.stdout.write(json_text(adaptation.to_json()))
+        return 0
+    if not str(args.output).endswith(".json"):
+        raise ContractError("-o must name a .json file (the document run is a JSON run)", file=args.output)
+    sidecar = args.output.with_name(args.output.name + SIDECAR_SUFFIX)
+    provenance = {
+        "adapter_sha256": adaptation.adapter_sha256,
+        "chunk_map": str(args.chunk_map),
+        "chunk_run": str(args.chunk_run),
+        "evidence": adaptation.evidence,
+    }
+    # The sidecar first: a run whose provenance is lost would be scored without its adapter hash.
+    atomic_write_text(sidecar, json_text(provenance))
+    atomic_write_text(args.output, json_text(adaptation.document_runs))
+    print(
+        f"wrote {args.output} ({len(adaptation.document_runs)} queries) and {sidecar.name} "
+        f"(adapter_sha256 {adaptation.adapter_sha256}); score it with: rankeval-tui score "
+        f"{args.protocol} --run {args.output}",
+        file=sys.stderr,
+    )
     return 0
+
+
+def json_text(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

@@ -83,5 +83,9 @@ def run_init(args: argparse.Namespace) -> int:
         f"labels: {plan.label_count} imported, {plan.hole_count} of {definition.pair_count} pairs to judge "
         f"(never filled with 0)"
     )
-    print(f"next: rankeval-tui judge {args.directory}" if plan.hole_count else f"next: rankeval-tui score {args.directory}")
+    print(
+        f"next: rankeval-tui judge {args.directory}"
+        if plan.hole_count
+        else f"next: rankeval-tui score {args.directory}"
+    )
     return 0

@@ -19,6 +19,7 @@ from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
+from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.evaluation.stats import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
@@ -135,6 +136,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_run_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     parser.add_argument(
+        "--ignore-other-splits",
+        action="store_true",
+        help="set aside the runs' queries of the protocol's other splits (the report counts them per split) "
+        "instead of rejecting the run; a query unknown to the protocol is still an error",
+    )
+    parser.add_argument(
         "--baseline", default=None, metavar="NAME", help="run the others are compared with (default: the first run)"
     )
     parser.add_argument(
@@ -166,7 +173,8 @@ def run_score(args: argparse.Namespace) -> int:
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
     runs = load_runs_from_args(args, protocol)
-    reports = [evaluate(protocol, run) for run in runs]  # whole input validated before any output
+    score_one = evaluate_split_of if args.ignore_other_splits else evaluate
+    reports = [score_one(protocol, run) for run in runs]  # whole input validated before any output
     if args.baseline is not None and args.baseline not in {r.run for r in reports}:
         raise ContractError(
             f"--baseline {args.baseline!r} is not one of the runs: " + ", ".join(r.run for r in reports)

@@ -8,6 +8,7 @@ from rankeval_tui.cli.common import add_protocol_argument, protocol_dir
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_protocol, load_run, parse_run_argument, run_files
+from rankeval_tui.core.files.runs import skipped_run_notices
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,6 +38,8 @@ def run_validate(args: argparse.Namespace) -> int:
         f"{len(protocol.queries) * len(protocol.documents)} judged pairs, sha256 {protocol.protocol_sha256}"
     )
     specs = [parse_run_argument(a, directory) for a in args.run] or [(None, p) for p in run_files(directory)]
+    for notice in [] if args.run else skipped_run_notices(directory):
+        print(notice)
     problems = 0
     for name, path in specs:
         try:

@@ -21,13 +21,22 @@ from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8
 
+SIDECAR_SUFFIX = ".provenance.json"
+"""``adapt -o RUN.json`` writes the adapter hash and evidence to ``RUN.json.provenance.json``:
+beside the run, never inside it, so the run stays a plain run and the sidecar is no run."""
+ADAPTER_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def is_run_file(path: Path) -> bool:
+    return path.is_file() and path.suffix in RUN_SUFFIXES and not path.name.endswith(SIDECAR_SUFFIX)
+
 
 def run_files(directory: str | Path) -> list[Path]:
     """The run files of a protocol's ``runs/`` directory, sorted by name."""
     runs = Path(directory) / RUNS_DIR
     if not runs.is_dir():
         return []
-    return sorted(p for p in runs.iterdir() if p.is_file() and p.suffix in RUN_SUFFIXES)
+    return sorted(p for p in runs.iterdir() if is_run_file(p))
 
 
 def skipped_run_files(directory: str | Path) -> list[Path]:
@@ -36,16 +45,21 @@ def skipped_run_files(directory: str | Path) -> list[Path]:
     runs = Path(directory) / RUNS_DIR
     if not runs.is_dir():
         return []
-    return sorted(p for p in runs.iterdir() if not (p.is_file() and p.suffix in RUN_SUFFIXES))
+    return sorted(p for p in runs.iterdir() if not is_run_file(p))
 
 
 def skipped_run_notices(directory: str | Path) -> list[str]:
     """One ``notice:`` line per file of ``runs/`` that is not a run, for ``validate``."""
     suffixes = ", ".join(RUN_SUFFIXES)
     return [
-        f"notice: {path}: skipped, not a run ({'a directory' if path.is_dir() else 'extension'} not one of {suffixes})"
-        for path in skipped_run_files(directory)
+        f"notice: {path}: skipped, not a run ({why_not_a_run(path, suffixes)})" for path in skipped_run_files(directory)
     ]
+
+
+def why_not_a_run(path: Path, suffixes: str) -> str:
+    if path.name.endswith(SIDECAR_SUFFIX):
+        return "the provenance of an adapted run"
+    return "a directory" if path.is_dir() else f"extension not one of {suffixes}"
 
 
 def load_run(path: str | Path, name: str | None = None) -> Run:
@@ -54,11 +68,26 @@ def load_run(path: str | Path, name: str | None = None) -> Run:
     name = name or path.stem
     text = read_utf8(path)
     if path.suffix == ".json":
-        return Run(name=name, rankings=parse_json_run(text, path), source=path)
+        return Run(name=name, rankings=parse_json_run(text, path), source=path, adapter_sha256=sidecar_hash(path))
     if run_text_format(text) == "msmarco":
         return Run(name=name, rankings=parse_msmarco_run(text, path), source=path)
     rankings, warnings = parse_trec_run(text, path)
     return Run(name=name, rankings=rankings, source=path, warnings=warnings)
+
+
+def sidecar_hash(run_path: Path) -> str | None:
+    """The adapter hash from ``RUN.provenance.json`` beside an adapted run, if there is one."""
+    sidecar = run_path.with_name(run_path.name + SIDECAR_SUFFIX)
+    if not sidecar.is_file():
+        return None
+    try:
+        data = json.loads(read_utf8(sidecar))
+    except json.JSONDecodeError as error:
+        raise ContractError(f"invalid JSON: {error.msg} at line {error.lineno}", file=sidecar) from None
+    value = data.get("adapter_sha256") if isinstance(data, dict) else None
+    if type(value) is not str or not ADAPTER_HASH.fullmatch(value):
+        raise ContractError(f"adapter_sha256 must be 64 lowercase hex digits, got {value!r}", file=sidecar)
+    return value
 
 
 def run_text_format(text: str) -> str:
