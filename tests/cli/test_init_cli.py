@@ -85,12 +85,17 @@ def test_refuses_an_existing_protocol_and_a_nonempty_directory(tmp_path):
             {"run": "q:1001 Q0 docs/export.md 1 2.0 t\nq:1001 Q0 docs/gone.md 2 1.0 t\n"},
             ("bm25.trec: line 2", "docs/gone.md", "not in the corpus"),
         ),
-        ({"run": "q:1001 Q0 docs/export.md 1 2.0 t\nq:9999 Q0 docs/sync.md 1 1.0 t\n"}, ("bm25.trec: line 2", "q:9999", "not in the queries file")),
+        (
+            {"run": "q:1001 Q0 docs/export.md 1 2.0 t\nq:9999 Q0 docs/sync.md 1 1.0 t\n"},
+            ("bm25.trec: line 2", "q:9999", "not in the queries file"),
+        ),
         ({"queries": "q:1001\tExport?\nq:1001\tAgain?\n"}, ("my-queries.tsv: line 2", "duplicate query ID")),
     ],
 )
 def test_bad_input_is_one_line_naming_file_and_line_and_writes_nothing(tmp_path, files, fragments):
-    queries = write(tmp_path / "my-queries.tsv", files.get("queries", (DATA / "queries.tsv").read_text(encoding="utf-8")))
+    queries = write(
+        tmp_path / "my-queries.tsv", files.get("queries", (DATA / "queries.tsv").read_text(encoding="utf-8"))
+    )
     args = ["--corpus", DATA / "help-docs", "--queries", queries, "--k", "2"]
     if "qrels" in files:
         args += ["--qrels", write(tmp_path / "labels.trec", files["qrels"])]
