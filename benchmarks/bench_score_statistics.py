@@ -36,6 +36,7 @@ from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
 from rankeval_tui.core.session import ScoringSession  # noqa: E402
 from rankeval_tui.tui.app import RankevalApp  # noqa: E402
 from rankeval_tui.tui.score_screen import ScoreScreen  # noqa: E402
+from rankeval_tui.tui.widgets.compare_summary import CompareSummary  # noqa: E402
 
 
 async def press_sort(pilot, screen: ScoreScreen, table: DataTable) -> float:
@@ -64,9 +65,9 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
         await pilot.pause()
         times["v -> comparison table (no statistics)"] = time.perf_counter() - start
         busy = []
-        while screen.current_statistics() is None and len(busy) < 5:
+        while screen.query_one(CompareSummary).current_statistics() is None and len(busy) < 5:
             busy.append(await press_sort(pilot, screen, table))
-        await wait_until(pilot, lambda: screen.current_statistics() is not None, timeout=300)
+        await wait_until(pilot, lambda: screen.query_one(CompareSummary).current_statistics() is not None, timeout=300)
         times["v -> statistics on screen"] = time.perf_counter() - start
         idle = [await press_sort(pilot, screen, table) for _ in range(5)]
         times["key 's' idle (median of 5)"] = statistics.median(idle)

@@ -58,7 +58,7 @@ def add_adjudication_options(parser: argparse.ArgumentParser) -> None:
 def run_adjudicate(
     protocol: Path, first: Path, second: Path, output: Path, adjudicator: str | None, break_lock: bool
 ) -> int:
-    from rankeval_tui.tui.adjudicate_screen import run_adjudication_app  # textual only when the app opens
+    from rankeval_tui.tui.app import run_adjudication_app  # textual only when the app opens
 
     definition = load_definition(protocol)
     session = AdjudicationSession.open(

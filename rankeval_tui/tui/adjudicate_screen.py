@@ -10,7 +10,6 @@ disagreement is decided.
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from rich.text import Text
 from textual import work
@@ -289,16 +288,3 @@ class AdjudicateScreen(Screen[str | None]):
             else f"{left} of {len(self.session.items)} disagreements undecided; progress is kept in "
             f"{self.session.journal_path}; run adjudicate again to continue"
         )
-
-
-def run_adjudication_app(protocol_dir: Path, session: AdjudicationSession) -> str | None:
-    """Run ``RankevalApp`` in adjudication mode and return the line to tell the user.
-
-    Always closes the session (journal stays unless written, lock released), also when the app fails."""
-    from rankeval_tui.tui.app import RankevalApp  # app.py imports this module lazily; no import cycle
-
-    try:
-        result = RankevalApp(protocol_dir, start="adjudicate", adjudication_session=session).run()
-    finally:
-        session.close()
-    return result if isinstance(result, str) else None

@@ -12,6 +12,10 @@ from typing import Literal
 from textual.app import App
 from textual.screen import Screen
 
+from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+from rankeval_tui.tui.judge_screen import JudgeScreen, open_judge_screen
+from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score_screen import LoadRequest, ScoreScreen
 
 StartScreen = Literal["score", "judge", "adjudicate"]
@@ -68,16 +72,24 @@ class RankevalApp(App[int | str | None]):
 
     def on_mount(self) -> None:
         if self.start == "judge":  # ``judge``: only the judging screen; nothing is scored
-            from rankeval_tui.tui.judge_screen import JudgeScreen
-
             self.push_screen(JudgeScreen(self.judge_session))
         elif self.start == "adjudicate":  # only the adjudication screen; its dismissal ends the app
-            from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
-
             self.push_screen(AdjudicateScreen(self.adjudication_session), callback=self.exit)
+
+    def on_open_judging(self, message: OpenJudging) -> None:
+        self.open_judging()
 
     def open_judging(self) -> None:
         """Judge this protocol's qrels over the current screen (for the scoring screen's key)."""
-        from rankeval_tui.tui.judge_screen import open_judge_screen
-
         open_judge_screen(self)
+
+
+def run_adjudication_app(protocol_dir: Path, session: AdjudicationSession) -> str | None:
+    """Run ``RankevalApp`` in adjudication mode and return the line to tell the user.
+
+    Always closes the session (journal stays unless written, lock released), also when the app fails."""
+    try:
+        result = RankevalApp(protocol_dir, start="adjudicate", adjudication_session=session).run()
+    finally:
+        session.close()
+    return result if isinstance(result, str) else None

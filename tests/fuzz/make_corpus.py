@@ -3,7 +3,7 @@
 Each file is a mutation of the demo protocol's own valid file of that kind (or a hand-written
 hostile one) that must be refused with exit 2 and one line naming it. The files are committed:
 ``test_fuzz_corpus.py`` replays them, so a loader regression on any of them fails CI even when
-nobody reruns this script. The category before ``__`` is what the README counts by.
+nobody reruns this script. The category before ``__`` is what docs/testing.md counts by.
 
     python tests/fuzz/make_corpus.py        # rewrite the corpus (review the diff)
 """

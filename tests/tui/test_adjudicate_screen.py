@@ -301,7 +301,7 @@ def test_adjudication_snapshot(snap_compare, adjudication_in_copy: RankevalApp) 
 def test_cli_runner_uses_the_one_app_and_always_closes_the_session(definition, files, monkeypatch):
     """``run_adjudication_app`` (what ``adjudicate`` calls) runs RankevalApp in adjudication mode,
     passes its message through, and releases the lock even when the app fails."""
-    from rankeval_tui.tui.adjudicate_screen import run_adjudication_app
+    from rankeval_tui.tui.app import run_adjudication_app
 
     a, b, out = files
     lock = out.with_name(out.name + ".lock")

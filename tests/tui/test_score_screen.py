@@ -20,6 +20,7 @@ from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.query_screen import CUTOFF_KEY, QueryScreen
 from rankeval_tui.tui.score_screen import ScoreScreen
+from rankeval_tui.tui.widgets.compare_summary import CompareSummary
 
 SIZE = (120, 36)
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
@@ -451,7 +452,7 @@ async def test_statistics_follow_k_and_baseline_changes(seed_dir: Path) -> None:
         mrr = metric_block(plain(screen, "#score-compare-summary"), "MRR@1")
         assert "sign-flip p = 1 (exact, 8 assignments)" in mrr and "[-1, 1]" in mrr
         assert "smallest possible p is 1/4" in mrr
-        assert screen.statistics_result.session is screen.session
+        assert screen.query_one(CompareSummary).statistics_result.session is screen.session
         await pilot.press("b")  # fixture_B against itself: the title says so, no test
         await settle(pilot)
         await pilot.pause()
@@ -494,7 +495,8 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
         await settle(pilot)
         await pilot.pause()
         assert [k for _, k in calls] == [2, 3] and all(name != threading.main_thread().name for name, _ in calls)
-        assert screen.statistics_result.session is screen.session  # the k = 2 result was dropped
+        result = screen.query_one(CompareSummary).statistics_result
+        assert result.session is screen.session  # the k = 2 result was dropped
         assert "MRR@3" in plain(screen, "#score-compare-summary") and "sign-flip p = " in plain(
             screen, "#score-compare-summary"
         )
@@ -502,10 +504,10 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
 
 async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monkeypatch) -> None:
     """Above PROCESS_MIN_WORK the statistics come from a spawned process: same numbers."""
-    import rankeval_tui.tui.score_screen as score_screen
+    import rankeval_tui.tui.widgets.compare_summary as compare_summary
     from rankeval_tui.core.session import ScoringSession
 
-    monkeypatch.setattr(score_screen, "PROCESS_MIN_WORK", 0)
+    monkeypatch.setattr(compare_summary, "PROCESS_MIN_WORK", 0)
     monkeypatch.setattr(ScoringSession, "statistics", lambda *a, **k: pytest.fail("computed in the UI process"))
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
@@ -557,7 +559,7 @@ async def test_no_adjudication_no_marker(seed_dir: Path) -> None:
 
 
 def test_summary_names_a_few_regressions_and_counts_the_rest() -> None:
-    from rankeval_tui.tui.score_screen import LISTED, listed
+    from rankeval_tui.tui.widgets.compare_summary import LISTED, listed
 
     assert listed([]) == "none" and listed(["q2"]) == "q2"
     many = [f"q{i}" for i in range(LISTED + 3)]

@@ -1,0 +1,165 @@
+"""The comparison's summary: means, exact mean deltas, win/tie/loss, and the paired statistics.
+
+The statistics (sign-flip, bootstrap, Holm: seconds of draws on thousands of queries) come
+from a worker owned by this widget, in a child process when large, so no key waits for them;
+until they arrive the summary says they are being computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import work
+from textual.reactive import reactive
+from textual.widgets import Static
+from textual.worker import get_current_worker
+
+from rankeval_tui.core.evaluation.compare import Comparison, Metric
+from rankeval_tui.core.evaluation.render import exact_and_decimal, signed
+from rankeval_tui.core.evaluation.stats import PairedStatistics
+from rankeval_tui.core.session import ScoringSession, statistics_in_process
+from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS
+from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
+from rankeval_tui.tui.widgets.score_stats import pending_line, statistics_lines
+
+LISTED = 6
+"""Regressions named in the summary; more would push the table off the screen (``f`` lists them all)."""
+
+PROCESS_MIN_WORK = 200
+"""Queries x candidates above which the statistics run in a child process: below it, starting
+a process (~0.3 s) costs more than the draws themselves."""
+
+
+def listed(queries: Sequence[str]) -> str:
+    if not queries:
+        return "none"
+    if len(queries) <= LISTED:
+        return ", ".join(queries)
+    return f"{len(queries)} queries ({', '.join(queries[:LISTED])}, …; f: only these)"
+
+
+@dataclass(frozen=True, eq=False)
+class StatsResult:
+    """Paired statistics and what they were computed for: shown only while both still match.
+
+    Identity equality: a reactive skips a value equal to the current one, and two sessions
+    with the same k compare equal by value though only the newest is on screen."""
+
+    session: ScoringSession
+    baseline: str
+    statistics: PairedStatistics | None
+
+
+class CompareSummary(Static):
+    """The text under the comparison table; redrawn when the statistics for it arrive."""
+
+    statistics_result: reactive[StatsResult | None] = reactive(None, init=False)
+    """The last paired statistics the worker finished (every candidate against one baseline,
+    Holm across them, as ``score --baseline``); stale once the session or baseline changed."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__("", id=id, classes=classes)
+        self._stats_wanted: tuple[ScoringSession, str] | None = None
+        self._shown: tuple[ScoringSession, Comparison, Metric] | None = None
+
+    def show(self, session: ScoringSession, comparison: Comparison, metric: Metric) -> None:
+        """Summarise ``comparison`` (the chosen ``metric`` highlighted) and ask for its statistics."""
+        self._shown = (session, comparison, metric)
+        self.request_statistics()
+        self.update(self.summary_text())
+
+    def clear(self) -> None:
+        self._shown = None
+        self.update("")
+
+    def current_statistics(self) -> StatsResult | None:
+        """The worker's result if it is for the session and baseline shown, else None (pending)."""
+        result = self.statistics_result
+        if self._shown is None or result is None:
+            return None
+        session, comparison, _ = self._shown
+        if result.session is not session or result.baseline != comparison.baseline.run:
+            return None
+        return result
+
+    def watch_statistics_result(self) -> None:
+        if self._shown is not None:
+            self.update(self.summary_text())
+
+    def summary_text(self) -> Text:
+        """Per metric: means, exact mean delta, win/tie/loss, regressions; then the paired
+        tests and a verdict in words (the chosen metric's label highlighted)."""
+        assert self._shown is not None
+        session, comparison, chosen = self._shown
+        base, cand = comparison.baseline, comparison.candidate
+        k = base.k
+        result = self.current_statistics()
+        family = None if result is None else result.statistics
+        mine = None if family is None else family.get(cand.run)
+        text = Text()
+        for metric, label, attr in (("recall", f"Recall@{k}", "recall_at_k"), ("rr", f"MRR@{k}", "mrr_at_k")):
+            counts = comparison.counts(metric)  # type: ignore[arg-type]
+            worse = comparison.regressions(metric)  # type: ignore[arg-type]
+            text.append(f"{label:<9}", style="bold reverse" if metric == chosen else "bold")
+            text.append(
+                f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
+                f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
+                f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
+            )
+            text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
+            if base.run == cand.run:
+                continue  # "same run" is in the title; nothing to test
+            if result is None:
+                text.append_text(pending_line(len(comparison.rows)))
+            elif family is None or mine is None:
+                text.append("          no paired statistics for this pair", style="dim")
+            else:
+                text.append_text(
+                    statistics_lines(
+                        mine.metrics[metric],
+                        family.alpha,  # type: ignore[index]
+                        len(family.candidates),
+                    )
+                )
+            text.append("\n")
+        text.append_text(COMPARE_LEGEND)
+        if session.adjudicated_queries():
+            text.append_text(ADJUDICATED_LEGEND)
+        return text
+
+    # ------------------------------------------------------------------ statistics worker
+
+    def request_statistics(self) -> None:
+        """Ask for the statistics of the session and baseline shown, unless they are shown
+        or already being computed. A newer request cancels the running one (``exclusive``)."""
+        if self._shown is None or len(self._shown[0].accepted) < 2 or self.current_statistics() is not None:
+            return
+        session, baseline = self._shown[0], self._shown[1].baseline.run
+        wanted = self._stats_wanted
+        if wanted is not None and wanted[0] is session and wanted[1] == baseline:
+            return  # identity: sessions compare equal by value (k 2 -> 3 -> 2)
+        self._stats_wanted = (session, baseline)
+        self.statistics_worker(session, baseline)
+
+    # ``description`` given: without it Textual builds one from ``repr`` of the arguments, in
+    # the UI thread, and the session's dataclass repr spelled out every ranking (19 MB, 0.15 s
+    # on 2000 queries) at each request.
+    @work(thread=True, exclusive=True, group="score-stats", description="paired statistics")
+    def statistics_worker(self, session: ScoringSession, baseline: str) -> None:
+        """Small comparisons in this thread; large ones in a child process (pure-Python draws
+        holding the GIL would slow every key ~10x), which a newer request terminates."""
+        worker = get_current_worker()
+        reports = session.family(baseline)
+        if len(reports[0].rows) * (len(reports) - 1) <= PROCESS_MIN_WORK:
+            statistics = session.statistics(baseline)
+        else:
+            statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, statistics))
+
+    def statistics_done(self, result: StatsResult) -> None:
+        shown = self._shown
+        if shown is not None and result.session is shown[0] and result.baseline == shown[1].baseline.run:
+            self.statistics_result = result

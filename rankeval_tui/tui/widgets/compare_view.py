@@ -1,0 +1,135 @@
+"""The scoring screen's comparison view: a candidate against a baseline, query by query.
+
+Formatting only: the paired rows, deltas and outcomes come from a core ``Comparison``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, Literal
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.tui.widgets.compare_summary import CompareSummary
+from rankeval_tui.tui.widgets.delta_chart import (
+    STYLE_ADJUDICATED,
+    STYLE_MISSING,
+    delta_bar,
+    delta_cell,
+    value_cell,
+    verdict_cell,
+)
+from rankeval_tui.tui.widgets.score_table import ScoreTable, sync_table
+
+SortMode = Literal["protocol", "worst", "best"]
+SORT_MODES: tuple[SortMode, ...] = ("protocol", "worst", "best")
+SORT_LABELS = {"protocol": "protocol order", "worst": "delta, worst first", "best": "delta, best first"}
+
+COMPARE_COLUMNS = (
+    ("query", "query"),
+    ("base_recall", "base R@k"),
+    ("cand_recall", "cand R@k"),
+    ("delta_recall", "Δ R@k"),
+    ("base_rr", "base RR@k"),
+    ("cand_rr", "cand RR@k"),
+    ("delta_rr", "Δ RR@k"),
+    ("verdict", "verdict"),
+    ("chart", "Δ chart (m)"),
+)
+
+
+def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool, Fraction]]:
+    """Typed keys: the exact Fraction delta, queries without one (null) always last."""
+    sign = -1 if mode == "best" else 1
+
+    def key(row: PairedRow) -> tuple[bool, Fraction]:
+        delta = row.delta(metric)
+        return (delta is None, sign * delta if delta is not None else Fraction(0))
+
+    return key
+
+
+def compare_cells(
+    row: PairedRow, metric: Metric, adjudicated: bool = False, memo: dict[tuple[Any, ...], list[Any]] | None = None
+) -> list[Any]:
+    """The query cell, then eight cells that depend only on the two rows' values: with a
+    ``memo`` (one per refresh), each distinct pair of values is formatted once (2000 queries
+    hold a few hundred; the deltas are Fraction arithmetic, most of a row's cost)."""
+    query = Text.assemble(row.query, (" adj.", STYLE_ADJUDICATED)) if adjudicated else row.query
+    base, cand = row.baseline, row.candidate
+    key = (base.recall, cand.recall, base.rr, cand.rr, base.missing, cand.missing, metric)
+    values = None if memo is None else memo.get(key)
+    if values is None:
+        values = [
+            value_cell(base.recall, base.missing),
+            value_cell(cand.recall, cand.missing),
+            delta_cell(row.delta("recall")),
+            value_cell(base.rr, base.missing),
+            value_cell(cand.rr, cand.missing),
+            delta_cell(row.delta("rr")),
+            verdict_cell(row),
+            delta_bar(row.delta(metric)),
+        ]
+        if memo is not None:
+            memo[key] = values
+    return [query, *values]
+
+
+class CompareView(Vertical):
+    """Title (who against whom, on which metric, in which order), the paired table, the summary."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="score-compare-title", classes="score-title")
+        yield ScoreTable(id="score-compare-table", cursor_type="row", zebra_stripes=True)
+        yield CompareSummary(id="score-compare-summary", classes="score-summary")
+
+    def show(
+        self,
+        session: ScoringSession,
+        comparison: Comparison | None,
+        metric: Metric,
+        sort_mode: SortMode,
+        regressions_only: bool,
+    ) -> None:
+        table = self.query_one(ScoreTable)
+        title = self.query_one("#score-compare-title", Static)
+        summary = self.query_one(CompareSummary)
+        if comparison is None:
+            title.update(Text("comparison needs two accepted runs", style=STYLE_MISSING))
+            sync_table(table, COMPARE_COLUMNS, [])
+            summary.clear()
+            return
+        rows = list(comparison.rows)
+        if regressions_only:
+            rows = [row for row in rows if row.outcome(metric) == "loss"]
+        if sort_mode != "protocol":
+            rows.sort(key=sort_key(sort_mode, metric))
+        title.update(
+            Text.assemble(
+                ("candidate ", "dim"),
+                (comparison.candidate.run, "bold"),
+                (" vs baseline ", "dim"),
+                (comparison.baseline.run, "bold"),
+                ("   (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
+                ("   chart/sort/filter: ", "dim"),
+                (METRIC_LABELS[metric], "bold"),
+                ("   order: ", "dim"),
+                (SORT_LABELS[sort_mode], "bold"),
+                ("   showing: ", "dim"),
+                ("regressions only" if regressions_only else "all queries", "bold"),
+            )
+        )
+        adjudicated = session.adjudicated
+        memo: dict[tuple[Any, ...], list[Any]] = {}
+        sync_table(
+            table,
+            COMPARE_COLUMNS,
+            [(row.query, compare_cells(row, metric, row.query in adjudicated, memo)) for row in rows],
+        )
+        summary.show(session, comparison, metric)

@@ -1,0 +1,47 @@
+"""The scoring screen's two header lines: the protocol as scored, and the runs with their roles."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_WIN
+
+
+def header_text(session: ScoringSession) -> Text:
+    """Protocol name, hash, split, k and query counts; a note where k or split differ from the files."""
+    protocol = session.protocol
+    changed = protocol.k != session.base.k or protocol.split != session.base.split
+    return Text.assemble(
+        ("protocol ", "dim"),
+        (protocol.name, "bold"),
+        ("   sha256 ", "dim"),
+        (protocol.protocol_sha256[:12], "bold"),
+        ("   split ", "dim"),
+        (protocol.split, "bold"),
+        ("   k ", "dim"),
+        (str(protocol.k), "bold"),
+        ("   queries ", "dim"),
+        (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
+        (f"   (files say k {session.base.k}, split {session.base.split})" if changed else "", "yellow"),
+    )
+
+
+def runs_text(session: ScoringSession, baseline: str | None, candidate: str | None) -> Text:
+    """Accepted runs (baseline and candidate marked), rejected runs with their reason, warnings."""
+    text = Text("runs: ", style="dim")
+    if not session.scored:
+        text.append("none: put run files in runs/ or pass --run PATH", style=STYLE_MISSING)
+    for scored in session.accepted:
+        roles = [r for r, n in (("baseline", baseline), ("candidate", candidate)) if n == scored.name]
+        text.append("✓ ", style=STYLE_WIN)
+        text.append(scored.name, style="bold" if roles else "")
+        text.append(f" [{', '.join(roles)}]  " if roles else "  ", style="cyan")
+    for scored in session.rejected:
+        text.append("\n✗ REJECTED ", style=STYLE_LOSS)
+        text.append(scored.name, style="bold")
+        text.append(f": {scored.error}")
+    for scored in session.scored:
+        for warning in scored.warnings:
+            text.append(f"\n⚠ {scored.name}: {warning}", style="yellow")
+    return text

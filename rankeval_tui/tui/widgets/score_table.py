@@ -1,0 +1,139 @@
+"""The scoring screen's tables: a DataTable sized from its cells' text, and an in-place sync.
+
+Why a widget of its own: the comparison and single-run tables hold thousands of rows, and
+Textual's stock sizing and refilling were most of a k change's cost (see ``ScoreTable``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.widgets import DataTable
+from textual.widgets.data_table import CellKey, ColumnKey, RowKey
+
+
+def cell_width(value: object) -> int | None:
+    """The width Textual's ``measure`` gives a cell of a one-line row, from the text alone.
+
+    A ``Text`` measures as its widest line; a ``str`` without markup or a line break is its own
+    text (Textual parses ``str`` cells as markup); ``None`` is empty. Anything else: None, for
+    Textual to measure."""
+    if value is None:
+        return 0
+    if isinstance(value, Text):
+        plain = value.plain
+    elif isinstance(value, str) and "[" not in value and "\n" not in value:
+        plain = value
+    else:
+        return None
+    lines = plain.splitlines()  # the line breaks Text.__rich_measure__ splits on
+    if len(lines) == 1:
+        return cell_len(lines[0])
+    return max(map(cell_len, lines), default=0)
+
+
+class ScoreTable(DataTable):
+    """A ``DataTable`` that sizes its columns from the cells' text instead of measuring each cell.
+
+    Why: Textual 8.2 measures every cell of every new row on idle through the console (a fresh
+    ``ConsoleOptions`` per cell): ~0.17 s for the 2000 x 9 comparison table, each time a table is
+    filled, and re-measures a whole column for every narrowed cell (quadratic on a k change).
+    The cells here are one-line ``Text``, whose measured width is ``cell_len`` of its text, so the
+    columns come out the same (tests/tui/test_score_table.py compares them with a stock table);
+    rows or cells it cannot size that way (labels, tall rows, markup strings) go to Textual.
+    """
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        columns = self.ordered_columns
+        keys = [column.key for column in columns]
+        widths = [column.content_width for column in columns]
+        # Cells are mostly shared objects (delta_chart caches one Text per value): each distinct
+        # one is sized once per pass (all are alive in the table, so their ids are distinct).
+        sized: dict[int, int | None] = {}
+        for_textual: list[RowKey] = []
+        for row_key in new_rows:
+            row = self.rows.get(row_key)
+            if row is None:
+                continue  # removed before idle: Textual skips it too
+            if row.label is not None or row.height != 1:
+                for_textual.append(row_key)
+                continue
+            cells = self._data[row_key]
+            row_widths = []
+            for key in keys:
+                value = cells.get(key)
+                width = sized.get(id(value), -1)
+                if width == -1:
+                    width = sized[id(value)] = cell_width(value)
+                row_widths.append(width)
+            if None in row_widths:
+                for_textual.append(row_key)
+                continue
+            widths = [a if a >= b else b for a, b in zip(widths, row_widths)]  # type: ignore[operator]
+        for column, width in zip(columns, widths):
+            column.content_width = width
+        super()._update_dimensions(for_textual)  # also the virtual size, from the widths above
+
+    def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
+        by_column: dict[ColumnKey, list[RowKey]] = {}
+        for row_key, column_key in updated_cells:
+            by_column.setdefault(column_key, []).append(row_key)
+        for_textual: set[CellKey] = set()
+        for column_key, row_keys in by_column.items():
+            column = self.columns.get(column_key)
+            rows = [key for key in row_keys if key in self.rows]
+            if column is None or not rows:
+                continue
+            new = [cell_width(self._data[key][column_key]) for key in rows]
+            label = cell_width(column.label)
+            if None in new or label is None or any(self.rows[key].height != 1 for key in rows):
+                for_textual.update(CellKey(key, column_key) for key in rows)
+                continue
+            if min(new) < column.content_width:  # type: ignore[type-var]
+                # Narrowed: the column's widest cell, over the whole column once (Textual
+                # re-measures the column for each narrowed cell).
+                every = [cell_width(cells.get(column_key)) for cells in self._data.values()]
+                if None in every:
+                    for_textual.update(CellKey(key, column_key) for key in rows)
+                    continue
+                column.content_width = max([label, *every])  # type: ignore[list-item]
+            else:
+                column.content_width = max([label, *new])  # type: ignore[list-item]
+        if for_textual:
+            super()._update_column_widths(for_textual)
+        self._require_update_dimensions = True
+
+
+def sync_table(
+    table: ScoreTable, columns: Sequence[tuple[str, str]], rows: Sequence[tuple[str, Sequence[Any]]]
+) -> None:
+    """Show ``rows`` in ``table``, in order, touching as little as possible.
+
+    Same columns and same set of row keys (a k change, a new sort): cells are changed in place
+    with ``update_cell`` and the order is fixed with a typed index sort. Anything else (another
+    split, the regressions filter): the rows are rebuilt. Column widths follow the cells (wider
+    or narrower) through ``update_width``: cheap on a ``ScoreTable``.
+    """
+    column_keys = [key for key, _ in columns]
+    if [c.value for c in table.columns] != column_keys:
+        table.clear(columns=True)
+        for key, label in columns:
+            table.add_column(label, key=key)
+    wanted = [key for key, _ in rows]
+    current = [r.key.value for r in table.ordered_rows]
+    if set(current) == set(wanted) and len(current) == len(wanted):
+        for key, cells in rows:
+            for column, value in zip(column_keys, cells):
+                old = table.get_cell(key, column)
+                if old is not value and old != value:
+                    table.update_cell(key, column, value, update_width=True)
+        if current != wanted:
+            index = {key: i for i, key in enumerate(wanted)}
+            table.sort(key=lambda row: index[row[0]])
+        return
+    table.clear()
+    for key, cells in rows:
+        table.add_row(*cells, key=key)
