@@ -183,3 +183,12 @@ def test_bad_msmarco_run_lines(tmp_path, text, fragments):
         load_run(path)
     for fragment in ("run.tsv", *fragments):
         assert fragment in str(error.value), (fragment, str(error.value))
+
+
+def test_id_rule_is_the_per_character_rule_on_every_code_point():
+    from rankeval_tui.core.files.protocol_files import NOT_IN_AN_ID
+
+    for point in range(0x110000):
+        ch = chr(point)
+        forbidden = ch.isspace() or point < 32 or 127 <= point < 160
+        assert bool(NOT_IN_AN_ID.search(f"q:{ch}1")) is forbidden, hex(point)

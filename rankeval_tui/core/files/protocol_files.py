@@ -16,6 +16,7 @@ and the rule; nothing is dropped, filled or coerced.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,9 @@ DOCUMENT_REQUIRED = {"text": str}
 DOCUMENT_OPTIONAL = {"title": str}
 PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance")
 QRELS_TABLES = ("qrels", "provenance", "notes", "disputed", "adjudication")
+NOT_IN_AN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
+"""Whitespace (``\\s`` is ``str.isspace`` on str patterns), C0, DEL and C1 controls: one regex
+search instead of a Python test per character, which was 70% of reading a TREC run."""
 
 
 def check_id(kind: str, value: object, *, file: Path | None, where: str | None = None) -> str:
@@ -51,7 +55,7 @@ def check_id(kind: str, value: object, *, file: Path | None, where: str | None =
     """
     if type(value) is not str or not value:
         raise ContractError(f"{kind} ID must be a nonempty string, got {value!r}", file=file, where=where)
-    if any(ch.isspace() or ord(ch) < 32 or 127 <= ord(ch) < 160 for ch in value):  # C0, DEL, C1
+    if NOT_IN_AN_ID.search(value):
         raise ContractError(f"{kind} ID {value!r} contains whitespace or a control character", file=file, where=where)
     return value
 
