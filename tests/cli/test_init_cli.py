@@ -275,3 +275,39 @@ def test_adapt_output_is_a_run_score_accepts_with_the_hash_beside_it(tmp_path, s
     expected = seed_expected_chunk["collapse_then_document_cutoff"]
     assert (report["recall_at_k"], report["mrr_at_k"]) == (expected["recall_at_2"], expected["mrr_at_2"])
     assert report["adapter_sha256"] == sidecar["adapter_sha256"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragments"),
+    [
+        (("--threshold", "2"), ("--threshold needs --qrels",)),
+        (("--seed", "3"), ("--seed is used with --sample-queries only",)),
+        (("--pool-depth", "5"), ("--pool-depth needs at least one --run",)),
+        (("--sample-queries", "4", "--seed", "1"), ("--sample-queries 4 is more than the 3 queries", "queries.tsv")),
+        (
+            ("--queries", FORMATS / "split_queries.jsonl", "--split", "train"),
+            ("no query of split 'train' (the file has: dev, test)", "split_queries.jsonl"),
+        ),
+    ],
+)
+def test_option_errors_write_nothing(tmp_path, extra, fragments):
+    result = init(
+        tmp_path / "new", "--corpus", DATA / "help-docs", "--queries", DATA / "queries.tsv", "--k", "2", *extra
+    )
+    assert_one_line_error(result, *fragments)
+    assert_nothing_written(tmp_path, "new")
+
+
+def test_labels_of_queries_left_out_of_the_sample_are_counted_not_kept(tmp_path):
+    target = tmp_path / "sample"
+    result = init(
+        target,
+        *("--corpus", DATA / "help-docs", "--queries", DATA / "queries.tsv", "--qrels", DATA / "qrels.trec"),
+        *("--k", "2", "--sample-queries", "1", "--seed", "0"),
+    )
+    assert result.returncode == 0, result.stderr
+    (kept,) = load_definition(target).queries
+    provenance = read_toml(target / "qrels.toml")["provenance"]
+    in_file = {"q:1001": 2, "q:1002": 1, "q:1003": 0}
+    assert provenance["imported_labels"] == in_file[kept]
+    assert provenance.get("labels_outside_protocol", 0) == 3 - in_file[kept]
