@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 import tomllib  # noqa: E402
 
-from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
+from benchmarks.synth import SynthSpec, make_data, qrels_toml, realistic_ids, write_protocol  # noqa: E402
 from rankeval_tui.core.files import fasttoml  # noqa: E402
 
 FAST_PATH = "fast path (fasttoml, else tomllib)"
@@ -159,25 +159,78 @@ def decision(parse: Callable[[str], Any], text: str) -> tuple[bool, Any]:
         return False, None
 
 
+def layout_variants(qrels: dict[str, dict[str, int]], spec: SynthSpec) -> dict[str, str]:
+    """The same labels in every layout a person or another tool may write (issue 13): each must
+    load at the bare layout's speed, or within 1.5x of it."""
+    bare = qrels_toml(qrels)
+    docs, queries = realistic_ids(spec)
+    renamed = {
+        new_q: dict(zip(docs, row.values())) for new_q, row in zip(queries, qrels.values())
+    }  # the same labels under realistic IDs (tomli-w quotes them)
+    variants = {
+        "bare keys (tomli-w)": bare,
+        'quoted keys ([qrels."q1"], "d1" = 0)': qrels_toml(qrels, quote_all=True),
+        "realistic IDs (q:1001, msmarco_v2.1_doc_00_12345)": qrels_toml(renamed),
+        "literal keys ('d1' = 0)": qrels_toml(qrels, quote_all=True).replace('"', "'"),
+        "compact (d1=0)": bare.replace(" = ", "="),
+        "CRLF line ends": bare.replace("\n", "\r\n"),
+        "comment on every line (d1 = 0 # ok)": bare.replace(" = 0\n", " = 0 # ok\n"),
+        "blank line and comment after every pair": bare.replace(" = 0\n", " = 0\n\n# seen\n"),
+        'dotted quoted headers ([qrels."a.b"])': bare.replace("[qrels.", '[qrels."x.').replace("]\n", '"]\n'),
+    }
+    per_section = bare.replace("]\n", "]\nscore = 0.5\n")
+    variants["rare: a float in every table (line to tomllib)"] = per_section
+    variants["rare: a dotted key in every table (table to tomllib)"] = bare.replace("]\n", "]\nmeta.seen = 1\n")
+    return variants
+
+
+def bench_layouts(qrels: dict[str, dict[str, int]], spec: SynthSpec, repeat: int) -> None:
+    variants = layout_variants(qrels, spec)
+    found = parsers()
+    print(f"{'layout (same labels)':<56} {'fast path s':>11} {'vs bare':>8} {'tomllib s':>10} {'rtoml s':>8}  equal")
+    bare_seconds = None
+    for label, text in variants.items():
+        seconds, parsed = best(repeat, lambda text=text: fast_path(text))
+        taken = fasttoml.loads(text) is not None
+        bare_seconds = bare_seconds or seconds
+        tl_seconds, expected = best(1, lambda text=text: tomllib.loads(text))
+        rtoml_seconds = best(1, lambda text=text: found["rtoml"](text))[0] if "rtoml" in found else float("nan")
+        same = "yes" if strict_equal(parsed, expected) else "NO"
+        print(
+            f"{label:<56} {seconds:>11.3f} {seconds / bare_seconds:>7.2f}x {tl_seconds:>10.3f} {rtoml_seconds:>8.3f}  "
+            f"{same}{'' if taken else ' (whole file to tomllib)'}"
+        )
+    print()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--documents", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--layouts-only", action="store_true", help="only the table of key layouts")
     args = parser.parse_args()
 
     from rankeval_tui.core import files
     from rankeval_tui.core.evaluation.protocol import Protocol, check_qrels
 
     with tempfile.TemporaryDirectory() as tmp:
-        data = make_data(SynthSpec(args.queries, args.documents, 1, seed=0, runs=()))
+        spec = SynthSpec(args.queries, args.documents, 1, seed=0, runs=())
+        data = make_data(spec)
+        if args.layouts_only:
+            print(f"qrels.toml: {args.queries * args.documents:,} pairs in each layout; best of {args.repeat}\n")
+            bench_layouts(data.qrels, spec, args.repeat)
+            return 0
         paths = write_protocol(Path(tmp) / "p", data)
+        qrels = data.qrels
         del data
         raw = paths.qrels_toml.read_bytes()
         text = raw.decode("utf-8")
         pairs = args.queries * args.documents
         print(f"qrels.toml: {pairs:,} pairs, {len(raw) / 1e6:.1f} MB; best of {args.repeat}\n")
 
+        bench_layouts(qrels, spec, args.repeat)
+        del qrels
         found = parsers()
         timings: dict[str, float] = {}
         results: dict[str, Any] = {}

@@ -14,13 +14,25 @@ The same seeded synthetic protocol as bench_scoring.py. Steps, each repeated:
   busy/idle is the cost of sharing the GIL with the worker thread.
 
 Prints best and median seconds and ratios. Timings on a shared machine are noisy.
+
+    python benchmarks/bench_score_statistics.py --cli --queries 10000   # the headless command
+
+``--cli`` instead times ``rankeval-tui score`` as processes, best of ``--repeat`` each (runs
+interleaved): without statistics, ``--baseline A --test sign-flip`` and ``--test bootstrap``,
+with their ratios to the command without statistics (issue 13: at most 2x at 10,000 queries),
+and beside them ranx.compare (Fisher randomization, 10,000 permutations, the same runs, read
+from the same TREC files) in its own process. ``--code DIR`` runs the command from another
+checkout (the before column of a change).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -76,6 +88,60 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
     return times
 
 
+RANX_COMPARE = """
+import json, sys, time
+start = time.perf_counter()
+from ranx import Qrels, Run, compare
+qrels = Qrels.from_file(sys.argv[1], kind="trec")
+runs = [Run.from_file(path, kind="trec", name=path.rsplit("/", 1)[-1][:-4]) for path in sys.argv[2:]]
+tiny = Qrels({"q": {"d": 1}})
+compare(tiny, [Run({"q": {"d": 1.0}}, name="a"), Run({"q": {"d": 1.0}}, name="b")], ["mrr@10"], n_permutations=10)
+warm = time.perf_counter()
+report = compare(qrels, runs, ["recall@10", "mrr@10"], stat_test="fisher", n_permutations=10000, max_p=0.05,
+                 make_comparable=True)
+done = time.perf_counter()
+print(json.dumps({"compare": done - warm, "process": done - start}))
+"""
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, str]:
+    start = time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=ROOT)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return time.perf_counter() - start, proc.stdout
+
+
+def bench_cli(directory: Path, runs: list[Path], trec_runs: list[Path], repeat: int, code: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    base = [sys.executable, "-m", "rankeval_tui", "score", str(directory), "--format", "json"]
+    for run in runs:
+        base += ["--run", str(run)]
+    commands = {
+        "score (no statistics)": base,
+        "score --baseline A --test sign-flip": [*base, "--baseline", "A", "--test", "sign-flip"],
+        "score --baseline A --test bootstrap": [*base, "--baseline", "A", "--test", "bootstrap"],
+    }
+    best: dict[str, float] = {}
+    ranx: dict[str, float] = {}
+    for _ in range(repeat):
+        for label, argv in commands.items():
+            best[label] = min(best.get(label, float("inf")), timed(argv, env)[0])
+        qrels = str(directory / "trec" / "qrels.txt")
+        _, out = timed([sys.executable, "-c", RANX_COMPARE, qrels, *map(str, trec_runs)], dict(os.environ))
+        for key, value in json.loads(out).items():
+            ranx[key] = min(ranx.get(key, float("inf")), value)
+    plain = best["score (no statistics)"]
+    print(f"code: {code}; best of {repeat}")
+    print(f"{'command':<40} {'wall s':>7} {'vs no statistics':>17}")
+    for label, seconds in best.items():
+        print(f"{label:<40} {seconds:>7.2f} {seconds / plain:>16.2f}x")
+    print(
+        f"{'ranx.compare (fisher, 10,000 perm.)':<40} {ranx['compare']:>7.2f}   (numba warmed; whole process "
+        f"{ranx['process']:.2f} s with reading the TREC files)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=2000)
@@ -83,6 +149,8 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cli", action="store_true", help="time the score command instead of the screen")
+    parser.add_argument("--code", type=Path, default=ROOT, help="checkout whose rankeval_tui --cli runs")
     args = parser.parse_args()
 
     spec = SynthSpec(args.queries, args.documents, args.depth, k=args.k, runs=("A", "B", "C"))
@@ -90,6 +158,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_protocol(Path(tmp) / "proto", make_data(spec))
         runs = list(paths.json_runs.values())
+        if args.cli:
+            print(
+                f"protocol: {args.queries} queries x {args.documents} documents, 3 runs of depth {args.depth}, "
+                f"k {args.k}; baseline A, candidates B and C, 10000 draws, seed 0"
+            )
+            bench_cli(paths.directory, runs, list(paths.trec_runs.values()), args.repeat, args.code.resolve())
+            return 0
         print(
             f"protocol: {args.queries} queries x {args.documents} documents, 3 runs of depth {args.depth}, "
             f"k {args.k}; statistics: baseline A, candidates B and C, 10000 draws, seed 0; "

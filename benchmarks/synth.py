@@ -20,10 +20,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 SPLIT = "test"
+LAYOUTS = ("bare", "quoted", "realistic")
+"""How qrels.toml and protocol.toml spell their keys: ``bare`` (``[qrels.q0001]``, ``d0001 = 0``, as
+tomli-w writes simple IDs), ``quoted`` (the same IDs quoted: ``[qrels."q0001"]``, ``"d0001" = 0``, as
+other tools or people write them) and ``realistic`` (``q:1001`` and ``msmarco_v2.1_doc_00_12345``,
+which tomli-w itself must quote)."""
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(frozen=True)
@@ -43,12 +50,16 @@ class SynthSpec:
     max_relevant: int = 5
     dev: int = 0
     """Extra queries in split "dev": judged (so in the hash) but outside the scored split."""
+    layout: str = "bare"
+    """One of ``LAYOUTS``: the IDs (``realistic``) and how the TOML files quote keys."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= self.documents:
             raise ValueError("depth must be between 1 and the number of documents")
         if self.queries < 1 or self.k < 1:
             raise ValueError("queries and k must be positive")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
 
 
 @dataclass
@@ -71,11 +82,18 @@ def ids(prefix: str, count: int) -> list[str]:
     return [f"{prefix}{i:0{width}d}" for i in range(1, count + 1)]
 
 
+def realistic_ids(spec: SynthSpec) -> tuple[list[str], list[str]]:
+    """Document and query IDs as real collections spell them (MS MARCO v2.1 segments, ``q:`` IDs)."""
+    docs = [f"msmarco_v2.1_doc_{i // 100_000:02d}_{i % 100_000:05d}" for i in range(12_345, 12_345 + spec.documents)]
+    return docs, [f"q:{i}" for i in range(1001, 1001 + spec.queries)]
+
+
 def make_data(spec: SynthSpec) -> SynthData:
-    """Everything in memory, deterministic for a given spec."""
+    """Everything in memory, deterministic for a given spec (the layout changes IDs, not draws)."""
     rng = random.Random(spec.seed)
-    docs = ids("d", spec.documents)
-    test = ids("q", spec.queries)
+    docs, test = (
+        realistic_ids(spec) if spec.layout == "realistic" else (ids("d", spec.documents), ids("q", spec.queries))
+    )
     dev = [f"dev{i}" for i in range(1, spec.dev + 1)]
     queries = {q: {"text": f"synthetic query {q}", "split": SPLIT} for q in test}
     queries.update({q: {"text": f"synthetic query {q}", "split": "dev"} for q in dev})
@@ -115,17 +133,26 @@ def make_data(spec: SynthSpec) -> SynthData:
     return data
 
 
-def qrels_toml(qrels: dict[str, dict[str, int]]) -> str:
-    """The text tomli-w writes for ``{"qrels": qrels}`` (checked in the cross-check test),
-    built directly because tomli-w takes minutes on millions of pairs."""
+def toml_key(key: str, quote_all: bool = False) -> str:
+    """A key as tomli-w writes it (bare when it can be), or always quoted (``quote_all``).
+    The synthetic IDs contain no character a basic string would have to escape."""
+    return key if _BARE_KEY.fullmatch(key) and not quote_all else f'"{key}"'
+
+
+def qrels_toml(qrels: dict[str, dict[str, int]], quote_all: bool = False) -> str:
+    """The text tomli-w writes for ``{"qrels": qrels}`` (checked in the cross-check test), or the
+    same with every key quoted, built directly because tomli-w takes minutes on millions of pairs."""
     parts = []
     for q, row in qrels.items():
-        parts.append(f"[qrels.{q}]\n" + "".join(f"{d} = {v}\n" for d, v in row.items()))
+        parts.append(
+            f"[qrels.{toml_key(q, quote_all)}]\n" + "".join(f"{toml_key(d, quote_all)} = {v}\n" for d, v in row.items())
+        )
     return "\n".join(parts)
 
 
 def protocol_toml(data: SynthData) -> str:
     s = data.spec
+    quote_all = s.layout == "quoted"
     lines = [
         "[protocol]",
         f'name = "synth-q{s.queries}-d{s.documents}-r{s.depth}-s{s.seed}"',
@@ -135,9 +162,9 @@ def protocol_toml(data: SynthData) -> str:
         "",
     ]
     for d, text in data.documents.items():
-        lines += [f"[documents.{d}]", f'text = "{text}"', ""]
+        lines += [f"[documents.{toml_key(d, quote_all)}]", f'text = "{text}"', ""]
     for q, meta in data.queries.items():
-        lines += [f"[queries.{q}]", f'text = "{meta["text"]}"', f'split = "{meta["split"]}"', ""]
+        lines += [f"[queries.{toml_key(q, quote_all)}]", f'text = "{meta["text"]}"', f'split = "{meta["split"]}"', ""]
     return "\n".join(lines)
 
 
@@ -170,7 +197,7 @@ def write_protocol(directory: str | Path, data: SynthData) -> SynthPaths:
     (directory / "runs").mkdir(parents=True, exist_ok=True)
     (directory / "trec").mkdir(exist_ok=True)
     (directory / "protocol.toml").write_text(protocol_toml(data), encoding="utf-8")
-    (directory / "qrels.toml").write_text(qrels_toml(data.qrels), encoding="utf-8")
+    (directory / "qrels.toml").write_text(qrels_toml(data.qrels, data.spec.layout == "quoted"), encoding="utf-8")
     (directory / "trec" / "qrels.txt").write_text(trec_qrels(data.qrels), encoding="utf-8")
     json_runs, trec_runs = {}, {}
     for name, rankings in data.runs.items():
@@ -190,9 +217,16 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--runs", default="A", help="comma-separated run names")
+    parser.add_argument("--layout", choices=LAYOUTS, default="bare")
     args = parser.parse_args()
     spec = SynthSpec(
-        args.queries, args.documents, args.depth, k=args.k, seed=args.seed, runs=tuple(args.runs.split(","))
+        args.queries,
+        args.documents,
+        args.depth,
+        k=args.k,
+        seed=args.seed,
+        runs=tuple(args.runs.split(",")),
+        layout=args.layout,
     )
     paths = write_protocol(args.out, make_data(spec))
     print(paths.directory)

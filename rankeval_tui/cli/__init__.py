@@ -11,20 +11,40 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError
 
 # Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
-COMMAND_MODULES = ("init", "score", "validate", "adapt", "agree", "merge", "trec", "inspect", "judge", "adjudicate")
+COMMAND_MODULES = (
+    "init",
+    "score",
+    "validate",
+    "adapt",
+    "agree",
+    "merge",
+    "trec",
+    "inspect",
+    "judge",
+    "adjudicate",
+    "demo",
+    "grow",
+)
 
 APP_COMMAND = "inspect"
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but usage errors are one ``error:`` line (exit 2) like every other error."""
+    """argparse, but usage errors are one ``error:`` line (exit 2) like every other error.
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    ``commands`` names the subcommands (argparse has no public way to list them), so ``main``
+    can tell a subcommand from a protocol path.
+    """
+
+    commands: frozenset[str] = frozenset()
+
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
 
 
@@ -38,10 +58,11 @@ def build_parser() -> ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     for name in COMMAND_MODULES:
         importlib.import_module(f"rankeval_tui.cli.{name}").register(subparsers)
+    parser.commands = frozenset(subparsers.choices or ())  # the subcommand parsers, by name
     return parser
 
 
-def normalise(argv: list[str], commands: set[str]) -> list[str]:
+def normalise(argv: list[str], commands: frozenset[str]) -> list[str]:
     """``rankeval-tui`` and ``rankeval-tui PROTOCOL`` open the app (the ``inspect`` command)."""
     if APP_COMMAND not in commands:
         return argv
@@ -54,8 +75,7 @@ def normalise(argv: list[str], commands: set[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
-    args = parser.parse_args(normalise(list(sys.argv[1:] if argv is None else argv), commands))
+    args = parser.parse_args(normalise(list(sys.argv[1:] if argv is None else argv), parser.commands))
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2

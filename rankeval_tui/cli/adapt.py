@@ -1,31 +1,31 @@
-"""``rankeval-tui adapt``: chunk run -> document run with provenance and the adapter hash."""
+"""``rankeval-tui adapt``: chunk run -> document run with provenance and the adapter hash.
+
+With ``-o RUN.json`` the document run is a plain JSON run that ``score --run RUN.json`` reads;
+the adapter hash and the evidence go beside it, to ``RUN.json.provenance.json``, never inside.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
+from rankeval_tui.cli.common import add_output_option, add_protocol_directory, write_output
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.files import load_chunk_map, load_definition, load_run
-from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.runs import SIDECAR_SUFFIX
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("adapt", help="collapse a chunk run to a document run (first occurrence)")
-    parser.add_argument("protocol", type=Path, metavar="PROTOCOL")
+    add_protocol_directory(parser)
     parser.add_argument("chunk_run", type=Path, metavar="CHUNK_RUN.json")
     parser.add_argument("--chunk-map", type=Path, required=True, metavar="MAP.toml")
     parser.add_argument("--split", default=None, help="override the protocol's split")
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        default=None,
-        metavar="DOC_RUN.json",
+    add_output_option(
+        parser,
+        "DOC_RUN.json",
         help="write the document run here (a plain JSON run 'score --run' reads) and the adapter hash and "
         f"evidence beside it, in DOC_RUN.json{SIDECAR_SUFFIX} (atomically); default: all of it to standard output",
     )
@@ -40,7 +40,7 @@ def run_adapt(args: argparse.Namespace) -> int:
         definition, load_chunk_map(args.chunk_map), load_run(args.chunk_run), map_source=args.chunk_map
     )
     if args.output is None:
-        sys.stdout.write(json_text(adaptation.to_json()))
+        write_output(json_text(adaptation.to_json()), None, "")
         return 0
     if not str(args.output).endswith(".json"):
         raise ContractError("-o must name a .json file (the document run is a JSON run)", file=args.output)
@@ -52,13 +52,11 @@ def run_adapt(args: argparse.Namespace) -> int:
         "evidence": adaptation.evidence,
     }
     # The sidecar first: a run whose provenance is lost would be scored without its adapter hash.
-    atomic_write_text(sidecar, json_text(provenance))
-    atomic_write_text(args.output, json_text(adaptation.document_runs))
-    print(
-        f"wrote {args.output} ({len(adaptation.document_runs)} queries) and {sidecar.name} "
-        f"(adapter_sha256 {adaptation.adapter_sha256}); score it with: rankeval-tui score "
-        f"{args.protocol} --run {args.output}",
-        file=sys.stderr,
+    write_output(json_text(provenance), sidecar, f"adapter_sha256 {adaptation.adapter_sha256}, evidence")
+    write_output(
+        json_text(adaptation.document_runs),
+        args.output,
+        f"{len(adaptation.document_runs)} queries; score it with: rankeval-tui score {args.protocol} --run {args.output}",
     )
     return 0
 

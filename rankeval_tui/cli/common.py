@@ -18,8 +18,10 @@ from rankeval_tui.core.files import (
     parse_run_argument,
     run_files,
 )
+from rankeval_tui.core.files.atomic import atomic_write_text
+from rankeval_tui.core.files.demo import BUNDLED_DEMO
 
-DEMO_PROTOCOL = Path(__file__).resolve().parent.parent / "demo" / "help-docs-zh"
+DEMO_PROTOCOL = BUNDLED_DEMO
 
 
 def positive_int(text: str) -> int:
@@ -42,6 +44,10 @@ def add_protocol_argument(parser: argparse.ArgumentParser) -> None:
         metavar="PROTOCOL",
         help="protocol directory (default: the bundled demo, the seed tutorial's fixture)",
     )
+    add_qrels_option(parser)
+
+
+def add_qrels_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--qrels", type=Path, default=None, metavar="PATH", help="qrels file (default: PROTOCOL/qrels.toml)"
     )
@@ -64,6 +70,31 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--k", type=int, default=None, help="override the protocol's k (changes the hash)")
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
+
+
+def add_protocol_directory(parser: argparse.ArgumentParser, help: str = "protocol directory") -> None:
+    """The required PROTOCOL of commands that read or write one protocol's files (no demo default:
+    the bundled demo is never written, and comparing annotators needs their protocol)."""
+    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help=help)
+
+
+STDOUT_HELP = "write here (atomically) instead of standard output"
+
+
+def add_output_option(
+    parser: argparse.ArgumentParser, metavar: str, help: str = STDOUT_HELP, *, required: bool = False
+) -> None:
+    """``-o/--output PATH``: where a command writes its file (the writes themselves are atomic)."""
+    parser.add_argument("-o", "--output", type=Path, default=None, required=required, metavar=metavar, help=help)
+
+
+def write_output(text: str, output: Path | None, summary: str) -> None:
+    """Print ``text``, or write it atomically to ``output`` and say so on stderr (stdout stays clean)."""
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write_text(output, text)
+        print(f"wrote {output}: {summary}", file=sys.stderr)
 
 
 def protocol_dir(args: argparse.Namespace) -> Path:

@@ -37,4 +37,5 @@ def run_inspect(args: argparse.Namespace) -> int:
     app = RankevalApp(
         directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split, chunk_map_path=args.chunk_map
     )
-    return app.run() or 0
+    app.run()
+    return app.return_code or 0  # 1 when the app ended on an unhandled error (Textual prints it)

@@ -12,8 +12,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.common import add_output_option, add_protocol_directory
+from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
 from rankeval_tui.core.annotation.judging import JudgingSession
-from rankeval_tui.core.files import QRELS_FILE, load_definition
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.evaluate import check_run
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument, run_files
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "resume. When every pair is judged, QRELS is written atomically. An existing complete "
         "QRELS opens for review and correction.",
     )
-    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
+    add_protocol_directory(parser)
     parser.add_argument(
         "--qrels",
         type=Path,
@@ -49,6 +54,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--seed", type=int, default=None, metavar="N", help="seed of the per-query shuffle, recorded in provenance"
     )
     parser.add_argument(
+        "--holes-first",
+        choices=HOLE_ORDERS,
+        default=None,
+        help="top-k: judge first the holes inside some run's top k (runs in PROTOCOL/runs/ or --run); "
+        "they decide the numerators. Only the visiting order changes; no run is shown",
+    )
+    parser.add_argument(
+        "--run",
+        action="append",
+        default=[],
+        metavar="[NAME=]PATH",
+        help="with --holes-first: the runs whose top k come first (default: every file in PROTOCOL/runs/)",
+    )
+    parser.add_argument(
         "--break-lock",
         action="store_true",
         help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
@@ -63,15 +82,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="adjudicate the pairs two annotators label differently (with -o; --annotator "
         "names the adjudicator); see also the adjudicate command",
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        default=None,
-        metavar="QRELS.toml",
-        help="with --adjudicate: the adjudicated, exhaustive qrels to write",
-    )
+    add_output_option(parser, "QRELS.toml", "with --adjudicate: the adjudicated, exhaustive qrels to write")
     parser.set_defaults(func=run_judge)
+
+
+def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The pairs inside the runs' top k; every run is checked against the protocol first."""
+    if args.run:
+        specs = [parse_run_argument(a, args.protocol) for a in args.run]
+    else:
+        specs = [(None, path) for path in run_files(args.protocol)]
+        if not specs:
+            raise ContractError("--holes-first top-k needs runs: give --run PATH or put run files in runs/")
+    runs = [load_run(path, name) for name, path in specs]
+    for run in runs:
+        check_run(definition, run)
+    return top_k_pairs(definition, [run.rankings for run in runs], definition.k)
 
 
 def run_judge(args: argparse.Namespace) -> int:
@@ -81,11 +107,23 @@ def run_judge(args: argparse.Namespace) -> int:
         return run_from_judge(args)
     definition = load_definition(args.protocol)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    if args.run and args.holes_first is None:
+        raise ContractError("--run applies to --holes-first only")
+    # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
+    priority = holes_in_top_k(definition, args) if args.holes_first is not None else None
     session = JudgingSession.open(
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
+    if priority is not None:
+        try:
+            first = session.order_holes(priority)
+        except BaseException:
+            session.close()
+            raise
+        print(f"{first} holes inside some run's top {definition.k} come first", file=sys.stderr)
     for warning in session.warnings:
         print(f"warning: {warning}", file=sys.stderr)
+    print(session.start_summary(), file=sys.stderr)
     try:
         from rankeval_tui.tui.app import RankevalApp  # textual only once the input is known good
 

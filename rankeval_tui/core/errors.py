@@ -9,6 +9,7 @@ beside the run it rejected. It subclasses ``ValueError`` so the seed's tests, wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -43,3 +44,12 @@ class ContractError(ValueError):
 def describe_id(kind: str, value: object) -> str:
     """``query 'q2'``: IDs are quoted with repr so spaces, quotes and control characters show."""
     return f"{kind} {value!r}"
+
+
+Reporter = Callable[[ContractError], None]
+"""Where a checker sends each problem it finds: ``raise_problem`` (the default, stop at the first)
+or a list's ``append`` (``validate``, which lists every problem)."""
+
+
+def raise_problem(problem: ContractError) -> None:
+    raise problem

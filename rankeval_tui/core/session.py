@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
@@ -361,7 +361,8 @@ def statistics_in_process(
         receiver.close()
     if not ok:
         raise RuntimeError(f"the statistics process failed:\n{value}")
-    return value
+    # _statistics_child sends (True, family_statistics(...)) or (False, the traceback's text).
+    return cast("PairedStatistics | None", value)
 
 
 def smallest_possible_p(stats: MetricStatistics) -> Fraction | None:

@@ -182,10 +182,10 @@ class JudgeScreen(Screen[None]):
             self.watch_hangups()
         for warning in session.warnings:
             self.notify(warning, severity="warning", timeout=15)
-        if session.review:
+        if session.review and session.imported.source is None:
             self.set_status("review: the qrels file is complete; changes are journaled and written on quit")
         else:
-            self.set_status(f"{session.remaining} of {session.total} pairs to judge")
+            self.set_status(session.start_summary(compact=True))
         self.sync()
 
     def on_unmount(self) -> None:
@@ -221,6 +221,8 @@ class JudgeScreen(Screen[None]):
             f"   {session.doc_index + 1} of {len(session.docs_of[query])} in {query}   label: ",
             (label_text, label_style),
         )
+        if session.is_imported(query, doc):
+            pair_line.append("   imported", style="italic magenta")
         if session.is_disputed(query, doc):
             pair_line.append("   DISPUTED", style="bold red")
         note = session.note_of(query, doc)
@@ -415,12 +417,12 @@ def open_judge_screen(app: App) -> None:
     crash, because the app is already running."""
     session = getattr(app, "judge_session", None)
     if session is None or session.finished_message is not None:
-        directory = Path(app.protocol_dir)  # type: ignore[attr-defined]
+        directory = Path(app.protocol_dir)  # type: ignore[attr-defined]  # RankevalApp's; screens never import it
         qrels_path = getattr(app, "qrels_path", None) or directory / QRELS_FILE
         try:
             session = JudgingSession.open(load_definition(directory), Path(qrels_path))
         except ContractError as error:
             app.notify(f"cannot judge: {error.one_line()}", severity="error", timeout=20)
             return
-        app.judge_session = session  # type: ignore[attr-defined]
+        app.judge_session = session  # type: ignore[attr-defined]  # kept on the app so `j` resumes it
     app.push_screen(JudgeScreen(session, exit_app_on_quit=False))

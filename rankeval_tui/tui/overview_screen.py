@@ -53,7 +53,9 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
                 (UNJUDGED, "bold yellow"),
                 " unjudged  ",
                 ("x", "reverse red"),
-                " disputed\n",
+                " disputed",
+                *((("  ", ""), ("1", "italic underline"), (" imported", "")) if session.imported.source else ()),
+                "\n",
                 (columns, "dim"),
             ),
             id="overview-legend",
@@ -72,6 +74,7 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
         label = self.session.label_of(query, doc)
         state = {None: "unjudged", 0: "0 not relevant", 1: "1 relevant"}[label]
         extra = "  disputed" if self.session.is_disputed(query, doc) else ""
+        imported = "  imported" if self.session.is_imported(query, doc) else ""  # the source: judge screen, provenance
         note = "  note" if self.session.note_of(query, doc) else ""
         column = "doc #" if self.session.order == "corpus" else "pos #"
         self.query_one("#overview-cell", Static).update(
@@ -85,6 +88,7 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
                 "  ",
                 state,
                 (extra, "red"),
+                (imported, "italic magenta"),
                 (note, "cyan"),
             )
         )

@@ -134,6 +134,7 @@ class ScoreScreen(Screen[None]):
         """Adopt a new session, keeping baseline/candidate where those runs are still accepted."""
         names = [s.name for s in session.accepted]
         baseline = self.baseline if self.baseline in names else (names[0] if names else None)
+        candidate: str | None
         if self.candidate in names:
             candidate = self.candidate
         else:

@@ -1,7 +1,8 @@
 """docs/own-data.md, run as written: every command of the walk-through, on tests/data/own_data/.
 
-The commands are read out of the document's ``console`` blocks, so the page and this test cannot
-drift apart. ``judge`` is interactive: the test drives the very app ``rankeval-tui judge`` opens
+The commands are read out of the document's ``shell`` blocks, so the page and this test cannot
+drift apart. (Not ``console`` blocks: tests/test_docs_commands.py runs those in a copy of
+protocols/, without these fixtures, and ``judge`` is interactive.) ``judge`` is interactive: the test drives the very app ``rankeval-tui judge`` opens
 (same session, same screen) with the keyboard, as a person would.
 """
 
@@ -29,12 +30,12 @@ TRUTH = {
 
 
 def walkthrough_commands() -> list[list[str]]:
-    """Every ``$ rankeval-tui ...`` line of the document's console blocks, in order."""
+    """Every ``$ rankeval-tui ...`` line of the document's shell blocks, in order."""
     commands = []
     in_block = False
     for line in DOC.read_text(encoding="utf-8").splitlines():
         if line.startswith("```"):
-            in_block = line.strip() == "```console"
+            in_block = line.strip() == "```shell"
             continue
         if in_block and line.startswith("$ rankeval-tui "):
             commands.append(shlex.split(line[2:])[1:])

@@ -2,15 +2,20 @@
 
 The contract under test: if ``fasttoml.loads(t)`` returns a dict, ``tomllib.loads(t)`` succeeds
 and returns an equal dict with the same types and key order; otherwise it returns ``None``
-(never raises). A differential hypothesis test feeds it tomli-w output of in-subset data (which
-it must take), near-miss documents (every construct outside the subset, spliced into valid
-files) and random character damage and truncations; the fuzz corpus and the real files of the
-project run through the same check. Tests also pin that the fast path takes the common files,
-so the contract cannot be met by always answering ``None``.
+(never raises). A differential hypothesis test feeds it tomli-w output (which it must take),
+documents in every layout a person or another tool may write (bare, basic and literal keys with
+escapes, dotted quoted headers, comments, CRLF, blank lines, ``key=0``, values of every kind:
+which it must also take, delegating rare constructs line by line or section by section), near-miss
+documents (every construct outside the grammar, spliced into valid files) and random character
+damage and truncations; whenever tomllib rejects a text the fast path must answer ``None``, so
+``read_toml`` shows tomllib's own error. The fuzz corpus and the real files of the project run
+through the same check. Tests also pin that the fast path takes the common files, so the contract
+cannot be met by always answering ``None``.
 """
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +42,8 @@ def strict_equal(a: Any, b: Any) -> bool:
         return list(a) == list(b) and all(strict_equal(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(strict_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
     return a == b
 
 
@@ -46,6 +53,15 @@ def check_contract(text: str) -> dict[str, Any] | None:
     if fast is not None:
         assert type(fast) is dict
         assert strict_equal(fast, tomllib.loads(text)), text
+    return fast
+
+
+def check_taken(text: str) -> dict[str, Any]:
+    """A valid text must be taken (no whole-file fallback) and equal to tomllib's answer."""
+    expected = tomllib.loads(text)  # the generators only make valid TOML
+    fast = fasttoml.loads(text)
+    assert fast is not None, text
+    assert strict_equal(fast, expected), text
     return fast
 
 
@@ -181,6 +197,136 @@ def damaged(draw: st.DrawFn, base: st.SearchStrategy[str]) -> str:
     return text
 
 
+# Every layout of valid TOML a person or another tool may write for the same kind of data.
+LITERAL_UNSAFE = "'\x7f" + "".join(map(chr, range(32))).replace("\t", "")
+
+
+def basic_string(draw: st.DrawFn, text: str) -> str:
+    """``text`` as a basic string, each character escaped (randomly) in any form TOML allows."""
+    out = []
+    for char in text:
+        code = ord(char)
+        short = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+        must = char in short or code < 32 or code == 0x7F
+        form = draw(st.sampled_from(("plain", "short", "u", "U"))) if not (0xD800 <= code <= 0xDFFF) else "plain"
+        if form == "short" and char in short:
+            out.append(short[char])
+        elif form == "u" and code <= 0xFFFF:
+            out.append(f"\\u{code:04X}")
+        elif form == "U" or (must and char not in short):
+            out.append(f"\\U{code:08x}")
+        elif must:
+            out.append(short[char])
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def key_text(draw: st.DrawFn, key: str) -> str:
+    forms = ["basic"]
+    if key and all(c in BARE for c in key):
+        forms.append("bare")
+    if not any(c in LITERAL_UNSAFE for c in key):
+        forms.append("literal")
+    form = draw(st.sampled_from(forms))
+    return key if form == "bare" else f"'{key}'" if form == "literal" else basic_string(draw, key)
+
+
+def integer_text(draw: st.DrawFn, value: int) -> str:
+    digits = str(abs(value))
+    if len(digits) > 1 and draw(st.booleans()):
+        digits = "_".join(digits[i : i + 1] if draw(st.booleans()) else digits[i] for i in range(len(digits)))
+        digits = digits.replace("__", "_")
+    sign = "-" if value < 0 else draw(st.sampled_from(("", "", "+")))
+    return sign + digits
+
+
+def scalar_text(draw: st.DrawFn, value: Any) -> str:
+    if type(value) is bool:
+        return "true" if value else "false"
+    if type(value) is int:
+        return integer_text(draw, value)
+    if type(value) is str:
+        if not any(c in LITERAL_UNSAFE for c in value) and draw(st.booleans()):
+            return f"'{value}'"
+        if "\n" in value and not value.startswith("\n") and draw(st.booleans()):
+            # a multi-line basic string (no line reading as a header: see fasttoml's docstring)
+            body = basic_string(draw, value)[1:-1].replace("\\n", "\n").replace("\n[", "\n\\u005B")
+            return f'"""{body}"""'
+        return basic_string(draw, value)
+    return tomli_w.dumps({"x": value}).partition(" = ")[2].rstrip("\n")  # floats, dates, times
+
+
+def value_text(draw: st.DrawFn, value: Any, indent: str) -> str:
+    if type(value) is list:
+        items = [value_text(draw, item, indent) for item in value]
+        if items and draw(st.booleans()):
+            return "[\n" + "".join(f"{indent}    {item},\n" for item in items) + f"{indent}]"
+        return "[" + ", ".join(items) + (", ]" if items and draw(st.booleans()) else "]")
+    if type(value) is dict:
+        return "{" + ", ".join(f"{key_text(draw, k)} = {value_text(draw, v, indent)}" for k, v in value.items()) + "}"
+    return scalar_text(draw, value)
+
+
+def tail(draw: st.DrawFn) -> str:
+    return draw(st.sampled_from(("", "", " ", "\t", " # note", "#c", " # é \t ok")))
+
+
+def pair_text(draw: st.DrawFn, key: str, value: Any) -> str:
+    space = draw(st.sampled_from((" ", "", "  ", "\t")))
+    return f"{draw(st.sampled_from(('', '', '  ')))}{key_text(draw, key)}{space}={space}{value_text(draw, value, '')}{tail(draw)}"
+
+
+def is_table(value: Any) -> bool:
+    return type(value) is dict
+
+
+@st.composite
+def layout_documents(draw: st.DrawFn) -> str:
+    """A valid document in a random layout, written from generated data."""
+    data = draw(tables(any_keys, layout_values))
+    lines: list[str] = []
+
+    def section(path: list[str], table: dict[str, Any]) -> None:
+        scalars = [(k, v) for k, v in table.items() if not is_table(v)]
+        subtables = [(k, v) for k, v in table.items() if is_table(v)]
+        if path and (scalars or not subtables or draw(st.booleans())):
+            sep = draw(st.sampled_from((".", " . ", ".")))
+            pad = draw(st.sampled_from(("", "", " ")))
+            lines.append(f"[{pad}{sep.join(key_text(draw, p) for p in path)}{pad}]{tail(draw)}")
+        for key, value in scalars:
+            lines.append(pair_text(draw, key, value))
+            if draw(st.integers(0, 9)) == 0:
+                lines.append(draw(st.sampled_from(("", "# a comment", "  \t", "#"))))
+        inline = [(k, v) for k, v in subtables if path and v and not any(is_table(x) for x in v.values())]
+        for key, value in inline if draw(st.booleans()) else []:  # dotted keys instead of a header
+            for inner, item in value.items():
+                lines.append(f"{key_text(draw, key)}.{key_text(draw, inner)} = {value_text(draw, item, '')}")
+            subtables.remove((key, value))
+        for key, value in subtables:
+            section([*path, key], value)
+
+    section([], data)
+    newline = draw(st.sampled_from(("\n", "\n", "\r\n")))
+    return newline.join(lines) + draw(st.sampled_from(("", newline)))
+
+
+layout_scalars = (
+    in_subset_scalars
+    | st.integers(-(10**18) + 1, 10**18 - 1)
+    | st.floats()
+    | st.dates()
+    | st.datetimes()
+    | st.times()
+    | st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+)
+layout_values = st.recursive(
+    layout_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(any_keys, inner, max_size=2),
+    max_leaves=6,
+)
+
+
 # ------------------------------------------------------------------ properties
 
 FAST = settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -196,6 +342,43 @@ def test_tomli_w_output_of_in_subset_data_is_taken_and_equal(text: str) -> None:
 @given(damaged(in_subset_documents))
 def test_damaged_in_subset_documents(text: str) -> None:
     check_contract(text)
+
+
+LAYOUTS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@LAYOUTS
+@given(layout_documents())
+def test_every_layout_of_valid_toml_is_taken_and_equal(text: str) -> None:
+    check_taken(text)
+
+
+@LAYOUTS
+@given(damaged(layout_documents()))
+def test_damaged_layouts_keep_tomllib_s_verdict(text: str) -> None:
+    fast = check_contract(text)
+    if fast is None:
+        return
+    tomllib.loads(text)  # accepted only what tomllib accepts (check_contract compared the dicts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(damaged(layout_documents()))
+def test_invalid_toml_gets_tomllib_s_error_from_read_toml(tmp_path_factory, text: str) -> None:
+    from rankeval_tui.core.errors import ContractError
+    from rankeval_tui.core.files import tomlio
+
+    try:
+        expected = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        assert fasttoml.loads(text) is None, text
+        path = tmp_path_factory.mktemp("bad") / "qrels.toml"
+        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        with pytest.raises(ContractError) as raised:
+            tomlio.read_toml(path)
+        assert raised.value.rule == f"invalid TOML: {error}"
+    else:
+        assert strict_equal(check_contract(text) or expected, expected)
 
 
 @settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -216,41 +399,86 @@ def test_near_miss_lines_alone(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        '"q" = 1\n',
-        "a.b = 1\n",
-        "[[a]]\n",
-        "x = {a = 1}\n",
-        "x = 'lit'\n",
-        'x = """m"""\n',
-        "x = [1, 2]\n",
         'x = "\\ud800"\n',
         'x = "\\U00110000"\n',
-        "x = +1\n",
-        "x = -1\n",
-        "x = 1_0\n",
-        "x = 0x1\n",
         "x = 01\n",
-        "x = 1.5\n",
-        "x = 1979-05-27\n",
+        "x = 1__0\n",
+        "x = 1_\n",
         "a = 1\r\nb = 2\r",
         "a = 1\rb = 2\n",
         "\ufeffa = 1\n",
         'a = "\x01"\n',
         "a = 1\na = 2\n",
+        '"a" = 1\na = 2\n',
+        "a = 1\n'a' = 2.5\n",
         "[a]\n[a]\n",
+        '[a]\n["a"]\n',
         "[a.b]\n[a.b]\n",
         "a = 1\n[a]\n",
         "a = 1\n[a.b]\n",
         "[a]\nb = 1\n[a.b]\n",
         "[a.b]\n[a]\nb = 1\n",
+        "[a.b]\n[a]\nb = 1.5\n",
         "a = []\n[a]\n",
-        "a = 1 # c\n",
-        "a = [\n    1\n]\n",
+        "a = {b = 1}\n[a]\n",
+        "a = {b = 1}\n[a.c]\n",
+        "[t]\na.b = 1\n[t.a]\n",
+        "a = {b = 1}\na.c = 2\n",
+        "a = [\n    1\n]\nb = 1.5 1\n",
         "a = [\n    1,\n",
-        "a = 99999999999999999999\n",
+        "x = 1 y = 2\n",
+        "x =\n",
+        "= 1\n",
+        "[]\n",
+        "[a]]\n",
+        "[a] b = 1\n",
+        "x = 1 # bad \x01 comment\n",
     ],
 )
-def test_outside_the_subset_is_none(text: str) -> None:
+def test_invalid_toml_is_none(text: str) -> None:
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)
+    assert fasttoml.loads(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"q" = 1\n',
+        "'q:1001' = 1\n",
+        '[qrels."a.b"]\n"msmarco_v2.1_doc_00_12345" = 0\n',
+        "[ qrels . 'q:1001' ]  # note\nd0=0\n",
+        "x = 'lit'\n",
+        "x = [1, 2]\n",
+        "x = [ 'a', \"b\", true, ]\n",
+        "x = +1\nx2 = -1\nx3 = -0\nx4 = 1_000\n",
+        "a = 1 # c\n",
+        "a = 99999999999999999999\n",
+        "x = 0x1\n",
+        "x = 1.5\n",
+        "x = 1979-05-27\n",
+        "x = {a = 1}\n",
+        'x = """m"""\n',
+        "x = [[1]]\n",
+        "a.b = 1\n",
+        "[t]\na.b = 1\na.c = 2\nd = 3\n[u]\ne = 1\n",
+        'x = """\nline one\nline two"""\ny = 1\n',
+        "x = [\n    1,\n    [2],\n]\n[a]\nb = 1\n",
+        "a = [\n    1\n]\n",
+        "[a.b]\n[a]\nc = 1.5\n",
+        "[a.b.c]\n[a.b]\nd = 1\ne.f = 2\n",
+    ],
+)
+def test_valid_toml_outside_the_line_grammar_is_taken(text: str) -> None:
+    check_taken(text)
+
+
+@pytest.mark.parametrize("text", ["[[a]]\nb = 1\n", "[a.b.c]\n[a]\nb.d = 1\n", 'x = """\n[a]\n"""\n'])
+def test_the_valid_constructs_that_go_to_tomllib_whole(text: str) -> None:
+    """Arrays of tables, dotted keys reaching into a table an earlier header implied, and a
+    multi-line string with a line that reads as a header: valid, in no file the project writes, and
+    left whole to tomllib (fasttoml's docstring)."""
+    assert tomllib.loads(text)
     assert fasttoml.loads(text) is None
 
 

@@ -10,6 +10,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from rankeval_tui.core.evaluation import stats as stats_module
 from rankeval_tui.core.evaluation.compare import compare
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
@@ -18,6 +19,8 @@ from rankeval_tui.core.evaluation.stats import (
     holm,
     paired_statistics,
     regression_failures,
+    resampled_sums,
+    scaled,
     sign_flip_exact,
     sign_flip_monte_carlo,
     sign_flip_test,
@@ -279,3 +282,53 @@ def test_no_eligible_queries_means_no_test():
     assert (rr.n, rr.p_value, rr.p_holm, rr.sign_flip, rr.mean_delta) == (0, None, None, None, None)
     assert "no eligible queries" in rr.summary(F(1, 20))
     assert regression_failures(stats, max_query_drop=F(0)) == []
+
+
+# ---------------------------------------------------------------- the fast draws are today's draws
+
+
+def reference_deltas() -> list[F]:
+    """1,000 paired deltas with the denominators Recall@k and RR@k produce (seeded)."""
+    rng = random.Random(2026)
+    return [F(rng.randint(-10, 10), rng.choice([1, 2, 3, 5, 10])) for _ in range(1000)]
+
+
+def test_monte_carlo_and_bootstrap_keep_the_numbers_of_the_one_by_one_draws():
+    """Pinned from the implementation before issue 13 (byte-table sign-flip, random.choices bootstrap):
+    the popcount sign-flip and the numpy bootstrap draw the same numbers for the same seed."""
+    deltas = reference_deltas()
+    assert sign_flip_monte_carlo(deltas, 2000, seed=7).p_value == F(384, 667)
+    result = bootstrap(deltas, samples=2000, seed=7)
+    assert (result.low, result.high, result.p_value) == (F(-3913, 15000), F(211, 1500), F(1201, 2001))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 12345])
+def test_resampled_sums_are_random_choices_sums(seed):
+    values, _ = scaled(reference_deltas()[:97])
+    rng = random.Random(seed)
+    expected = [sum(rng.choices(values, k=len(values))) for _ in range(300)]
+    assert resampled_sums(values, 300, seed) == expected
+
+
+def test_resampled_sums_in_blocks_and_beyond_int64(monkeypatch):
+    values = [3, -1, 0, 7]
+    rng = random.Random(5)
+    expected = [sum(rng.choices(values, k=4)) for _ in range(50)]
+    monkeypatch.setattr(stats_module, "RESAMPLE_BLOCK", 9)  # two resamples per numpy block
+    assert resampled_sums(values, 50, 5) == expected
+    huge = [v * 2**61 for v in values]  # sums past int64: the Python loop, same draws
+    assert resampled_sums(huge, 50, 5) == [s * 2**61 for s in expected]
+
+
+def test_sign_flip_mask_bit_i_negates_delta_i():
+    """The popcount form equals negating exactly the deltas whose bit is set, sample by sample."""
+    deltas = reference_deltas()[:200]
+    values, _ = scaled(deltas)
+    total, n = sum(values), len(values)
+    rng = random.Random(3)
+    extreme = 0
+    for _ in range(400):
+        bits = rng.getrandbits(n)
+        signed = sum(-v if bits >> i & 1 else v for i, v in enumerate(values))
+        extreme += abs(signed) >= abs(total)
+    assert sign_flip_monte_carlo(deltas, 400, seed=3).p_value == F(1 + extreme, 401)

@@ -133,6 +133,21 @@ async def test_overview_jumps_to_a_cell(blank: Path) -> None:
         await pilot.press("escape", "q")
 
 
+async def test_overview_click_moves_the_cursor_and_double_click_jumps(blank: Path) -> None:
+    """The mouse on the matrix: a click (it used to crash the app) moves, a double click opens the pair."""
+    app, session = make_app(blank)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        matrix = app.screen.query_one(LabelMatrix)
+        cell = (matrix.gutter_width + 2 * 2, 2 + 1)  # third column (d3) of the second row (q2)
+        assert await pilot.click(LabelMatrix, offset=cell)
+        assert "q2  document d3  unjudged" in shown(app, "#overview-cell")
+        assert await pilot.click(LabelMatrix, offset=cell, times=2)
+        assert isinstance(app.screen, JudgeScreen)
+        assert session.current == ("q2", "d3")
+        await pilot.press("q")
+
+
 def matrix_lines(app: RankevalApp) -> list[str]:
     """The overview matrix as the annotator sees it: the text of each line the widget renders."""
     matrix = app.screen.query_one(LabelMatrix)

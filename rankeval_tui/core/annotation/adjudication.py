@@ -31,6 +31,7 @@ from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, write_qrels
+from rankeval_tui.core.files.demo import refuse_writes_into_demo
 
 # Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
 JOURNAL_SUFFIX = ".adjudication.journal"
@@ -173,6 +174,7 @@ class AdjudicationSession:
         """Read both files (same coverage, exhaustive), take the output's lock, and resume the
         journal beside the output if there is one. Bad input leaves no lock and no journal."""
         path_a, path_b, output = Path(path_a), Path(path_b), Path(output)
+        refuse_writes_into_demo(output, "adjudicating")
         for path in (path_a, path_b):
             if path.exists() and output.exists() and path.resolve() == output.resolve():
                 raise ContractError(
@@ -262,7 +264,7 @@ class AdjudicationSession:
         pair = (entry.get("q"), entry.get("d"))
         if pair not in self.positions:
             raise ContractError(f"decision for a pair not in the queue: {pair!r}")
-        self.decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))  # type: ignore[index]
+        self.decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))
 
     # ------------------------------------------------------------ reading
 

@@ -22,8 +22,10 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from rankeval_tui.core.annotation.hole_order import HoleQueue
+from rankeval_tui.core.annotation.imported import ImportedLabels
 from rankeval_tui.core.annotation.journal import (
     JOURNAL_SUFFIX,
     JOURNAL_VERSION,
@@ -34,10 +36,12 @@ from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
+from rankeval_tui.core.files.demo import refuse_writes_into_demo
 
 Order = Literal["corpus", "shuffled"]
 # Labels, notes and dispute flags are the three things an annotator records about a pair.
 Kind = Literal["label", "note", "disputed"]
+V = TypeVar("V")
 
 
 def definition_sha256(definition: ProtocolDefinition) -> str:
@@ -117,6 +121,9 @@ class JudgingSession:
     warnings: list[str] = field(default_factory=list)
     written: bool = False
     finished_message: str | None = None
+    imported: ImportedLabels = field(default_factory=ImportedLabels)
+    hole_queue: HoleQueue | None = None
+    """With ``judge --holes-first``: the holes to visit first (see ``hole_order``)."""
     _doc_positions: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -143,6 +150,7 @@ class JudgingSession:
         Everything is validated before the lock is kept, so bad input leaves nothing behind.
         """
         qrels_path = Path(qrels_path)
+        refuse_writes_into_demo(qrels_path, "judging")
         if not qrels_path.parent.is_dir():
             raise ContractError("directory of the qrels file does not exist", file=qrels_path)
         the_lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX)) if lock else None
@@ -277,6 +285,7 @@ class JudgingSession:
         self.judged = 0
 
     def _load_base(self, base: dict[str, Any]) -> None:
+        self.base_provenance = dict(base.get("provenance", {}))
         for query, row in base["labels"].items():
             for doc, value in row.items():
                 self._check_pair(query, doc)
@@ -289,7 +298,7 @@ class JudgingSession:
             for doc, flag in row.items():
                 self._check_pair(query, doc)
                 self._set("disputed", query, doc, bool(flag))
-        self.base_provenance = dict(base.get("provenance", {}))
+        self.imported.load(self.base_provenance, self.labels)
         self.dirty = False  # what was loaded is what is on disk
 
     # ------------------------------------------------------------ reading
@@ -320,6 +329,34 @@ class JudgingSession:
     def is_disputed(self, query: str, doc: str) -> bool:
         return self.disputed.get(query, {}).get(doc, False)
 
+    def is_imported(self, query: str, doc: str) -> bool:
+        """The label came from an import and the annotator has not recorded one on it."""
+        return self.imported.is_imported(query, doc)
+
+    def start_summary(self, *, compact: bool = False) -> str:
+        """What the annotator starts from: imported or preloaded labels and the holes left
+        (``compact``: one status line of the judging screen, under 80 columns for short paths)."""
+        if self.imported.source is not None:
+            start = (
+                f"{self.imported.unreviewed} imported ({self.imported.source})"
+                if compact
+                else f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked "
+                "'imported' on screen; review or change them freely)"
+            )
+        elif self.judged:
+            start = (
+                f"{self.judged} preloaded" if compact else f"{self.judged} labels preloaded from {self.qrels_path.name}"
+            )
+        else:
+            start = "no labels yet"
+        if self.complete:
+            return f"{start}; every pair is judged (review)"
+        if compact:
+            where = "from the first hole" if self.hole_queue is None else "top-k holes first"
+            return f"{start} · {self.remaining} of {self.total} to judge · {where}"
+        where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
+        return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
+
     def query_progress(self, query: str) -> tuple[int, int]:
         return self.judged_in[query], len(self.docs_of[query])
 
@@ -329,7 +366,10 @@ class JudgingSession:
         """Record 0 or 1 for the current pair, then move to the next pair."""
         query, doc = self.current
         change = self._record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
-        self.step(1, journal=False)
+        if self.hole_queue is not None and not self.complete:
+            self.next_unjudged()  # journals the position: replay's step(1) is then corrected
+        else:
+            self.step(1, journal=False)
         return change
 
     def set_note(self, text: str) -> Change | None:
@@ -366,12 +406,18 @@ class JudgingSession:
 
     def _apply(self, change: Change) -> None:
         self._set(change.kind, change.query, change.doc, change.after)
+        if change.kind == "label":
+            self.imported.edited(change.query, change.doc, 1)
         self.undo_stack.append(change)
         self.redo_stack.clear()
 
     def _undo(self) -> Change:
         change = self.undo_stack.pop()
         self._set(change.kind, change.query, change.doc, change.before)
+        if change.kind == "label":
+            self.imported.edited(change.query, change.doc, -1)
+            if self.hole_queue is not None:
+                self.hole_queue.reopened()
         self.redo_stack.append(change)
         self._goto_pair(change.query, change.doc)
         return change
@@ -379,6 +425,8 @@ class JudgingSession:
     def _redo(self) -> Change:
         change = self.redo_stack.pop()
         self._set(change.kind, change.query, change.doc, change.after)
+        if change.kind == "label":
+            self.imported.edited(change.query, change.doc, 1)
         self.undo_stack.append(change)
         self._goto_pair(change.query, change.doc)
         if change.kind == "label":
@@ -399,11 +447,11 @@ class JudgingSession:
             self.judged += delta
         else:
             table = self.notes if kind == "note" else self.disputed
-            row = table.setdefault(query, {})
+            extras: dict[str, Any] = table.setdefault(query, {})
             if value is None or value is False:
-                row.pop(doc, None)
+                extras.pop(doc, None)
             else:
-                row[doc] = value
+                extras[doc] = value
         self.dirty = True
 
     def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
@@ -412,17 +460,19 @@ class JudgingSession:
 
     # ------------------------------------------------------------ replay
 
-    def _check_pair(self, query: object, doc: object) -> None:
-        if query not in self.definition.queries:
+    def _check_pair(self, query: object, doc: object) -> tuple[str, str]:
+        """Reject a pair the protocol does not have; return it typed as the IDs it now is."""
+        if not isinstance(query, str) or query not in self.definition.queries:
             raise ContractError(f"unknown {describe_id('query', query)}")
-        if doc not in self.definition.documents:
+        if not isinstance(doc, str) or doc not in self.definition.documents:
             raise ContractError(f"unknown {describe_id('document', doc)}")
+        return query, doc
 
     def _replay(self, entry: dict[str, Any]) -> None:
         op = entry["op"]
         if op in ("label", "note", "disputed"):
-            query, doc, value = entry.get("q"), entry.get("d"), entry.get("v")
-            self._check_pair(query, doc)
+            query, doc = self._check_pair(entry.get("q"), entry.get("d"))
+            value = entry.get("v")
             if op == "label":
                 value = checked_label(value)
             elif op == "note" and value is not None and type(value) is not str:
@@ -520,13 +570,29 @@ class JudgingSession:
         return None
 
     def next_unjudged(self) -> bool:
-        """Go to the next unjudged pair after the cursor (wrapping); False when none is left."""
+        """Go to the next unjudged pair after the cursor (wrapping), or with a hole order to its
+        next hole; False when none is left."""
+        first = self.hole_queue.next_hole(self.labels) if self.hole_queue is not None else None
+        if first is not None:
+            self._goto_pair(*first)
+            self._note_position()
+            return True
         found = self.find_unjudged(self.query_index, self.doc_index)
         if found is None:
             return False
         self.query_index, self.doc_index = found
         self._note_position()
         return True
+
+    def order_holes(self, pairs: list[tuple[str, str]]) -> int:
+        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
+        how many of them are holes. Only navigation: nothing about labels changes."""
+        for query, doc in pairs:
+            self._check_pair(query, doc)
+        self.hole_queue = HoleQueue(pairs)
+        if not self.complete:
+            self.next_unjudged()
+        return self.hole_queue.remaining(self.labels)
 
     def _move_to_first_unjudged(self) -> None:
         for qi, query in enumerate(self.query_ids):
@@ -557,13 +623,16 @@ class JudgingSession:
             data["seed"] = self.seed
         else:
             data.pop("seed", None)
+        self.imported.provenance(data, self.definition.queries)
         return data
 
     def snapshot(self) -> QrelsFile:
         """A copy of the state to write, safe to serialise in another thread."""
-        copy = lambda table: {q: dict(row) for q, row in table.items() if row}  # noqa: E731
         return QrelsFile(
-            labels=copy(self.labels), notes=copy(self.notes), disputed=copy(self.disputed), provenance=self.provenance()
+            labels=nonempty_rows(self.labels),
+            notes=nonempty_rows(self.notes),
+            disputed=nonempty_rows(self.disputed),
+            provenance=self.provenance(),
         )
 
     def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
@@ -610,6 +679,11 @@ class JudgingSession:
             self.journal.close()
         if self.lock is not None:
             self.lock.release()
+
+
+def nonempty_rows(table: dict[str, dict[str, V]]) -> dict[str, dict[str, V]]:
+    """A copy of a per-query table without its empty rows (an emptied row is not written)."""
+    return {query: dict(row) for query, row in table.items() if row}
 
 
 def checked_label(value: object) -> int:

@@ -27,7 +27,8 @@ class PairedRow:
     candidate: QueryRow
 
     def value(self, metric: Metric, side: Literal["baseline", "candidate"]) -> Fraction | None:
-        return getattr(getattr(self, side), metric)
+        row = self.baseline if side == "baseline" else self.candidate
+        return row.recall if metric == "recall" else row.rr
 
     def delta(self, metric: Metric) -> Fraction | None:
         base, cand = self.value(metric, "baseline"), self.value(metric, "candidate")
@@ -43,7 +44,7 @@ class PairedRow:
 
     def missing_sides(self) -> tuple[Literal["baseline", "candidate"], ...]:
         """The sides with no ranking for this query: their 0 is a pipeline gap, not a bad ranking."""
-        return tuple(side for side in ("baseline", "candidate") if getattr(self, side).missing)  # type: ignore[return-value]
+        return tuple(side for side in ("baseline", "candidate") if getattr(self, side).missing)
 
     def verdict(self) -> Literal["regression", "improved", "same", "n/a"]:
         """Both metrics in one word: a loss on either is a regression, even beside a win."""

@@ -6,6 +6,7 @@ Renderers and screens format a ``Report``; they never recompute a metric.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -13,8 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.errors import ContractError, Reporter, describe_id, raise_problem
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 
 
 @dataclass(frozen=True)
@@ -146,49 +147,66 @@ def exact_mean(values: Iterable[Fraction]) -> Fraction | None:
     return total / count
 
 
-def check_run(protocol: Protocol, run: Run) -> None:
+def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = raise_problem) -> None:
     """Validate the whole run before any number is computed (the seed's rule).
 
     Every ranking is checked in full, past k too: a duplicate at rank 90 rejects the run,
-    because silently cutting it off would hide dirty upstream data.
+    because silently cutting it off would hide dirty upstream data. It needs the definition
+    only (no labels), so ``validate`` checks runs of a protocol that still has holes; with a
+    collecting ``report`` it lists every bad query of the run, not only the first.
     """
     if not isinstance(run.rankings, Mapping):
-        raise ContractError("a run must map query IDs to rankings", file=run.source)
-    selected = set(protocol.selected_queries)
+        report(ContractError("a run must map query IDs to rankings", file=run.source))
+        return
+    selected = set(definition.selected_queries)
     for query in run.rankings:
         if query not in selected:
             where = describe_id("query", query)
-            if query in protocol.queries:
+            if query in definition.queries:
                 rule = (
                     f"unknown or wrong-split query: it belongs to split "
-                    f"{protocol.queries[query].split!r}, not {protocol.split!r}"
+                    f"{definition.queries[query].split!r}, not {definition.split!r}"
                 )
             else:
                 rule = "unknown or wrong-split query: not in the protocol"
-            raise ContractError(rule, file=run.source, where=where)
-    corpus = protocol.definition.document_ids
+            report(ContractError(rule, file=run.source, where=where))
+    corpus = definition.document_ids
     for query, ranking in run.rankings.items():
         # ``set(map(type, ...))`` is the same exact-type test as ``all(type(d) is str ...)`` but
         # runs in C; per entry it was most of the evaluator's time at 1M run entries.
         if not isinstance(ranking, list) or not set(map(type, ranking)) <= ONLY_STR:
-            raise ContractError(
-                "ranking must be a list of document IDs", file=run.source, where=describe_id("query", query)
+            report(
+                ContractError(
+                    "ranking must be a list of document IDs", file=run.source, where=describe_id("query", query)
+                )
             )
+            continue
         seen = set(ranking)
         if len(seen) != len(ranking):
             duplicate = first_duplicate(ranking)
-            raise ContractError(
-                "duplicate document ID; deduplicate upstream explicitly",
-                file=run.source,
-                where=f"{describe_id('query', query)}, {describe_id('document', duplicate)}",
+            report(
+                ContractError(
+                    "duplicate document ID; deduplicate upstream explicitly",
+                    file=run.source,
+                    where=f"{describe_id('query', query)}, {describe_id('document', duplicate)}",
+                )
             )
         if not seen <= corpus:
             unknown = next(d for d in ranking if d not in corpus)
-            raise ContractError(
-                "unknown document ID: not in the corpus",
-                file=run.source,
-                where=f"{describe_id('query', query)}, {describe_id('document', unknown)}",
+            report(
+                ContractError(
+                    f"unknown document ID: not in the corpus; {grow_hint(definition, run)}",
+                    file=run.source,
+                    where=f"{describe_id('query', query)}, {describe_id('document', unknown)}",
+                )
             )
+
+
+def grow_hint(definition: ProtocolDefinition, run: Run) -> str:
+    """The command that adds a run's unknown documents to the protocol (as holes to judge)."""
+    directory = shlex.quote(str(definition.source.parent)) if definition.source is not None else "PROTOCOL"
+    run_file = shlex.quote(str(run.source)) if run.source is not None else "RUN"
+    return f"to add the run's new documents: rankeval-tui grow {directory} --run {run_file} --corpus CORPUS"
 
 
 ONLY_STR = frozenset({str})
@@ -234,7 +252,7 @@ def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k:
 
 def evaluate(protocol: Protocol, run: Run) -> Report:
     """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything."""
-    check_run(protocol, run)
+    check_run(protocol.definition, run)
     k = protocol.k
     relevant = protocol.relevant
     rows = tuple(
@@ -248,6 +266,7 @@ def evaluate(protocol: Protocol, run: Run) -> Report:
         split=protocol.split,
         k=k,
         rows=rows,
+        # An eligible row has a relevant document, so its recall and rr are Fractions, never None.
         recall_at_k=exact_mean(row.recall for row in eligible),  # type: ignore[misc]
         mrr_at_k=exact_mean(row.rr for row in eligible),  # type: ignore[misc]
         adapter_sha256=run.adapter_sha256,

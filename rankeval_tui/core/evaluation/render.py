@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rankeval_tui.core.evaluation.compare import METRICS, Comparison, compare
+from rankeval_tui.core.evaluation.compare import METRICS, Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import PairedStatistics
@@ -65,7 +65,9 @@ def protocol_json(protocol: Protocol, adjudicated: Collection[str] | None = None
 
 def comparison_json(comparison: Comparison, statistics: PairedStatistics | None = None) -> dict[str, Any]:
     """Deltas and counts; with ``statistics``, each metric also carries its significance tests."""
-    stats = None if statistics is None else statistics.get(comparison.candidate.run)
+    statistics_of: dict[Metric, dict[str, Any]] = {}
+    if statistics is not None and (stats := statistics.get(comparison.candidate.run)) is not None:
+        statistics_of = {metric: {"statistics": stats.metrics[metric].to_json(statistics.alpha)} for metric in METRICS}
     return {
         "baseline": comparison.baseline.run,
         "candidate": comparison.candidate.run,
@@ -75,7 +77,7 @@ def comparison_json(comparison: Comparison, statistics: PairedStatistics | None 
                 **comparison.counts(metric),
                 "regressions": comparison.regressions(metric),
                 "improvements": comparison.improvements(metric),
-                **({} if stats is None else {"statistics": stats.metrics[metric].to_json(statistics.alpha)}),
+                **statistics_of.get(metric, {}),
             }
             for metric in METRICS
         },
@@ -217,7 +219,8 @@ def comparison_block(comparison: Comparison, markdown: bool, statistics: PairedS
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
-    for metric, label in (("recall", f"Recall@{k}"), ("rr", f"MRR@{k}")):
+    metric_labels: tuple[tuple[Metric, str], ...] = (("recall", f"Recall@{k}"), ("rr", f"MRR@{k}"))
+    for metric, label in metric_labels:
         counts = comparison.counts(metric)
         worse = comparison.regressions(metric)
         lines.append(
@@ -227,10 +230,9 @@ def comparison_block(comparison: Comparison, markdown: bool, statistics: PairedS
         )
         if markdown:
             lines.append("")
-    stats = None if statistics is None else statistics.get(comparison.candidate.run)
-    if stats is not None:
+    if statistics is not None and (stats := statistics.get(comparison.candidate.run)) is not None:
         for metric in METRICS:
-            lines.append(stats.metrics[metric].summary(statistics.alpha, k))  # type: ignore[union-attr]
+            lines.append(stats.metrics[metric].summary(statistics.alpha, k))
             if markdown:
                 lines.append("")
     return lines

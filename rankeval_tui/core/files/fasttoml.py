@@ -1,61 +1,95 @@
-"""A fast, verified path for the TOML this project writes; ``tomllib`` stays the parser of record.
+"""A fast, verified TOML reader for any layout of the project's files; ``tomllib`` stays the parser of record.
 
 Why: ``tomllib.loads`` of a 1M-pair qrels.toml takes seconds, almost all of ``load_protocol``.
-Our files are written by tomli-w (or by hand in the same shapes) and use a tiny part of TOML:
-``[a.b.c]`` headers with bare keys, ``key = value`` lines whose value is a basic string, a
-non-negative decimal integer, a boolean, or a tomli-w multi-line array of those. A line parser
-for exactly that subset is a few lines of code, and most lines of a qrels file (``d17 = 0``)
-repeat, so a line cache turns them into one dictionary look-up each.
+Most lines of a qrels file (``d17 = 0``, ``"msmarco_v2.1_doc_00_12345" = 0``) repeat from one
+query to the next, so a line parser with a line cache turns them into one dictionary look-up
+each, whatever the keys look like. Lines it does not know are handed to tomllib one at a time,
+and multi-line constructs one table section at a time, so a rare construct costs tomllib's
+speed on its own line or section, never on the whole file (no cliff).
 
 The contract (checked by ``tests/core/test_fasttoml.py`` with a differential hypothesis test
 against tomllib): **whenever ``loads(text)`` returns a dict, ``tomllib.loads(text)`` succeeds
-and returns an equal dict, with the same types and the same key order.** Anything outside the
-subset, or anything this parser is not certain about, returns ``None``, and the caller uses
-tomllib, which accepts it or gives the proper error. So this module never rejects and never
-raises; it only ever says "yes, and here is exactly what tomllib would say" or "don't know".
+and returns an equal dict, with the same types and the same key order.** Whenever this module
+is not certain, it returns ``None`` and the caller parses the whole text with tomllib, which
+accepts it or gives the proper error. So this module never rejects and never raises.
 
-Why each accepted form is safe (TOML 1.0 and tomllib's implementation agree on all of them):
+The fast grammar, line by line (TOML 1.0 and tomllib agree on all of it):
 
 - Lines end at ``\\n``; ``\\r\\n`` is a newline too. Any other ``\\r`` means ``None``.
-- Whitespace is only space and tab; a line is blank, a full-line comment without control
-  characters (tab allowed), a header, a key/value pair, or part of a multi-line array.
-- Keys are bare (``A-Za-z0-9_-``), so a key is its own text: no quoting, no dotted keys.
+- Whitespace is space and tab. A line is blank, a comment (no control character but tab), a
+  header, a key/value pair, or part of a tomli-w multi-line array. A header or a pair may end
+  in a comment.
+- Keys are bare (``A-Za-z0-9_-``), basic strings (``"q:1001"``, escapes allowed) or literal
+  strings (``'a.b'``). Headers are dotted paths of such keys with optional spaces
+  (``[ qrels . "a.b" ]``).
 - A header names a table for the first time (a second ``[x]`` is ``None``) and walks only
-  through tables: a prefix that is a value (``a = 1`` then ``[a]`` or ``[a.b]``) is ``None``.
-  Tables made implicitly by ``[a.b]`` may be declared later by ``[a]``, as tomllib allows,
-  and dictionaries keep first-creation order, as tomllib's do.
-- A key already present in its table (a value, or a table made by a header) is ``None``.
-- Integers: ``0`` or ``[1-9][0-9]*`` up to 18 digits (no sign, underscore, base prefix, leading
-  zero; never near Python's int-digit limit). Booleans: ``true`` and ``false``.
-- Basic strings: no raw control character except tab (DEL is one), escapes ``\\b \\t \\n \\f
-  \\r \\" \\\\`` and ``\\uXXXX`` / ``\\UXXXXXXXX`` naming a Unicode scalar value (a surrogate or a
-  value past U+10FFFF is ``None``).
-- Arrays: ``[]``, or tomli-w's form: ``key = [`` alone, one scalar and a comma per line, ``]``
-  alone. Everything else (inline arrays or tables, nesting, comments, floats, dates, literal
-  or multi-line strings, ``[[arrays of tables]]``, trailing comments) is ``None``.
+  through tables made by headers: a prefix that is a value, or a table made by a line handed to
+  tomllib (an inline table, a dotted key), is ``None``. Tables made implicitly by ``[a.b]`` may
+  be declared later by ``[a]``, as tomllib allows; dictionaries keep first-creation order.
+- A key already present in its table is ``None``.
+- Values: integers ``[+-]?(0|[1-9](_?[0-9])*)`` of at most 18 digits (never near 64 bits nor
+  Python's int-digit limit), ``true``/``false``, single-line basic strings (no raw control
+  character but tab; escapes ``\\b \\t \\n \\f \\r \\" \\\\``, ``\\uXXXX``/``\\UXXXXXXXX`` naming a
+  Unicode scalar value), single-line literal strings, one-line arrays of those, and tomli-w's
+  multi-line array (``key = [`` alone, one scalar and a comma per line, ``]`` alone).
+
+Everything else is delegated, never guessed:
+
+- a ``key = value`` line with one key and any other single-line value (floats, dates, inline
+  tables, nested arrays, ...) goes to ``tomllib.loads(line)``;
+- a line that is not valid on its own (a dotted key, the start of a multi-line string or
+  array, ...) makes its whole table section (its header to the next line that is a header)
+  go to tomllib; the section's keys replace the ones read so far in that section;
+- any section or line tomllib rejects means ``None``: the whole text goes to tomllib, which
+  accepts it or gives its error. So do three valid constructs no file of the project has:
+  ``[[arrays of tables]]``, a dotted key reaching into a table an earlier header implied
+  (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that reads
+  as a header.
 """
 
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterable
 from typing import Any
 
-_KEY = r"[A-Za-z0-9_-]+"
-_HEADER = re.compile(rf"[ \t]*\[({_KEY}(?:\.{_KEY})*)\][ \t]*")
-_PAIR = re.compile(rf"[ \t]*({_KEY})[ \t]*=[ \t]*(.*?)[ \t]*")
-_ITEM = re.compile(r"[ \t]*(.*?)[ \t]*,[ \t]*")
-_CLOSE = re.compile(r"[ \t]*\][ \t]*")
-_BLANK = re.compile(r"[ \t]*")
-_COMMENT = re.compile(r"[ \t]*#[^\x00-\x08\x0a-\x1f\x7f]*")
-_INTEGER = re.compile(r"0|[1-9][0-9]{0,17}")
+if sys.version_info >= (3, 11):
+    import tomllib as tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+_WS = r"[ \t]*"
 _ESCAPE = r'\\(?:["\\bfnrt]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})'
-_STRING = re.compile(rf'"((?:[^"\\\x00-\x08\x0a-\x1f\x7f]|{_ESCAPE})*)"')
+_BASIC = rf'"(?:[^"\\\x00-\x08\x0a-\x1f\x7f]|{_ESCAPE})*"'
+_LITERAL = r"'[^'\x00-\x08\x0a-\x1f\x7f]*'"
+_KEY = rf"(?:[A-Za-z0-9_-]+|{_BASIC}|{_LITERAL})"
+_INT = r"[+-]?(?:0|[1-9](?:_?[0-9])*)"
+_SCALAR = rf"(?:true|false|{_INT}|{_BASIC}|{_LITERAL})"
+_INLINE_ARRAY = rf"\[{_WS}(?:{_SCALAR}{_WS},{_WS})*(?:{_SCALAR}{_WS})?\]"
+_TAIL = rf"{_WS}(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
+"""Trailing whitespace and an optional comment, the end of every header and pair line."""
+
+_KEYS = re.compile(_KEY)
+_SCALARS = re.compile(_SCALAR)
+_PATH = rf"{_KEY}(?:{_WS}\.{_WS}{_KEY})*"
+_HEADER = re.compile(rf"{_WS}\[{_WS}({_PATH}){_WS}\]{_TAIL}")
+_ARRAY_HEADER = re.compile(rf"{_WS}\[\[{_WS}{_PATH}{_WS}\]\]{_TAIL}")
+_PAIR = re.compile(rf"{_WS}({_KEY}){_WS}={_WS}({_SCALAR}|{_INLINE_ARRAY}|\[(?={_WS}$)){_TAIL}")
+_ONE_KEY = re.compile(rf"{_WS}({_KEY}){_WS}=")
+_INTEGER = re.compile(_INT)
+_ITEM = re.compile(rf"{_WS}({_SCALAR}){_WS},{_TAIL}")
+_CLOSE = re.compile(rf"{_WS}\]{_TAIL}")
+_BLANK_OR_COMMENT = re.compile(_TAIL)
 _ESCAPES = re.compile(_ESCAPE)
 _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
+_MAX_DIGITS = 18
+_UNKNOWN = ("", None)
+"""The line cache's default: a line not seen yet (a tuple, so the cache stays one type)."""
 
-_NOT_SCALAR = object()
-"""Returned by ``_scalar`` for text outside the subset (``None`` is not a TOML value either,
-but a sentinel of our own cannot be confused with anything)."""
+
+class _Unsupported(Exception):
+    """Internal only: something the fast grammar does not decide; the caller delegates it."""
 
 
 def _unescape(match: re.Match[str]) -> str:
@@ -68,99 +102,204 @@ def _unescape(match: re.Match[str]) -> str:
     return chr(code)
 
 
-class _Unsupported(Exception):
-    """Internal only: an escape tomllib would reject; ``loads`` turns it into ``None``."""
-
-
-def _scalar(text: str) -> Any:
-    """A string, integer or boolean written exactly as the subset allows, else ``_NOT_SCALAR``."""
-    if text == "true":
-        return True
-    if text == "false":
-        return False
-    if _INTEGER.fullmatch(text):
-        return int(text)
-    match = _STRING.fullmatch(text)
-    if match is None:
-        return _NOT_SCALAR
-    body = match.group(1)
-    if "\\" not in body:
+def _string(token: str) -> str:
+    """A basic or literal string token (already matched by the grammar) as its value."""
+    body = token[1:-1]
+    if token[0] == "'" or "\\" not in body:
         return body
+    return _ESCAPES.sub(_unescape, body)
+
+
+def _key(token: str) -> str:
+    return token if token[0] not in "\"'" else _string(token)
+
+
+def _scalar(token: str) -> Any:
+    """The value of a scalar token matched by ``_SCALAR``."""
+    if token == "true":
+        return True
+    if token == "false":
+        return False
+    if token[0] in "\"'":
+        return _string(token)
+    digits = token.replace("_", "").lstrip("+-")
+    if len(digits) > _MAX_DIGITS:
+        raise _Unsupported  # tomllib takes any size; leave big numbers to it
+    return int(token.replace("_", ""))
+
+
+def _value(token: str, lines: list[str], at: int) -> tuple[Any, int]:
+    """The value of a pair's value token, and the index of the pair's last line."""
+    if token == "[":
+        return _multiline_array(lines, at)
+    if token[0] == "[":
+        return [_scalar(item.group()) for item in _SCALARS.finditer(token, 1)], at
+    return _scalar(token), at
+
+
+def _multiline_array(lines: list[str], at: int) -> tuple[list[Any], int]:
+    """tomli-w's multi-line array after ``key = [`` on line ``at``: ``item,`` lines, then ``]``."""
+    items: list[Any] = []
+    for index in range(at + 1, len(lines)):
+        line = lines[index]
+        if _CLOSE.fullmatch(line):
+            return items, index
+        item = _ITEM.fullmatch(line)
+        if item is None:
+            raise _Unsupported
+        items.append(_scalar(item.group(1)))
+    raise _Unsupported  # end of text before "]"
+
+
+def _tables_in(value: Any) -> Iterable[dict[str, Any]]:
+    """Every dictionary inside a value tomllib produced (inline tables, dotted-key tables)."""
+    if type(value) is dict:
+        yield value
+        for inner in value.values():
+            yield from _tables_in(inner)
+    elif type(value) is list:
+        for inner in value:
+            yield from _tables_in(inner)
+
+
+def _tomllib(text: str) -> dict[str, Any]:
+    """tomllib's answer for a piece of the text, or ``_Unsupported`` for anything it refuses."""
     try:
-        return _ESCAPES.sub(_unescape, body)
-    except _Unsupported:
-        return _NOT_SCALAR
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        raise _Unsupported from None
+
+
+def _is_header(line: str) -> bool:
+    """A line that ends a section: a header, or an array-of-tables header. Inside a multi-line
+    string such a line ends the section too early; tomllib then rejects the section (``None``)."""
+    return line.lstrip(" \t").startswith("[") and (
+        _HEADER.fullmatch(line) is not None or _ARRAY_HEADER.fullmatch(line) is not None
+    )
+
+
+class _Reader:
+    """One parse: the root, the current table and what headers and delegated lines made."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.root: dict[str, Any] = {}
+        self.table = self.root
+        self.section_start = 0
+        """Index of the current section's header line (0 and no header for the root section)."""
+        self.keys_before_section = 0
+        """How many keys the current table had at its header: tables implied by earlier headers."""
+        self.declared: set[tuple[str, ...]] = set()
+        self.opaque: dict[int, dict[str, Any]] = {}
+        """Tables tomllib made (inline or dotted) by id: a header may not walk into them. The
+        values keep them alive (a section re-read drops them from ``root``), so no new table
+        can reuse one of these ids during the parse."""
+
+    def parse(self) -> dict[str, Any]:
+        lines = self.lines
+        known: dict[str, tuple[str, Any] | None] = {}
+        # ``key = 0`` lines repeat across a qrels file: cache their (key, value) by the line's text,
+        # and blank and comment lines as None. Only immutable int/bool/str values are cached, so
+        # the cache cannot alias a list.
+        index = 0
+        while index < len(lines):
+            line = lines[index]
+            hit = known.get(line, _UNKNOWN)
+            if hit is not _UNKNOWN:
+                if hit is not None:
+                    key, value = hit
+                    if key in self.table:
+                        raise _Unsupported
+                    self.table[key] = value
+                index += 1
+                continue
+            pair = _PAIR.fullmatch(line)
+            if pair is not None:
+                try:
+                    key = _key(pair.group(1))
+                    value, index = _value(pair.group(2), lines, index)
+                except _Unsupported:
+                    index = self.delegate(index)
+                    continue
+                if key in self.table:
+                    raise _Unsupported
+                self.table[key] = value
+                if type(value) is not list:
+                    known[line] = (key, value)
+            elif (header := _HEADER.fullmatch(line)) is not None:
+                self.enter(index, tuple(_key(part) for part in _KEYS.findall(header.group(1))))
+            elif _BLANK_OR_COMMENT.fullmatch(line):
+                known[line] = None
+            else:
+                index = self.delegate(index)
+                continue
+            index += 1
+        return self.root
+
+    def enter(self, index: int, path: tuple[str, ...]) -> None:
+        """A ``[path]`` header on line ``index``: declare it and make it the current table."""
+        if path in self.declared:
+            raise _Unsupported
+        self.declared.add(path)
+        table = self.root
+        for part in path:
+            table = table.setdefault(part, {})
+            if type(table) is not dict or id(table) in self.opaque:
+                raise _Unsupported
+        self.table, self.section_start, self.keys_before_section = table, index, len(table)
+
+    def delegate(self, index: int) -> int:
+        """Give line ``index`` to tomllib alone if it is one complete ``key = value``, else its
+        whole section; returns the index of the next line to read."""
+        line = self.lines[index]
+        if line.lstrip(" \t").startswith("["):
+            raise _Unsupported  # [[arrays of tables]] or a header outside the grammar
+        one_key = _ONE_KEY.match(line)
+        if one_key is not None:
+            try:
+                parsed = _tomllib(line)
+                key = _key(one_key.group(1))
+            except _Unsupported:
+                pass  # not complete on its own line: a multi-line value or a dotted key
+            else:
+                if list(parsed) != [key] or key in self.table:
+                    raise _Unsupported
+                self.add(parsed)
+                return index + 1
+        return self.delegate_section(index)
+
+    def delegate_section(self, index: int) -> int:
+        """Re-read the current section (its header to the next header) with tomllib."""
+        end = index + 1
+        while end < len(self.lines) and not _is_header(self.lines[end]):
+            end += 1
+        parsed = _tomllib("\n".join(self.lines[self.section_start : end]))
+        if self.table is not self.root:
+            header = _HEADER.fullmatch(self.lines[self.section_start])
+            assert header is not None  # the section started at a header the grammar matched
+            for part in _KEYS.findall(header.group(1)):
+                parsed = parsed[_key(part)]
+        for key in list(self.table)[self.keys_before_section :]:
+            del self.table[key]  # read fast before the delegated line: tomllib's copy replaces them
+        if any(key in self.table for key in parsed):
+            raise _Unsupported
+        self.add(parsed)
+        return end
+
+    def add(self, parsed: dict[str, Any]) -> None:
+        """Keys tomllib parsed into the current table; their tables become opaque to headers."""
+        for key, value in parsed.items():
+            self.table[key] = value
+            self.opaque.update((id(table), table) for table in _tables_in(value))
 
 
 def loads(text: str) -> dict[str, Any] | None:
-    """Parse ``text`` if it is in the subset (then equal to ``tomllib.loads(text)``), else ``None``."""
+    """Parse ``text`` (then equal to ``tomllib.loads(text)``), or ``None`` when tomllib must decide."""
     if "\r" in text:
         if text.count("\r") != text.count("\r\n"):
             return None  # a lone carriage return: tomllib rejects it
         text = text.replace("\r\n", "\n")
-    root: dict[str, Any] = {}
-    table = root
-    declared: set[tuple[str, ...]] = set()
-    # ``key = 0`` lines repeat across a qrels file: cache their (key, value) by the line's text.
-    # Only immutable int/bool values are cached, so the cache cannot alias a list.
-    cached_pairs: dict[str, tuple[str, Any]] = {}
-    lines = iter(text.split("\n"))
-    for line in lines:
-        hit = cached_pairs.get(line)
-        if hit is not None:
-            key, value = hit
-            if key in table:
-                return None
-            table[key] = value
-            continue
-        pair = _PAIR.fullmatch(line)
-        if pair is not None:
-            key, value_text = pair.groups()
-            if key in table:
-                return None
-            if value_text == "[":
-                value = _array(lines)
-                if value is None:
-                    return None
-            elif value_text == "[]":
-                value = []
-            else:
-                value = _scalar(value_text)
-                if value is _NOT_SCALAR:
-                    return None
-                if type(value) is not str:
-                    cached_pairs[line] = (key, value)
-            table[key] = value
-            continue
-        header = _HEADER.fullmatch(line)
-        if header is not None:
-            path = tuple(header.group(1).split("."))
-            if path in declared:
-                return None
-            declared.add(path)
-            table = root
-            for part in path:
-                table = table.setdefault(part, {})
-                if type(table) is not dict:
-                    return None
-            continue
-        if _BLANK.fullmatch(line) or _COMMENT.fullmatch(line):
-            continue
+    try:
+        return _Reader(text.split("\n")).parse()
+    except _Unsupported:
         return None
-    return root
-
-
-def _array(lines: Any) -> list[Any] | None:
-    """The rest of a tomli-w multi-line array after ``key = [``: ``item,`` lines, then ``]``."""
-    items: list[Any] = []
-    for line in lines:
-        if _CLOSE.fullmatch(line):
-            return items
-        item = _ITEM.fullmatch(line)
-        if item is None:
-            return None
-        value = _scalar(item.group(1))
-        if value is _NOT_SCALAR:
-            return None
-        items.append(value)
-    return None  # end of text before "]"

@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.errors import ContractError, Reporter, describe_id, raise_problem
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels
 from rankeval_tui.core.files.atomic import atomic_write_text
+from rankeval_tui.core.files.holes import QRELS_NAME, refuse_holes
 from rankeval_tui.core.files.tomlio import dump_toml, read_toml
 
 PROTOCOL_FILE = "protocol.toml"
-QRELS_FILE = "qrels.toml"
+QRELS_FILE = QRELS_NAME
 RUNS_DIR = "runs"
 RUN_SUFFIXES = (".json", ".trec", ".run", ".tsv")
 """Which files in runs/ are runs. Not ``.txt``: a ``notes.txt`` beside the runs is common and
@@ -41,6 +42,7 @@ QUERY_OPTIONAL = {"need": str}
 DOCUMENT_REQUIRED = {"text": str}
 DOCUMENT_OPTIONAL = {"title": str}
 PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance")
+"""``provenance`` (how the protocol was made and grown: ``grow`` appends to it) is not hashed."""
 QRELS_TABLES = ("qrels", "provenance", "notes", "disputed", "adjudication")
 NOT_IN_AN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 """Whitespace (``\\s`` is ``str.isspace`` on str patterns), C0, DEL and C1 controls: one regex
@@ -60,63 +62,105 @@ def check_id(kind: str, value: object, *, file: Path | None, where: str | None =
     return value
 
 
+def id_is_valid(kind: str, value: object, *, file: Path, where: str, report: Reporter) -> bool:
+    """``check_id`` for checkers that go on after a problem: the problem goes to ``report``."""
+    try:
+        check_id(kind, value, file=file, where=where)
+    except ContractError as problem:
+        report(problem)
+        return False
+    return True
+
+
 def check_table(
-    table: object, required: Mapping[str, type], optional: Mapping[str, type], *, file: Path, where: str
-) -> dict[str, Any]:
-    """A TOML table with exactly the known keys, each of its exact type (bool is not int)."""
+    table: object,
+    required: Mapping[str, type],
+    optional: Mapping[str, type],
+    *,
+    file: Path,
+    where: str,
+    report: Reporter = raise_problem,
+) -> dict[str, Any] | None:
+    """A TOML table with exactly the known keys, each of its exact type (bool is not int).
+
+    Every problem goes to ``report``; the table is returned only when it has none."""
     if not isinstance(table, dict):
-        raise ContractError(f"must be a table, got {type(table).__name__}", file=file, where=where)
+        report(ContractError(f"must be a table, got {type(table).__name__}", file=file, where=where))
+        return None
+    problems = []
     for key in table:
         if key not in required and key not in optional:
             known = ", ".join([*required, *optional])
-            raise ContractError(f"unknown key {key!r} (known: {known})", file=file, where=where)
+            problems.append(ContractError(f"unknown key {key!r} (known: {known})", file=file, where=where))
     for key in required:
         if key not in table:
-            raise ContractError(f"missing required key {key!r}", file=file, where=where)
+            problems.append(ContractError(f"missing required key {key!r}", file=file, where=where))
     for key, value in table.items():
-        kind = required.get(key) or optional[key]
-        if type(value) is not kind:
-            raise ContractError(
-                f"key {key!r} must be {kind.__name__}, got {type(value).__name__} {value!r}", file=file, where=where
+        kind = required.get(key) or optional.get(key)
+        if kind is not None and type(value) is not kind:
+            problems.append(
+                ContractError(
+                    f"key {key!r} must be {kind.__name__}, got {type(value).__name__} {value!r}", file=file, where=where
+                )
             )
-    return table
+    for problem in problems:
+        report(problem)
+    return None if problems else table
 
 
-def load_definition(directory: str | Path) -> ProtocolDefinition:
-    """Read ``protocol.toml`` of a protocol directory."""
+def load_definition(directory: str | Path, *, report: Reporter = raise_problem) -> ProtocolDefinition:
+    """Read ``protocol.toml`` of a protocol directory.
+
+    With a collecting ``report`` (``validate``), every problem of the file is reported and the
+    definition is only built if there was none (else ``ContractError`` for the count)."""
     directory = Path(directory)
     if not directory.is_dir():
         raise ContractError("protocol directory not found", file=directory)
     path = directory / PROTOCOL_FILE
     data = read_toml(path)
+    problems: list[ContractError] = []
+
+    def collect(problem: ContractError) -> None:
+        problems.append(problem)
+        report(problem)
+
     for key in data:
         if key not in PROTOCOL_TABLES:
-            raise ContractError(f"unknown top-level table {key!r} (known: {', '.join(PROTOCOL_TABLES)})", file=path)
+            collect(ContractError(f"unknown top-level table {key!r} (known: {', '.join(PROTOCOL_TABLES)})", file=path))
+    provenance = data.get("provenance", {})
+    if not isinstance(provenance, dict):
+        collect(ContractError("[provenance] must be a table", file=path))
+    header = None
     if "protocol" not in data:
-        raise ContractError("missing [protocol] table", file=path)
-    header = check_table(data["protocol"], PROTOCOL_REQUIRED, PROTOCOL_OPTIONAL, file=path, where="[protocol]")
+        collect(ContractError("missing [protocol] table", file=path))
+    else:
+        header = check_table(
+            data["protocol"], PROTOCOL_REQUIRED, PROTOCOL_OPTIONAL, file=path, where="[protocol]", report=collect
+        )
     documents_table = data.get("documents", {})
     queries_table = data.get("queries", {})
     if not isinstance(documents_table, dict) or not isinstance(queries_table, dict):
-        raise ContractError("[documents] and [queries] must be tables", file=path)
-    provenance = data.get("provenance", {})
-    if not isinstance(provenance, dict):
-        raise ContractError("[provenance] must be a table", file=path)
+        collect(ContractError("[documents] and [queries] must be tables", file=path))
+        documents_table = queries_table = {}
     documents: dict[str, str] = {}
     titles: dict[str, str] = {}
     for doc, table in documents_table.items():
         where = f"[documents.{doc}]"
-        check_id("document", doc, file=path, where=where)
-        meta = check_table(table, DOCUMENT_REQUIRED, DOCUMENT_OPTIONAL, file=path, where=where)
-        documents[doc] = meta["text"]
-        if "title" in meta:
-            titles[doc] = meta["title"]
+        valid = id_is_valid("document", doc, file=path, where=where, report=collect)
+        checked = check_table(table, DOCUMENT_REQUIRED, DOCUMENT_OPTIONAL, file=path, where=where, report=collect)
+        if valid and checked is not None:
+            documents[doc] = checked["text"]
+            if "title" in checked:
+                titles[doc] = checked["title"]
     queries: dict[str, Query] = {}
     for query, table in queries_table.items():
         where = f"[queries.{query}]"
-        check_id("query", query, file=path, where=where)
-        meta = check_table(table, QUERY_REQUIRED, QUERY_OPTIONAL, file=path, where=where)
-        queries[query] = Query(text=meta["text"], split=meta["split"], need=meta.get("need"))
+        valid = id_is_valid("query", query, file=path, where=where, report=collect)
+        meta = check_table(table, QUERY_REQUIRED, QUERY_OPTIONAL, file=path, where=where, report=collect)
+        if valid and meta is not None:
+            queries[query] = Query(text=meta["text"], split=meta["split"], need=meta.get("need"))
+    if problems or header is None:
+        raise ContractError(f"{len(problems)} problems in protocol.toml", file=path)
     return ProtocolDefinition(
         name=header["name"],
         k=header["k"],
@@ -188,64 +232,88 @@ def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaust
     return qrels
 
 
-def read_qrels_tables(path: Path, definition: ProtocolDefinition) -> QrelsFile:
+def read_qrels_tables(path: Path, definition: ProtocolDefinition, *, report: Reporter = raise_problem) -> QrelsFile:
     """Every check of ``read_qrels_file`` except the last one on the labels (exhaustive 0/1,
     or 0/1 only): the caller runs that one, so ``load_protocol`` can leave it to ``Protocol()``
-    instead of checking a million pairs twice."""
+    instead of checking a million pairs twice.
+
+    With a collecting ``report`` (``validate``) every problem is reported and what is wrong is
+    left out of the result (an unknown document's label, a bad note), never fixed."""
     data = read_toml(path)
     for key in data:
         if key not in QRELS_TABLES:
-            raise ContractError(f"unknown top-level table {key!r} (known: {', '.join(QRELS_TABLES)})", file=path)
+            report(ContractError(f"unknown top-level table {key!r} (known: {', '.join(QRELS_TABLES)})", file=path))
     if "qrels" not in data:
-        raise ContractError("missing [qrels] table", file=path)
-    labels = pair_tables(data["qrels"], "qrels", definition, path)
-    notes = pair_tables(data.get("notes", {}), "notes", definition, path)
-    disputed = pair_tables(data.get("disputed", {}), "disputed", definition, path)
+        report(ContractError("missing [qrels] table", file=path))
+    labels = pair_tables(data.get("qrels", {}), "qrels", definition, path, report=report)
+    notes = pair_tables(data.get("notes", {}), "notes", definition, path, report=report)
+    disputed = pair_tables(data.get("disputed", {}), "disputed", definition, path, report=report)
     for kind, table, value_type in (("notes", notes, str), ("disputed", disputed, bool)):
         for query, row in table.items():
-            for doc, value in row.items():
+            for doc, value in list(row.items()):
                 if type(value) is not value_type:
-                    raise ContractError(
-                        f"[{kind}] values must be {value_type.__name__}, got {value!r}",
-                        file=path,
-                        where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                    report(
+                        ContractError(
+                            f"[{kind}] values must be {value_type.__name__}, got {value!r}",
+                            file=path,
+                            where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                        )
                     )
+                    del row[doc]
     provenance = data.get("provenance", {})
     adjudication = data.get("adjudication", {})
     for name, table in (("provenance", provenance), ("adjudication", adjudication)):
         if not isinstance(table, dict):
-            raise ContractError(f"[{name}] must be a table", file=path)
-    return QrelsFile(labels=labels, notes=notes, disputed=disputed, provenance=provenance, adjudication=adjudication)
+            report(ContractError(f"[{name}] must be a table", file=path))
+    return QrelsFile(
+        labels=labels,
+        notes=notes,
+        disputed=disputed,
+        provenance=provenance if isinstance(provenance, dict) else {},
+        adjudication=adjudication if isinstance(adjudication, dict) else {},
+    )
 
 
-def check_labels_only(labels: Mapping[str, Mapping[str, object]], path: Path) -> None:
+def check_labels_only(
+    labels: Mapping[str, Mapping[str, object]], path: Path, *, report: Reporter = raise_problem
+) -> None:
     for query, row in labels.items():
+        if set(map(type, row.values())) <= {int} and set(row.values()) <= {0, 1}:
+            continue  # at C speed; the loop below names each bad label
         for doc, label in row.items():
             if type(label) is not int or label not in (0, 1):
-                raise ContractError(
-                    f"qrels labels must be integer 0 or 1, got {label!r}",
-                    file=path,
-                    where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                report(
+                    ContractError(
+                        f"qrels labels must be integer 0 or 1, got {label!r}",
+                        file=path,
+                        where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                    )
                 )
 
 
-def pair_tables(table: object, name: str, definition: ProtocolDefinition, path: Path) -> dict[str, dict[str, Any]]:
+def pair_tables(
+    table: object, name: str, definition: ProtocolDefinition, path: Path, *, report: Reporter = raise_problem
+) -> dict[str, dict[str, Any]]:
     """``[name.QUERY] DOC = value`` tables, restricted to the protocol's queries and documents."""
     if not isinstance(table, dict):
-        raise ContractError(f"[{name}] must be a table of per-query tables", file=path)
+        report(ContractError(f"[{name}] must be a table of per-query tables", file=path))
+        return {}
     result: dict[str, dict[str, Any]] = {}
     for query, row in table.items():
         where = f"[{name}.{query}]"
         if query not in definition.queries:
-            raise ContractError(f"unknown query {query!r}: not in the protocol", file=path, where=where)
+            report(ContractError(f"unknown query {query!r}: not in the protocol", file=path, where=where))
+            continue
         if not isinstance(row, dict):
-            raise ContractError(
-                f"must be a table of document = value, got {type(row).__name__}", file=path, where=where
+            report(
+                ContractError(f"must be a table of document = value, got {type(row).__name__}", file=path, where=where)
             )
-        if not row.keys() <= definition.document_ids:  # at C speed; the loop names the first
+            continue
+        if not row.keys() <= definition.document_ids:  # at C speed; the loop names each unknown one
             for doc in row:
                 if doc not in definition.documents:
-                    raise ContractError(f"unknown document {doc!r}: not in the corpus", file=path, where=where)
+                    report(ContractError(f"unknown document {doc!r}: not in the corpus", file=path, where=where))
+            row = {doc: value for doc, value in row.items() if doc in definition.documents}
         result[query] = dict(row)
     return result
 
@@ -290,5 +358,6 @@ def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None
     definition = load_definition(directory)
     path = Path(qrels_path) if qrels_path is not None else Path(directory) / QRELS_FILE
     qrels = read_qrels_tables(path, definition)
+    refuse_holes(definition, qrels.labels, path, directory)
     # Protocol() runs check_qrels(definition, labels, file=path): read_qrels_file's own last check
     return Protocol(definition, qrels.labels, qrels_source=path), qrels

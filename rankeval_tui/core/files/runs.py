@@ -114,6 +114,8 @@ def entry_line(path: Path, query: str, doc: str) -> int | None:
 
 
 def reject_duplicate_keys(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    """A ``json.loads`` object hook that refuses a key given twice (json keeps the last silently)."""
+
     def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, value in pairs:
@@ -287,11 +289,12 @@ def parse_msmarco_run(text: str, path: Path) -> dict[str, list[str]]:
 def parse_run_argument(argument: str, protocol_dir: Path | None) -> tuple[str | None, Path]:
     """``NAME=PATH`` or ``PATH``; a relative path not found in the working directory is looked
     up in the protocol directory, so ``--run runs/A.json`` works from anywhere."""
-    name, sep, rest = argument.partition("=")
-    if sep and name and "/" not in name and rest:
-        path = Path(rest)
+    given, sep, rest = argument.partition("=")
+    name: str | None
+    if sep and given and "/" not in given and rest:
+        name, path = given, Path(rest)
     else:
-        name, path = None, Path(argument)  # type: ignore[assignment]
+        name, path = None, Path(argument)
     if not path.is_absolute() and not path.exists() and protocol_dir is not None:
         candidate = protocol_dir / path
         if candidate.exists():

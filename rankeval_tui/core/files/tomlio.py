@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files.fasttoml import tomllib  # tomli on Python 3.10
 
 
 def read_utf8(path: Path) -> str:
@@ -37,7 +32,11 @@ def read_utf8(path: Path) -> str:
 
 def read_toml(path: Path) -> dict[str, Any]:
     """Parse a TOML file; every failure is a ContractError naming the file."""
-    text = read_utf8(path)
+    return parse_toml(read_utf8(path), path)
+
+
+def parse_toml(text: str, path: Path) -> dict[str, Any]:
+    """Parse TOML text read from (or about to be written to) ``path``."""
     fast = fasttoml.loads(text)  # equal to tomllib's result whenever it is not None (test_fasttoml)
     if fast is not None:
         return fast

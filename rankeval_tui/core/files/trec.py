@@ -133,7 +133,7 @@ def run_to_trec(protocol: Protocol, run: Run, *, tag: str | None = None) -> tupl
     ranking have no line: TREC reads them as missing, which scores 0 either way but shows as
     "missing" when the file is read back.
     """
-    check_run(protocol, run)
+    check_run(protocol.definition, run)
     tag = tag if tag is not None else run.name
     check_id("run tag", tag, file=run.source)
     lines: list[str] = []

@@ -99,13 +99,17 @@ class CompareSummary(Static):
         family = None if result is None else result.statistics
         mine = None if family is None else family.get(cand.run)
         text = Text()
-        for metric, label, attr in (("recall", f"Recall@{k}", "recall_at_k"), ("rr", f"MRR@{k}", "mrr_at_k")):
-            counts = comparison.counts(metric)  # type: ignore[arg-type]
-            worse = comparison.regressions(metric)  # type: ignore[arg-type]
+        metric_rows: tuple[tuple[Metric, str, str], ...] = (
+            ("recall", f"Recall@{k}", "recall_at_k"),
+            ("rr", f"MRR@{k}", "mrr_at_k"),
+        )
+        for metric, label, attr in metric_rows:
+            counts = comparison.counts(metric)
+            worse = comparison.regressions(metric)
             text.append(f"{label:<9}", style="bold reverse" if metric == chosen else "bold")
             text.append(
                 f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
-                f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"  # type: ignore[arg-type]
+                f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"
                 f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
             )
             text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
@@ -119,7 +123,7 @@ class CompareSummary(Static):
                 text.append_text(
                     statistics_lines(
                         mine.metrics[metric],
-                        family.alpha,  # type: ignore[index]
+                        family.alpha,
                         len(family.candidates),
                     )
                 )

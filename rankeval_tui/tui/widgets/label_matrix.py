@@ -39,6 +39,7 @@ class LabelMatrix(Widget, can_focus=True):
         "matrix--irrelevant",
         "matrix--unjudged",
         "matrix--disputed",
+        "matrix--imported",
         "matrix--cursor",
         "matrix--gutter",
         "matrix--done",
@@ -155,8 +156,12 @@ class LabelMatrix(Widget, can_focus=True):
 
     # ------------------------------------------------------------ drawing
 
-    def gutter(self, row: int) -> tuple[str, bool]:
-        """``"q1    4/6  "`` for a row, and whether that query is fully judged."""
+    def row_gutter(self, row: int) -> tuple[str, bool]:
+        """``"q1    4/6  "`` for a row, and whether that query is fully judged.
+
+        Not named ``gutter``: that is Textual's ``Widget.gutter`` (padding plus border), which the
+        compositor reads on every click; a method there made a click on the matrix crash.
+        """
         query = self.session.query_ids[row]
         judged, total = self.session.query_progress(query)
         count = f"{judged}/{total}".rjust(self.count_width)
@@ -210,7 +215,7 @@ class LabelMatrix(Widget, can_focus=True):
         disputed = session.disputed.get(query, {})
         style = {name: self.get_component_rich_style(name) for name in self.COMPONENT_CLASSES}
         gap = Segment(" ", self.rich_style)  # the widget's own background between cells, not the terminal's
-        gutter, done = self.gutter(row)
+        gutter, done = self.row_gutter(row)
         segments = [Segment(gutter, style["matrix--done" if done else "matrix--gutter"])]
         end = min(len(docs), self.col_offset + self.columns_in_view)
         for col in range(self.col_offset, end):
@@ -220,6 +225,8 @@ class LabelMatrix(Widget, can_focus=True):
                 text, cell = UNJUDGED, style["matrix--unjudged"]
             else:
                 text, cell = str(label), style["matrix--relevant" if label else "matrix--irrelevant"]
+                if session.is_imported(query, doc):  # someone else's label, not yet reviewed here
+                    cell = cell + style["matrix--imported"]
             if disputed.get(doc):
                 cell = cell + style["matrix--disputed"]
             if (row, col) == self.cursor:

@@ -15,6 +15,12 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, RowKey
 
 
+def all_known(widths: list[int | None]) -> list[int] | None:
+    """The widths, or None when ``cell_width`` could not size one of them (Textual measures those)."""
+    known = [width for width in widths if width is not None]
+    return known if len(known) == len(widths) else None
+
+
 def cell_width(value: object) -> int | None:
     """The width Textual's ``measure`` gives a cell of a one-line row, from the text alone.
 
@@ -69,10 +75,11 @@ class ScoreTable(DataTable):
                 if width == -1:
                     width = sized[id(value)] = cell_width(value)
                 row_widths.append(width)
-            if None in row_widths:
+            known = all_known(row_widths)
+            if known is None:
                 for_textual.append(row_key)
                 continue
-            widths = [a if a >= b else b for a, b in zip(widths, row_widths)]  # type: ignore[operator]
+            widths = [a if a >= b else b for a, b in zip(widths, known)]
         for column, width in zip(columns, widths):
             column.content_width = width
         super()._update_dimensions(for_textual)  # also the virtual size, from the widths above
@@ -87,21 +94,21 @@ class ScoreTable(DataTable):
             rows = [key for key in row_keys if key in self.rows]
             if column is None or not rows:
                 continue
-            new = [cell_width(self._data[key][column_key]) for key in rows]
+            new = all_known([cell_width(self._data[key][column_key]) for key in rows])
             label = cell_width(column.label)
-            if None in new or label is None or any(self.rows[key].height != 1 for key in rows):
+            if new is None or label is None or any(self.rows[key].height != 1 for key in rows):
                 for_textual.update(CellKey(key, column_key) for key in rows)
                 continue
-            if min(new) < column.content_width:  # type: ignore[type-var]
+            if min(new) < column.content_width:
                 # Narrowed: the column's widest cell, over the whole column once (Textual
                 # re-measures the column for each narrowed cell).
-                every = [cell_width(cells.get(column_key)) for cells in self._data.values()]
-                if None in every:
+                every = all_known([cell_width(cells.get(column_key)) for cells in self._data.values()])
+                if every is None:
                     for_textual.update(CellKey(key, column_key) for key in rows)
                     continue
-                column.content_width = max([label, *every])  # type: ignore[list-item]
+                column.content_width = max([label, *every])
             else:
-                column.content_width = max([label, *new])  # type: ignore[list-item]
+                column.content_width = max([label, *new])
         if for_textual:
             super()._update_column_widths(for_textual)
         self._require_update_dimensions = True

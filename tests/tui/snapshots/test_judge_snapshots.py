@@ -52,3 +52,22 @@ def test_judging_screen(snap_compare, judging_app: RankevalApp) -> None:
 
 def test_overview_matrix(snap_compare, judging_app: RankevalApp) -> None:
     assert snap_compare(judging_app, press=[*KEYS, "o", "down", "right", "right"], terminal_size=SIZE)
+
+
+@pytest.fixture()
+def imported_app(tmp_path: Path) -> RankevalApp:
+    from tests.partial_protocol import write_partial_protocol
+
+    directory = write_partial_protocol(tmp_path / "help-docs")
+    session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
+    return RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
+
+
+def test_judging_screen_on_imported_labels_80x24(snap_compare, imported_app: RankevalApp) -> None:
+    """Opened on the first hole; the status says what was imported and how much is left."""
+    assert snap_compare(imported_app, terminal_size=(80, 24))
+
+
+def test_overview_with_imported_labels(snap_compare, imported_app: RankevalApp) -> None:
+    """Imported labels drawn in their own style beside the annotator's; the legend says which."""
+    assert snap_compare(imported_app, press=["left", "1", "o"], terminal_size=SIZE)

@@ -1,0 +1,193 @@
+"""Growing a protocol: new documents and queries become holes; no label is lost.
+
+A docs assistant's corpus gains articles, users bring new questions, a new retriever returns
+documents the protocol never had. ``grow`` adds them to protocol.toml and leaves exactly the new
+pairs unjudged (holes): every existing label in qrels.toml stays as it is (nothing is removed
+or changed, so every label still means what it meant), and ``score`` refuses until the holes
+are judged. Existing documents and queries must come back unchanged: a changed text would
+change what the existing labels mean, so it is refused, never merged.
+
+What was added, when and from which files is appended to protocol.toml as a
+``[[provenance.growth]]`` entry (the rest of the file is kept byte for byte, comments included).
+An open judging journal is bound to a hash of the definition; it is migrated (its header
+rebound to the new definition, every entry kept), so work in progress survives.
+
+Order of writes: the journal first, then protocol.toml, both atomic, under the qrels lock (no
+judge may run meanwhile). Interrupted between the two, the same ``grow`` again finishes it: a
+journal already bound to the grown definition is left as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX, Journal
+from rankeval_tui.core.annotation.judging import definition_sha256
+from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
+from rankeval_tui.core.files import PROTOCOL_FILE, QRELS_FILE
+from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text
+from rankeval_tui.core.files.demo import refuse_writes_into_demo
+from rankeval_tui.core.files.tomlio import dump_toml, parse_toml, read_utf8
+
+
+@dataclass
+class Growth:
+    """What one ``grow`` adds, and the definition it makes."""
+
+    before: ProtocolDefinition
+    after: ProtocolDefinition
+    documents: dict[str, str] = field(default_factory=dict)
+    queries: dict[str, Query] = field(default_factory=dict)
+    sources: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not self.documents and not self.queries
+
+    @property
+    def new_pairs(self) -> int:
+        """Pairs that did not exist before: every one of them is a hole."""
+        return self.after.pair_count - self.before.pair_count
+
+
+def plan_growth(
+    definition: ProtocolDefinition,
+    *,
+    corpus: Mapping[str, str] | None = None,
+    queries: Mapping[str, Query] | None = None,
+    runs: Sequence[Run] = (),
+    sources: Mapping[str, list[str]] | None = None,
+) -> Growth:
+    """The grown definition, checked in full before anything is written.
+
+    Without runs, every document of ``corpus`` not yet in the protocol is added; with runs, only
+    the documents the runs name that the protocol lacks, their text taken from ``corpus``."""
+    corpus = corpus or {}
+    new_documents: dict[str, str] = {}
+    if runs:
+        for run in runs:
+            for query, ranking in run.rankings.items():
+                for doc in ranking:
+                    if doc in definition.documents or doc in new_documents:
+                        continue
+                    if doc not in corpus:
+                        raise ContractError(
+                            "the run names a document that is in neither the protocol nor --corpus; "
+                            "give --corpus a file that holds its text",
+                            file=run.source,
+                            where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                        )
+                    new_documents[doc] = corpus[doc]
+    else:
+        new_documents = {doc: text for doc, text in corpus.items() if doc not in definition.documents}
+    for doc, text in corpus.items():
+        if doc in definition.documents and definition.documents[doc] != text:
+            raise ContractError(
+                "document is already in the protocol with another text; grow only adds (a changed "
+                "text would change what its labels mean)",
+                file=_first(sources, "corpus"),
+                where=describe_id("document", doc),
+            )
+    new_queries: dict[str, Query] = {}
+    for query, meta in (queries or {}).items():
+        if query in definition.queries:
+            if definition.queries[query] != meta:
+                raise ContractError(
+                    "query is already in the protocol with another text, split or need; grow only adds",
+                    file=_first(sources, "queries"),
+                    where=describe_id("query", query),
+                )
+            continue
+        new_queries[query] = meta
+    after = replace(
+        definition,
+        documents={**definition.documents, **new_documents},
+        queries={**definition.queries, **new_queries},
+    )
+    return Growth(definition, after, new_documents, new_queries, dict(sources or {}))
+
+
+def _first(sources: Mapping[str, list[str]] | None, kind: str) -> str | None:
+    files = (sources or {}).get(kind)
+    return files[0] if files else None
+
+
+def growth_record(growth: Growth, now: datetime) -> dict[str, object]:
+    """The ``[[provenance.growth]]`` entry: what was added, when, from which files."""
+    return {
+        "at": now.astimezone(timezone.utc).isoformat(timespec="seconds"),
+        "added_documents": list(growth.documents),
+        "added_queries": list(growth.queries),
+        "from": {kind: files for kind, files in growth.sources.items() if files},
+        "definition_sha256_before": definition_sha256(growth.before),
+        "definition_sha256_after": definition_sha256(growth.after),
+        "tool": "rankeval-tui grow",
+    }
+
+
+def grown_protocol_text(old_text: str, growth: Growth, now: datetime) -> str:
+    """protocol.toml with the new tables appended (the old text is kept byte for byte)."""
+    addition: dict[str, object] = {}
+    if growth.documents:
+        addition["documents"] = {doc: {"text": text} for doc, text in growth.documents.items()}
+    if growth.queries:
+        addition["queries"] = {q: meta.canonical() for q, meta in growth.queries.items()}
+    appended = dump_toml(addition) + "\n" + dump_toml({"provenance": {"growth": [growth_record(growth, now)]}})
+    separator = "" if old_text.endswith("\n") or not old_text else "\n"
+    return f"{old_text}{separator}\n# added by rankeval-tui grow\n{appended}"
+
+
+def migrate_journal(path: Path, growth: Growth) -> bool:
+    """Rebind an open judging journal to the grown definition, keeping every entry byte for byte.
+
+    Returns False when there is no journal. A journal of neither definition is refused."""
+    if not path.exists():
+        return False
+    contents = Journal.read(path)
+    bound = contents.header.get("definition_sha256")
+    after = definition_sha256(growth.after)
+    if bound == after:
+        return True  # an interrupted grow already moved it
+    if bound != definition_sha256(growth.before):
+        raise ContractError(
+            "journal was recorded for another version of protocol.toml; grow only migrates the "
+            "journal of the protocol as it is now",
+            file=path,
+        )
+    raw = path.read_bytes()
+    first_line_end = raw.index(b"\n") + 1
+    header = dict(contents.header, definition_sha256=after, pairs=growth.after.pair_count, grown_from=bound)
+    line = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    atomic_write_bytes(path, line + raw[first_line_end:])
+    return True
+
+
+def apply_growth(
+    directory: Path, growth: Growth, *, qrels_path: Path | None = None, now: datetime | None = None
+) -> bool:
+    """Write the grown protocol (and migrate the journal) under the qrels lock.
+
+    Returns whether a journal was carried over. Everything is checked before the first write."""
+    qrels_path = qrels_path if qrels_path is not None else directory / QRELS_FILE
+    protocol_path = directory / PROTOCOL_FILE
+    refuse_writes_into_demo(protocol_path, "growing")
+    new_text = grown_protocol_text(read_utf8(protocol_path), growth, now or datetime.now(timezone.utc))
+    try:
+        parse_toml(new_text, protocol_path)
+    except ContractError as error:  # e.g. documents written as an inline table: no [documents.ID] may follow
+        raise ContractError(f"cannot append the new tables: {error.rule}", file=protocol_path) from None
+    lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX))
+    lock.acquire()
+    try:
+        migrated = migrate_journal(qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX), growth)
+        atomic_write_text(protocol_path, new_text)
+    finally:
+        lock.release()
+    return migrated

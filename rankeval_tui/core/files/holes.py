@@ -1,0 +1,57 @@
+"""Holes: query-document pairs a qrels file does not judge.
+
+Imported or partly judged labels are a starting point, never a fill: a missing pair is a hole,
+to be judged, and is never read as 0. Scoring refuses while there are holes and names the
+command that fills them; ``validate`` counts them per query.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+
+QRELS_NAME = "qrels.toml"
+
+
+def holes_per_query(definition: ProtocolDefinition, labels: Mapping[str, Mapping[str, object]]) -> dict[str, int]:
+    """Unjudged pairs per query with any, in protocol order. ``labels`` must name only corpus
+    documents (the qrels readers check it), so a count per row is enough: O(queries)."""
+    size = len(definition.documents)
+    counts = {query: size - len(labels.get(query, {})) for query in definition.queries}
+    return {query: count for query, count in counts.items() if count}
+
+
+def judge_command(directory: str | Path, qrels_path: str | Path | None = None) -> str:
+    """The command that opens judging on the holes (``--qrels`` only when it is not the default)."""
+    command = f"rankeval-tui judge {shlex.quote(str(directory))}"
+    if qrels_path is not None and Path(qrels_path) != Path(directory) / QRELS_NAME:
+        command += f" --qrels {shlex.quote(str(qrels_path))}"
+    return command
+
+
+def refuse_holes(
+    definition: ProtocolDefinition,
+    labels: Mapping[str, Mapping[str, object]],
+    qrels_path: Path,
+    directory: str | Path,
+) -> None:
+    """Raise the seed's unjudged-pair rejection with the hole count and the next command."""
+    holes = holes_per_query(definition, labels)
+    if not holes:
+        return
+    first_query = next(iter(holes))
+    judged = labels.get(first_query, {})
+    first_doc = next(doc for doc in definition.documents if doc not in judged)
+    total = sum(holes.values())
+    raise ContractError(
+        "unjudged or unknown documents: exhaustive qrels required; "
+        f"{total} of {definition.pair_count} pairs are unjudged (holes in {len(holes)} of "
+        f"{len(definition.queries)} queries), never read as 0; judge them with: "
+        f"{judge_command(directory, qrels_path)}",
+        file=qrels_path,
+        where=f"first hole: {describe_id('query', first_query)}, {describe_id('document', first_doc)}",
+    )

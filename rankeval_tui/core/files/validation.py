@@ -1,0 +1,103 @@
+"""What ``validate`` reports: every problem of a protocol directory, not only the first.
+
+protocol.toml, the qrels file and every run are checked with collecting reporters (the same
+rules as the loaders, which stop at the first problem), and the qrels' holes are counted per
+query. Runs need only the definition, so they are checked even while the qrels have holes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.evaluate import Run, check_run
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
+from rankeval_tui.core.files.holes import holes_per_query, judge_command
+from rankeval_tui.core.files.protocol_files import (
+    QRELS_FILE,
+    QrelsFile,
+    check_labels_only,
+    load_definition,
+    read_qrels_tables,
+)
+from rankeval_tui.core.files.runs import load_run
+
+
+@dataclass
+class Validation:
+    """Findings in the order they were found; ``problems`` break the contract, ``holes`` are work."""
+
+    directory: Path
+    qrels_path: Path
+    definition: ProtocolDefinition | None = None
+    qrels: QrelsFile | None = None
+    protocol: Protocol | None = None
+    """Built only when protocol.toml and the qrels are valid and complete (then the hash is known)."""
+    problems: list[ContractError] = field(default_factory=list)
+    holes: dict[str, int] = field(default_factory=dict)
+    runs: list[tuple[Path, Run | None]] = field(default_factory=list)
+    """Each run file checked, with the run when it was valid."""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def hole_count(self) -> int:
+        return sum(self.holes.values())
+
+    @property
+    def next_command(self) -> str | None:
+        """What the user should run next: judging the holes (problems are fixed by hand)."""
+        if self.holes and self.definition is not None:
+            return judge_command(self.directory, self.qrels_path)
+        return None
+
+
+def validate_directory(
+    directory: Path, qrels_path: Path | None, run_specs: list[tuple[str | None, Path]]
+) -> Validation:
+    """Check everything that can be checked; a broken protocol.toml still lets runs be read."""
+    result = Validation(directory, qrels_path if qrels_path is not None else directory / QRELS_FILE)
+    report = result.problems.append
+    try:
+        result.definition = load_definition(directory, report=report)
+    except ContractError as error:
+        if not result.problems:  # a problem of the whole file (unreadable, not TOML, no directory)
+            report(error)
+    if result.definition is not None:
+        check_qrels_file(result)
+    for name, path in run_specs:
+        check_run_file(result, name, path)
+    return result
+
+
+def check_qrels_file(result: Validation) -> None:
+    definition = result.definition
+    assert definition is not None
+    before = len(result.problems)
+    if not result.qrels_path.exists():
+        result.holes = {query: len(definition.documents) for query in definition.queries}
+        result.warnings.append(f"{result.qrels_path}: no qrels file yet: every pair is a hole")
+        return
+    try:
+        qrels = read_qrels_tables(result.qrels_path, definition, report=result.problems.append)
+    except ContractError as error:  # not readable as TOML: nothing to count
+        result.problems.append(error)
+        return
+    check_labels_only(qrels.labels, result.qrels_path, report=result.problems.append)
+    result.qrels = qrels
+    result.holes = holes_per_query(definition, qrels.labels)
+    if not result.holes and len(result.problems) == before:
+        result.protocol = Protocol(definition, qrels.labels, qrels_source=result.qrels_path)
+
+
+def check_run_file(result: Validation, name: str | None, path: Path) -> None:
+    try:
+        run = load_run(path, name)
+    except ContractError as error:
+        result.problems.append(error)
+        result.runs.append((path, None))
+        return
+    before = len(result.problems)
+    if result.definition is not None:
+        check_run(result.definition, run, report=result.problems.append)
+    result.runs.append((path, run if len(result.problems) == before else None))

@@ -1,0 +1,201 @@
+"""Partial labels are a starting point, never a fill: holes are counted, refused by scoring,
+listed by validate (with every other problem), and judging starts on them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rankeval_tui.core.annotation.hole_order import top_k_pairs
+from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files import load_definition, load_protocol, read_qrels_file
+from rankeval_tui.core.files.holes import holes_per_query, judge_command
+from rankeval_tui.core.files.validation import validate_directory
+from tests.partial_protocol import HOLES, IMPORT_SOURCE, IMPORTED, RUN, TRUTH, write_partial_protocol
+
+
+@pytest.fixture()
+def partial(tmp_path: Path) -> Path:
+    return write_partial_protocol(tmp_path / "help-docs")
+
+
+def open_session(directory: Path) -> JudgingSession:
+    return JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
+
+
+def test_holes_are_counted_per_query_and_never_read_as_zero(partial: Path) -> None:
+    definition = load_definition(partial)
+    assert holes_per_query(definition, IMPORTED) == {"q:1001": 1, "q:1002": 2, "q:1003": 2}
+    with pytest.raises(ContractError) as caught:
+        load_protocol(partial)
+    error = caught.value
+    assert error.rule.startswith("unjudged or unknown documents: exhaustive qrels required")  # the seed's words
+    assert "5 of 9 pairs are unjudged (holes in 3 of 3 queries)" in error.rule
+    assert f"rankeval-tui judge {partial}" in error.rule
+    assert error.where == "first hole: query 'q:1001', document 'msmarco_v2.1_doc_00_12345'"
+
+
+def test_judge_command_names_a_non_default_qrels_file(partial: Path) -> None:
+    assert judge_command(partial, partial / "qrels.toml") == f"rankeval-tui judge {partial}"
+    assert (
+        judge_command(partial, partial / "alice.toml") == f"rankeval-tui judge {partial} --qrels {partial}/alice.toml"
+    )
+
+
+def test_validate_counts_holes_and_names_the_next_command(partial: Path) -> None:
+    result = validate_directory(partial, None, [(None, partial / "runs" / "bm25.json")])
+    assert result.problems == []
+    assert result.holes == {"q:1001": 1, "q:1002": 2, "q:1003": 2} and result.hole_count == 5
+    assert result.protocol is None  # no hash for a protocol with holes
+    assert result.next_command == f"rankeval-tui judge {partial}"
+    assert [run.name for _, run in result.runs if run is not None] == ["bm25"]  # runs checked despite the holes
+
+
+def test_validate_lists_every_problem_of_protocol_qrels_and_runs(partial: Path) -> None:
+    qrels = partial / "qrels.toml"
+    qrels.write_text(
+        qrels.read_text()
+        + '\n[notes."q:9999"]\n"docs/export.md" = "gone"\n'
+        + '[disputed."q:1001"]\n"docs/export.md" = "yes"\n'
+        + "[qrels_typo]\n"
+    )
+    text = (
+        qrels.read_text()
+        .replace('"docs/login.md" = 1', '"docs/login.md" = 2')
+        .replace('"docs/export.md" = 1', '"docs/export.md" = 1\n"docs/missing.md" = 0')
+    )
+    qrels.write_text(text)
+    bad_run = partial / "runs" / "dense.json"
+    bad_run.write_text(json.dumps({"q:1001": ["docs/export.md", "docs/export.md"], "q:1002": ["docs/new.md"]}))
+    result = validate_directory(partial, None, [(None, bad_run)])
+    rules = [problem.one_line() for problem in result.problems]
+    expected = [
+        "unknown top-level table 'qrels_typo'",
+        "unknown document 'docs/missing.md'",
+        "unknown query 'q:9999'",
+        "[disputed] values must be bool",
+        "labels must be integer 0 or 1, got 2",
+        "duplicate document ID",
+        "unknown document ID: not in the corpus",
+    ]
+    assert len(rules) == len(expected), rules
+    for fragment, line in zip(expected, rules):
+        assert fragment in line, (fragment, line)
+    assert "rankeval-tui grow" in rules[-1]  # the unknown document names the command that adds it
+    assert result.holes == {"q:1001": 1, "q:1002": 2, "q:1003": 2}  # the bad label is a problem, not a hole
+
+
+def test_validate_lists_every_problem_of_protocol_toml(partial: Path) -> None:
+    path = partial / "protocol.toml"
+    text = path.read_text().replace('split = "test"\nrelevance', 'split = "test"\nrelevence = "typo"\nrelevance')
+    text += '\n[documents."docs/empty.md"]\ntitle = "no text"\n[queries."q:1004"]\ntext = "x"\n'
+    path.write_text(text)
+    result = validate_directory(partial, None, [])
+    rules = [problem.rule for problem in result.problems]
+    assert rules == [
+        "unknown key 'relevence' (known: name, k, split, relevance, description)",
+        "unknown key 'title' (known: text)",
+        "missing required key 'text'",
+        "missing required key 'split'",
+    ]
+    assert [problem.where for problem in result.problems][1:] == [
+        "[documents.docs/empty.md]",
+        "[documents.docs/empty.md]",
+        "[queries.q:1004]",
+    ]
+    assert result.definition is None and result.holes == {}
+
+
+def test_judging_opens_on_the_first_hole_and_says_what_was_imported(partial: Path) -> None:
+    session = open_session(partial)
+    try:
+        assert session.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
+        assert session.judged == 4 and session.remaining == 5
+        summary = session.start_summary()
+        assert "4 imported labels" in summary and IMPORT_SOURCE in summary and "5 of 9 pairs remain" in summary
+        assert all(session.label_of(q, d) is None for q, d in HOLES)  # holes stay holes, not 0
+        assert all(session.is_imported(q, d) for q, row in IMPORTED.items() for d in row)
+    finally:
+        session.close()
+
+
+def test_judging_the_holes_writes_imported_labels_unchanged_and_keeps_their_source(partial: Path) -> None:
+    session = open_session(partial)
+    session.goto("q:1002", "docs/login.md")
+    session.label(0)  # the annotator corrects one imported label: it is no longer imported
+    assert not session.is_imported("q:1002", "docs/login.md")
+    session.undo()
+    assert session.is_imported("q:1002", "docs/login.md")  # undo restores the imported mark
+    session.redo()
+    while not session.complete:
+        session.next_unjudged()
+        session.label(TRUTH[session.current])
+    assert "wrote" in session.finish()
+    written = read_qrels_file(partial / "qrels.toml", load_definition(partial))
+    expected = {q: dict(row) for q, row in IMPORTED.items()}
+    expected["q:1002"]["docs/login.md"] = 0
+    for (query, doc), label in TRUTH.items():
+        expected[query][doc] = label
+    assert written.labels == expected
+    assert written.provenance["imported_from"] == IMPORT_SOURCE and written.provenance["imported_labels"] == 4
+    assert written.provenance["imported_unreviewed"] == {
+        "q:1001": ["docs/export.md", "docs/login.md"],
+        "q:1003": ["msmarco_v2.1_doc_00_12345"],
+    }
+    # Reopened for review, the same three labels are marked imported, the corrected one is not.
+    again = open_session(partial)
+    try:
+        assert again.review and again.imported.unreviewed == 3
+        assert not again.is_imported("q:1002", "docs/login.md") and again.is_imported("q:1001", "docs/login.md")
+    finally:
+        again.close()
+
+
+def test_top_k_holes_come_first_then_the_rest(partial: Path) -> None:
+    definition = load_definition(partial)
+    pairs = top_k_pairs(definition, [RUN], definition.k)
+    assert pairs == [
+        ("q:1001", "docs/export.md"),
+        ("q:1001", "docs/login.md"),
+        ("q:1002", "msmarco_v2.1_doc_00_12345"),
+        ("q:1002", "docs/login.md"),
+        ("q:1003", "msmarco_v2.1_doc_00_12345"),
+        ("q:1003", "docs/login.md"),
+    ]
+    session = open_session(partial)
+    assert session.order_holes(pairs) == 2  # two of them are holes
+    visited = [session.current]
+    session.label(0)
+    visited.append(session.current)
+    session.label(0)
+    visited.append(session.current)  # the top-k holes are done: back to the first hole in corpus order
+    assert visited == [
+        ("q:1002", "msmarco_v2.1_doc_00_12345"),
+        ("q:1003", "docs/login.md"),
+        ("q:1001", "msmarco_v2.1_doc_00_12345"),
+    ]
+    session.close()
+    resumed = open_session(partial)  # the journal replays the visit order's positions
+    try:
+        assert resumed.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
+        assert resumed.label_of("q:1003", "docs/login.md") == 0 and resumed.remaining == 3
+    finally:
+        resumed.close()
+
+
+def test_undo_reopens_a_top_k_hole_for_the_queue(partial: Path) -> None:
+    definition = load_definition(partial)
+    session = open_session(partial)
+    try:
+        session.order_holes(top_k_pairs(definition, [RUN], definition.k))
+        session.label(1)
+        session.label(0)
+        session.undo()
+        session.undo()
+        session.step(1)  # anywhere
+        assert session.next_unjudged() and session.current == ("q:1002", "msmarco_v2.1_doc_00_12345")
+    finally:
+        session.close()
