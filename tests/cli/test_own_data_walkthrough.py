@@ -87,11 +87,13 @@ async def test_the_walkthrough_runs_as_written(tmp_path):
         assert "Traceback" not in result.stderr
         outputs.append((command, result))
 
-    (init, _), (_, validate_holes), (_, validate_done), (_, table), (_, as_json), (_, export) = outputs
-    init_result = outputs[0][1]
+    init_result, validate_holes, validate_done, table, as_json, export = (result for _, result in outputs)
     assert init_result.returncode == 0, init_result.stderr
     assert "3 imported, 12 of 15 pairs to judge" in init_result.stdout
     assert validate_holes.returncode == 2  # holes: not scoreable yet
+    assert "holes: 12 of 15 pairs unjudged in 3 of 3 queries" in validate_holes.stdout
+    assert "'q:1003': 5 of 5 unjudged" in validate_holes.stdout
+    assert "next: rankeval-tui judge help-center" in validate_holes.stdout
     assert validate_done.returncode == 0, validate_done.stdout
     assert "ok: run bm25" in validate_done.stdout and "ok: run dense" in validate_done.stdout
 
