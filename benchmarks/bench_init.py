@@ -10,8 +10,8 @@ One process, best of --repeat, on seeded synthetic files (realistic IDs: ``msmar
 
 - init: ``plan_protocol`` + ``write_protocol`` (read and check corpus, queries, qrels, runs;
   write protocol.toml, qrels.toml, runs/ through a staging directory);
-- validate of the result: protocol.toml, the partial qrels.toml, both runs from runs/, every run
-  checked against the corpus and the queries (what ``validate`` checks on a protocol with holes);
+- validate of the result: ``validate_directory`` (what ``rankeval-tui validate DIR`` runs):
+  protocol.toml, the partial qrels.toml and its holes per query, both runs from runs/ checked;
 - the same qrels and runs read by pytrec_eval (``parse_qrel``, ``parse_run``) and ir_measures
   (``read_trec_qrels``, ``read_trec_run``): they read only those two kinds of file and check
   nothing, so the ratio says what the corpus, the checks and the writing cost on top;
@@ -34,8 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rankeval_tui.core.files import load_definition, load_run, read_qrels_file, run_files  # noqa: E402
+from rankeval_tui.core.files import load_run, run_files  # noqa: E402
 from rankeval_tui.core.files.protocol_init import InitRequest, plan_protocol, write_protocol  # noqa: E402
+from rankeval_tui.core.files.validation import validate_directory  # noqa: E402
 
 
 def doc_id(i: int) -> str:
@@ -93,13 +94,9 @@ def init_once(files: dict[str, Path], target: Path) -> None:
 
 
 def validate_once(target: Path) -> None:
-    definition = load_definition(target)
-    read_qrels_file(target / "qrels.toml", definition, exhaustive=False)
-    corpus = definition.document_ids
-    for path in run_files(target):
-        run = load_run(path)
-        assert set(run.rankings) <= definition.queries.keys()
-        assert all(set(ranking) <= corpus for ranking in run.rankings.values())
+    """What ``rankeval-tui validate DIR`` computes (core ``validate_directory``), printing aside."""
+    result = validate_directory(target, None, [(None, path) for path in run_files(target)])
+    assert not result.problems and result.hole_count > 0, result.problems
 
 
 def pytrec_eval_read(files: dict[str, Path]) -> None:

@@ -105,3 +105,15 @@ def test_strict_reader_on_titles_and_provenance(tmp_path: Path, table: str, frag
     with pytest.raises(ContractError) as error:
         load_definition(tmp_path)
     assert fragment in str(error.value)
+
+
+def test_partial_rows_are_written_in_corpus_order_with_nothing_filled():
+    from rankeval_tui.core.files import QrelsFile, qrels_to_toml
+    from rankeval_tui.core.files.tomlio import parse_toml
+
+    definition = odd_definition()
+    labels = {"q:1001": {"文档/导出.md": 1, "faq#3": 0, "docs/export.md": 1}, "查询/3": {"wiki.Paris-2024": 0}}
+    written = parse_toml(qrels_to_toml(QrelsFile(labels=labels), definition), Path("qrels.toml"))["qrels"]
+    assert written == labels  # the same pairs, none added
+    assert list(written["q:1001"]) == ["docs/export.md", "faq#3", "文档/导出.md"]  # corpus order
+    assert list(written) == ["q:1001", "查询/3"]

@@ -321,12 +321,20 @@ def pair_tables(
 def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:
     """Serialise in protocol order (queries, then corpus order) so diffs stay readable."""
 
+    documents = definition.documents
+    position: dict[str, int] = {}
+
+    def in_corpus_order(row: Mapping[str, Any]) -> dict[str, Any]:
+        """A full row in one pass over the corpus; a partial row (imported labels, notes) by
+        sorting its own keys, so writing 10 labels per query costs O(10), not O(corpus)."""
+        if len(row) == len(documents):
+            return {d: row[d] for d in documents}
+        if not position:
+            position.update((d, i) for i, d in enumerate(documents))
+        return {d: row[d] for d in sorted(row, key=position.__getitem__)}
+
     def ordered(table: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-        return {
-            q: {d: table[q][d] for d in definition.documents if d in table[q]}
-            for q in definition.queries
-            if table.get(q)
-        }
+        return {q: in_corpus_order(table[q]) for q in definition.queries if table.get(q)}
 
     data: dict[str, Any] = {}
     if qrels.provenance:

@@ -187,6 +187,8 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         pool = {d for run in runs for q in queries for d in run.rankings.get(q, [])[: request.pool_depth]}
         pool.update(d for row in kept_labels.values() for d in row)
         documents = {d: text for d, text in corpus.documents.items() if d in pool}
+        if not documents:
+            raise ContractError("the pool is empty: no run ranks a document for the kept queries, and none is labelled")
 
     definition = ProtocolDefinition(
         name=request.name or directory.absolute().name,
