@@ -311,3 +311,27 @@ def test_labels_of_queries_left_out_of_the_sample_are_counted_not_kept(tmp_path)
     in_file = {"q:1001": 2, "q:1002": 1, "q:1003": 0}
     assert provenance["imported_labels"] == in_file[kept]
     assert provenance.get("labels_outside_protocol", 0) == 3 - in_file[kept]
+
+
+def test_grow_reads_the_formats_init_reads_and_keeps_titles_and_labels(tmp_path):
+    target = tmp_path / "help"
+    args = ("--corpus", DATA / "help-docs", "--queries", DATA / "queries.tsv", "--qrels", DATA / "qrels.trec")
+    assert init(target, *args, "--k", "2").returncode == 0
+    labels_before = read_toml(target / "qrels.toml")["qrels"]
+    more_docs = write(
+        tmp_path / "more.jsonl",
+        '{"_id": "docs/sso.md", "title": "Single sign-on", "text": "Set up SSO under Settings > Security."}\n',
+    )
+    more_queries = write(tmp_path / "more.tsv", "q:1004\tHow do I set up SSO?\n")
+    result = run_cli("grow", target, "--corpus", more_docs, "--queries", more_queries, "--split", "dev")
+    assert result.returncode == 0, result.stderr
+    assert "+1 documents, +1 queries" in result.stdout
+    definition = load_definition(target)
+    assert definition.titles == {"docs/sso.md": "Single sign-on"}
+    assert definition.queries["q:1004"].split == "dev"
+    assert read_toml(target / "qrels.toml")["qrels"] == labels_before  # every label kept, nothing filled
+    changed = write(
+        tmp_path / "retitled.jsonl",
+        '{"_id": "docs/sso.md", "title": "SSO", "text": "Set up SSO under Settings > Security."}\n',
+    )
+    assert_one_line_error(run_cli("grow", target, "--corpus", changed), "docs/sso.md", "another text or title")
