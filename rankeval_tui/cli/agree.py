@@ -42,9 +42,11 @@ def kappa_text(confusion: Confusion) -> str:
     return exact_and_decimal(confusion.kappa)
 
 
-def who(side: str, name: str, source: str) -> str:
+def who(side: str, name: str, source: str | None) -> str:
     """``A = alice  (qrels-alice.toml)``; a name already disambiguated by its file is not given it twice."""
-    return f"{side} = {name}" if name.endswith(f"({Path(source).name})") else f"{side} = {name}  ({source})"
+    if source is None or name.endswith(f"({Path(source).name})"):
+        return f"{side} = {name}"
+    return f"{side} = {name}  ({source})"
 
 
 def render_agreement(result: Agreement) -> str:

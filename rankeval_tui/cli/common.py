@@ -9,6 +9,7 @@ from pathlib import Path
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.files import (
     QrelsFile,
@@ -72,6 +73,37 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
 
 
+def metric_names(text: str) -> list[str]:
+    """``R@10,nDCG@10``: comma-separated ir_measures names (``--metrics``, repeatable), checked
+    here so a typo is a usage error; their cutoffs are checked against k once it is known."""
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        try:
+            parse_metric_name(name)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return names
+
+
+def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
+    names = ", ".join(d.prefix for d in DEFINITIONS.values())
+    parser.add_argument(
+        "--metrics",
+        action="append",
+        type=metric_names,
+        default=[],
+        metavar="NAME@k,...",
+        help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
+        "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
+    )
+
+
+def metrics_from_args(args: argparse.Namespace, protocol: Protocol) -> tuple[MetricId, ...]:
+    """``--metrics`` as metric ids, cutoffs checked against the protocol's k; the seed's pair by default."""
+    requested = [name for group in args.metrics for name in group]
+    return resolve_metrics(requested, protocol.k) if requested else PRIMARY
+
+
 def add_protocol_directory(parser: argparse.ArgumentParser, help: str = "protocol directory") -> None:
     """The required PROTOCOL of commands that read or write one protocol's files (no demo default:
     the bundled demo is never written, and comparing annotators needs their protocol)."""
@@ -108,11 +140,7 @@ def load_protocol_from_args(args: argparse.Namespace) -> Protocol:
 def load_protocol_and_qrels_from_args(args: argparse.Namespace) -> tuple[Protocol, QrelsFile]:
     """The protocol with --k/--split applied, and the qrels file it was read from (one read)."""
     protocol, qrels = load_protocol_and_qrels(protocol_dir(args), args.qrels)
-    if getattr(args, "k", None) is not None:
-        protocol = protocol.with_k(args.k)
-    if getattr(args, "split", None) is not None:
-        protocol = protocol.with_split(args.split)
-    return protocol, qrels
+    return protocol.with_overrides(getattr(args, "k", None), getattr(args, "split", None)), qrels
 
 
 def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:

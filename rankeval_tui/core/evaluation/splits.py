@@ -9,10 +9,11 @@ not know at all still rejects the run in ``check_run``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.evaluation.protocol import Protocol
 
 
@@ -33,7 +34,7 @@ def set_aside_other_splits(protocol: Protocol, run: Run) -> tuple[Run, dict[str,
     return replace(run, rankings=kept), dict(sorted(counts.items()))
 
 
-def evaluate_split_of(protocol: Protocol, run: Run) -> Report:
+def evaluate_split_of(protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY) -> Report:
     """``evaluate`` of the run's queries of the protocol's split; the report names what was set aside."""
     kept, counts = set_aside_other_splits(protocol, run)
-    return replace(evaluate(protocol, kept), set_aside=counts)
+    return replace(evaluate(protocol, kept, metrics), set_aside=counts)
