@@ -314,13 +314,13 @@ def test_resampled_sums_are_random_choices_sums(seed):
     assert resampled_sums([values], 300, seed) == [expected]
 
 
-def test_resampled_sums_in_blocks_and_beyond_int64(monkeypatch):
+def test_resampled_sums_in_blocks_and_beyond_float_precision(monkeypatch):
     values = [3, -1, 0, 7]
     rng = random.Random(5)
     expected = [sum(rng.choices(values, k=4)) for _ in range(50)]
     monkeypatch.setattr(stats_module, "RESAMPLE_BLOCK", 9)  # two resamples per numpy block
     assert resampled_sums([values], 50, 5) == [expected]
-    huge = [v * 2**61 for v in values]  # sums past int64: the Python loop, same draws
+    huge = [v * 2**61 for v in values]  # sums past float64's exact integers: the Python loop, same draws
     assert resampled_sums([huge], 50, 5) == [[s * 2**61 for s in expected]]
 
 

@@ -309,20 +309,24 @@ def resampled_sums(vectors: Sequence[Sequence[int]], samples: int, seed: int) ->
     Why numpy: B * n draws (10^8 at 10,000 queries) take about 20 s one by one in Python. numpy's
     copy of the generator (``seeded_numpy``) yields the very doubles ``choices`` turns into
     positions ``floor(random() * n)``, so the sums are identical; the positions are drawn once
-    per block for every vector. Sums that could overflow int64 keep the Python loop.
+    per block, counted per resample and multiplied with every vector at once. Sums that could
+    pass 2^53 (float64's exact integers) keep the Python loop.
     """
     n = len(vectors[0])
-    if max(abs(v) for vector in vectors for v in vector) * n >= 1 << 62:
+    if max(abs(v) for vector in vectors for v in vector) * n >= 1 << 53:
         return [[sum(rng.choices(vector, k=n)) for _ in range(samples)] for rng, vector in seeded_pairs(vectors, seed)]
     import numpy as np
 
     generator = seeded_numpy(seed)
-    population = np.array(vectors, dtype=np.int64).T  # n x vectors
+    population = np.array(vectors, dtype=np.float64).T  # n x vectors; sums exact below 2^53
     rows = max(1, RESAMPLE_BLOCK // n)
     sums: list[np.ndarray] = []
     for start in range(0, samples, rows):
-        picks = (generator.random_sample((min(rows, samples - start), n)) * float(n)).astype(np.intp)
-        sums.append(population[picks].sum(axis=1))
+        count = min(rows, samples - start)
+        picks = (generator.random_sample((count, n)) * float(n)).astype(np.intp)
+        picks += np.arange(0, count * n, n, dtype=np.intp)[:, None]  # row r counts in [r*n, r*n + n)
+        times_drawn = np.bincount(picks.ravel(), minlength=count * n).reshape(count, n)
+        sums.append(times_drawn @ population)  # one matrix product for every vector of the group
     return [[int(x) for x in column] for column in np.concatenate(sums).T.tolist()]
 
 
@@ -398,23 +402,23 @@ class MetricStatistics:
     def summary(self, alpha: Fraction, k: int | None = None) -> str:
         """One line for the table, Markdown and the scoring screen (``k`` names the cutoff)."""
         label = METRIC_LABELS[self.metric] if k is None else METRIC_LABELS[self.metric].replace("@k", f"@{k}")
-        if self.n == 0 or self.sign_flip is None or self.bootstrap is None:
+        if self.n == 0 or (self.sign_flip is None and self.bootstrap is None):
             return f"{label}: no eligible queries, no test"
-        sf, bs = self.sign_flip, self.bootstrap
-        flip = (
-            f"sign-flip p = {exact_decimal(sf.p_value)} (exact, {sf.assignments} assignments)"
-            if sf.method == "exact"
-            else f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})"
-        )
-        ci = (
-            f"bootstrap {percent(bs.confidence)} CI of the mean delta [{exact_decimal(bs.low)}, "
-            f"{exact_decimal(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})"
-        )
+        parts = [f"n = {self.n}"]
+        if (sf := self.sign_flip) is not None:
+            parts.append(
+                f"sign-flip p = {exact_decimal(sf.p_value)} (exact, {sf.assignments} assignments)"
+                if sf.method == "exact"
+                else f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})"
+            )
+        if (bs := self.bootstrap) is not None:
+            parts.append(
+                f"bootstrap {percent(bs.confidence)} CI of the mean delta [{exact_decimal(bs.low)}, "
+                f"{exact_decimal(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})"
+            )
         verdict = "significant" if self.significant(alpha) else "not significant"
-        return (
-            f"{label}: n = {self.n}; {flip}; {ci}; Holm-adjusted {self.test} p = {decimal(self.p_holm)}: "
-            f"{verdict} at alpha {short(alpha)}"
-        )
+        parts.append(f"Holm-adjusted {self.test} p = {decimal(self.p_holm)}: {verdict} at alpha {short(alpha)}")
+        return f"{label}: " + "; ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -497,14 +501,26 @@ def paired_deltas(comparison: Comparison, metric: Metric) -> list[tuple[str, Fra
 
 
 def family_tests(
-    comparisons: Sequence[Comparison], *, seed: int, samples: int, alpha: Fraction, exact_max_n: int
+    comparisons: Sequence[Comparison],
+    *,
+    tests: Sequence[TestName],
+    seed: int,
+    samples: int,
+    alpha: Fraction,
+    exact_max_n: int,
 ) -> dict[tuple[int, Metric], tuple[SignFlipResult | None, BootstrapResult | None]]:
-    """Both tests of every (comparison, metric) at once, so lists of one length share draws."""
+    """The ``tests`` of every (comparison, metric) at once, so lists of one length share draws;
+    a test not asked for is None (its draws are seconds at 10,000 queries)."""
     keys = [(i, metric) for i, _ in enumerate(comparisons) for metric in METRICS]
     deltas = {key: [d for _, d in paired_deltas(comparisons[key[0]], key[1])] for key in keys}
     tested = [key for key in keys if deltas[key]]
-    signs = sign_flip_tests([deltas[k] for k in tested], samples=samples, seed=seed, exact_max_n=exact_max_n)
-    boots = bootstraps([deltas[k] for k in tested], samples=samples, seed=seed, alpha=alpha)
+    lists = [deltas[key] for key in tested]
+    signs: list[SignFlipResult | None] = [None] * len(lists)
+    boots: list[BootstrapResult | None] = [None] * len(lists)
+    if "randomization" in tests:
+        signs = list(sign_flip_tests(lists, samples=samples, seed=seed, exact_max_n=exact_max_n))
+    if "bootstrap" in tests:
+        boots = list(bootstraps(lists, samples=samples, seed=seed, alpha=alpha))
     found = {key: (sign, boot) for key, sign, boot in zip(tested, signs, boots)}
     return {key: found.get(key, (None, None)) for key in keys}
 
@@ -517,10 +533,13 @@ def paired_statistics(
     samples: int = DEFAULT_SAMPLES,
     alpha: Fraction = DEFAULT_ALPHA,
     exact_max_n: int = EXACT_MAX_N,
+    both: bool = True,
 ) -> PairedStatistics:
     """Statistics of each candidate against the shared baseline, Holm-adjusted per metric.
 
     This is the one entry point for every view (CLI table/JSON/Markdown and the scoring screen).
+    ``both``: compute the other test too, for views that show both (the scoring screen shows
+    the sign-flip p beside the bootstrap interval); otherwise only ``test`` is computed.
     """
     if isinstance(comparisons, Comparison):
         comparisons = [comparisons]
@@ -531,7 +550,8 @@ def paired_statistics(
     baselines = {c.baseline.run for c in comparisons}
     if len(baselines) > 1:
         raise ValueError("Holm correction needs one baseline; got " + ", ".join(sorted(baselines)))
-    tests = family_tests(comparisons, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n)
+    wanted = TESTS if both else (chosen,)
+    tests = family_tests(comparisons, tests=wanted, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n)
     per_candidate = [
         {
             metric: metric_statistics(

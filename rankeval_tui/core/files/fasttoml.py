@@ -40,11 +40,13 @@ Everything else is delegated, never guessed:
 - a line that is not valid on its own (a dotted key, the start of a multi-line string or
   array, ...) makes its whole table section (its header to the next line that is a header)
   go to tomllib; the section's keys replace the ones read so far in that section;
+- a ``[[array of tables]]`` section goes to tomllib and its table is appended to the array
+  (made by ``[[...]]`` headers only; a header into it, ``[a.b]`` after ``[[a]]``, is ``None``);
 - any section or line tomllib rejects means ``None``: the whole text goes to tomllib, which
   accepts it or gives its error. So do three valid constructs no file of the project has:
-  ``[[arrays of tables]]``, a dotted key reaching into a table an earlier header implied
-  (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that reads
-  as a header.
+  a header into an array of tables, a dotted key reaching into a table an earlier header
+  implied (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that
+  reads as a header.
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ _KEYS = re.compile(_KEY)
 _SCALARS = re.compile(_SCALAR)
 _PATH = rf"{_KEY}(?:{_WS}\.{_WS}{_KEY})*"
 _HEADER = re.compile(rf"{_WS}\[{_WS}({_PATH}){_WS}\]{_TAIL}")
-_ARRAY_HEADER = re.compile(rf"{_WS}\[\[{_WS}{_PATH}{_WS}\]\]{_TAIL}")
+_ARRAY_HEADER = re.compile(rf"{_WS}\[\[{_WS}({_PATH}){_WS}\]\]{_TAIL}")
 _PAIR = re.compile(rf"{_WS}({_KEY}){_WS}={_WS}({_SCALAR}|{_INLINE_ARRAY}|\[(?={_WS}$)){_TAIL}")
 _ONE_KEY = re.compile(rf"{_WS}({_KEY}){_WS}=")
 _INTEGER = re.compile(_INT)
@@ -178,6 +180,10 @@ def _is_header(line: str) -> bool:
     )
 
 
+def _path(header: re.Match[str]) -> tuple[str, ...]:
+    return tuple(_key(part) for part in _KEYS.findall(header.group(1)))
+
+
 class _Reader:
     """One parse: the root, the current table and what headers and delegated lines made."""
 
@@ -190,6 +196,9 @@ class _Reader:
         self.keys_before_section = 0
         """How many keys the current table had at its header: tables implied by earlier headers."""
         self.declared: set[tuple[str, ...]] = set()
+        self.arrays: set[int] = set()
+        """ids of the arrays ``[[...]]`` headers made (alive in ``root``): the only arrays a
+        later ``[[...]]`` of the same path may append to."""
         self.opaque: dict[int, dict[str, Any]] = {}
         """Tables tomllib made (inline or dotted) by id: a header may not walk into them. The
         values keep them alive (a section re-read drops them from ``root``), so no new table
@@ -227,7 +236,10 @@ class _Reader:
                 if type(value) is not list:
                     known[line] = (key, value)
             elif (header := _HEADER.fullmatch(line)) is not None:
-                self.enter(index, tuple(_key(part) for part in _KEYS.findall(header.group(1))))
+                self.enter(index, _path(header))
+            elif (header := _ARRAY_HEADER.fullmatch(line)) is not None:
+                index = self.append_table(index, _path(header))
+                continue
             elif _BLANK_OR_COMMENT.fullmatch(line):
                 known[line] = None
             else:
@@ -247,6 +259,36 @@ class _Reader:
             if type(table) is not dict or id(table) in self.opaque:
                 raise _Unsupported
         self.table, self.section_start, self.keys_before_section = table, index, len(table)
+
+    def append_table(self, index: int, path: tuple[str, ...]) -> int:
+        """A ``[[path]]`` section on line ``index``: tomllib reads it (a few lines in the files that
+        have one: protocol.toml's growth records), we append its table; returns the next index."""
+        end = self.section_end(index)
+        parsed: Any = _tomllib("\n".join(self.lines[index:end]))
+        for part in path:
+            parsed = parsed[part]
+        parent = self.root
+        for part in path[:-1]:
+            parent = parent.setdefault(part, {})
+            if type(parent) is not dict or id(parent) in self.opaque:
+                raise _Unsupported
+        array = parent.get(path[-1])
+        if array is None:
+            array = parent[path[-1]] = []
+            self.arrays.add(id(array))
+        elif id(array) not in self.arrays:
+            raise _Unsupported  # a value, a table, or an array a [[...]] did not make
+        array.append(parsed[0])
+        self.opaque.update((id(table), table) for table in _tables_in(parsed[0]))
+        self.table = {}  # nothing may follow before the next header (section_end)
+        return end
+
+    def section_end(self, index: int) -> int:
+        """The index of the first header line after line ``index`` (or the end of the text)."""
+        end = index + 1
+        while end < len(self.lines) and not _is_header(self.lines[end]):
+            end += 1
+        return end
 
     def delegate(self, index: int) -> int:
         """Give line ``index`` to tomllib alone if it is one complete ``key = value``, else its
@@ -270,15 +312,13 @@ class _Reader:
 
     def delegate_section(self, index: int) -> int:
         """Re-read the current section (its header to the next header) with tomllib."""
-        end = index + 1
-        while end < len(self.lines) and not _is_header(self.lines[end]):
-            end += 1
+        end = self.section_end(index)
         parsed = _tomllib("\n".join(self.lines[self.section_start : end]))
         if self.table is not self.root:
             header = _HEADER.fullmatch(self.lines[self.section_start])
             assert header is not None  # the section started at a header the grammar matched
-            for part in _KEYS.findall(header.group(1)):
-                parsed = parsed[_key(part)]
+            for part in _path(header):
+                parsed = parsed[part]
         for key in list(self.table)[self.keys_before_section :]:
             del self.table[key]  # read fast before the delegated line: tomllib's copy replaces them
         if any(key in self.table for key in parsed):
