@@ -68,7 +68,7 @@ def scaled(deltas: Sequence[Fraction]) -> tuple[list[int], int]:
     scale = 1
     for delta in deltas:
         scale = math.lcm(scale, delta.denominator)
-    return [int(delta * scale) for delta in deltas], scale
+    return [delta.numerator * (scale // delta.denominator) for delta in deltas], scale
 
 
 # ---------------------------------------------------------------- sign-flip test
@@ -323,10 +323,12 @@ def resampled_sums(vectors: Sequence[Sequence[int]], samples: int, seed: int) ->
     sums: list[np.ndarray] = []
     for start in range(0, samples, rows):
         count = min(rows, samples - start)
-        picks = (generator.random_sample((count, n)) * float(n)).astype(np.intp)
+        doubles = generator.random_sample((count, n))
+        doubles *= float(n)  # floor(random() * n), as random.choices
+        picks = doubles.astype(np.intp)
         picks += np.arange(0, count * n, n, dtype=np.intp)[:, None]  # row r counts in [r*n, r*n + n)
         times_drawn = np.bincount(picks.ravel(), minlength=count * n).reshape(count, n)
-        sums.append(times_drawn @ population)  # one matrix product for every vector of the group
+        sums.append(times_drawn.astype(np.float64) @ population)  # one product for every vector
     return [[int(x) for x in column] for column in np.concatenate(sums).T.tolist()]
 
 
@@ -465,12 +467,14 @@ def metric_statistics(
     alpha: Fraction,
     exact_max_n: int,
     tests: tuple[SignFlipResult | None, BootstrapResult | None] | None = None,
+    paired: Sequence[tuple[str, Fraction]] | None = None,
 ) -> MetricStatistics:
     """The statistics of one metric of one comparison, before Holm (p_holm = p_value).
-    ``tests``: the sign-flip and bootstrap results when computed beforehand for a whole family."""
-    paired = paired_deltas(comparison, metric)
+    ``tests`` and ``paired``: the two tests' results and ``paired_deltas`` when computed
+    beforehand for a whole family (``paired_statistics``)."""
+    paired = paired_deltas(comparison, metric) if paired is None else paired
     deltas = [delta for _, delta in paired]
-    counts = comparison.counts(metric)
+    counts = outcome_counts(deltas)
     losses = tuple(sorted(((q, d) for q, d in paired if d < 0), key=lambda pair: pair[1]))
     if tests is not None:
         sign, boot = tests
@@ -500,8 +504,15 @@ def paired_deltas(comparison: Comparison, metric: Metric) -> list[tuple[str, Fra
     return [(row.query, delta) for row in comparison.rows if (delta := row.delta(metric)) is not None]
 
 
+def outcome_counts(deltas: Sequence[Fraction]) -> dict[str, int]:
+    """``Comparison.counts`` from the paired deltas already at hand (win > 0, loss < 0, tie 0)."""
+    win = sum(1 for d in deltas if d > 0)
+    loss = sum(1 for d in deltas if d < 0)
+    return {"win": win, "tie": len(deltas) - win - loss, "loss": loss}
+
+
 def family_tests(
-    comparisons: Sequence[Comparison],
+    paired: Mapping[tuple[int, Metric], Sequence[tuple[str, Fraction]]],
     *,
     tests: Sequence[TestName],
     seed: int,
@@ -509,11 +520,11 @@ def family_tests(
     alpha: Fraction,
     exact_max_n: int,
 ) -> dict[tuple[int, Metric], tuple[SignFlipResult | None, BootstrapResult | None]]:
-    """The ``tests`` of every (comparison, metric) at once, so lists of one length share draws;
-    a test not asked for is None (its draws are seconds at 10,000 queries)."""
-    keys = [(i, metric) for i, _ in enumerate(comparisons) for metric in METRICS]
-    deltas = {key: [d for _, d in paired_deltas(comparisons[key[0]], key[1])] for key in keys}
-    tested = [key for key in keys if deltas[key]]
+    """The ``tests`` of every (comparison, metric) of ``paired`` (its ``paired_deltas``) at once,
+    so lists of one length share draws; a test not asked for is None (its draws are seconds at
+    10,000 queries)."""
+    deltas = {key: [d for _, d in pairs] for key, pairs in paired.items()}
+    tested = [key for key in deltas if deltas[key]]
     lists = [deltas[key] for key in tested]
     signs: list[SignFlipResult | None] = [None] * len(lists)
     boots: list[BootstrapResult | None] = [None] * len(lists)
@@ -522,7 +533,7 @@ def family_tests(
     if "bootstrap" in tests:
         boots = list(bootstraps(lists, samples=samples, seed=seed, alpha=alpha))
     found = {key: (sign, boot) for key, sign, boot in zip(tested, signs, boots)}
-    return {key: found.get(key, (None, None)) for key in keys}
+    return {key: found.get(key, (None, None)) for key in deltas}
 
 
 def paired_statistics(
@@ -551,7 +562,8 @@ def paired_statistics(
     if len(baselines) > 1:
         raise ValueError("Holm correction needs one baseline; got " + ", ".join(sorted(baselines)))
     wanted = TESTS if both else (chosen,)
-    tests = family_tests(comparisons, tests=wanted, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n)
+    paired = {(i, metric): paired_deltas(c, metric) for i, c in enumerate(comparisons) for metric in METRICS}
+    tests = family_tests(paired, tests=wanted, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n)
     per_candidate = [
         {
             metric: metric_statistics(
@@ -563,6 +575,7 @@ def paired_statistics(
                 alpha=alpha,
                 exact_max_n=exact_max_n,
                 tests=tests[(i, metric)],
+                paired=paired[(i, metric)],
             )
             for metric in METRICS
         }
