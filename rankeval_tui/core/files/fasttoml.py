@@ -54,6 +54,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable
+from itertools import islice
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -205,48 +206,54 @@ class _Reader:
         can reuse one of these ids during the parse."""
 
     def parse(self) -> dict[str, Any]:
-        lines = self.lines
-        known: dict[str, tuple[str, Any] | None] = {}
         # ``key = 0`` lines repeat across a qrels file: cache their (key, value) by the line's text,
         # and blank and comment lines as None. Only immutable int/bool/str values are cached, so
-        # the cache cannot alias a list.
-        index = 0
-        while index < len(lines):
-            line = lines[index]
-            hit = known.get(line, _UNKNOWN)
+        # the cache cannot alias a list. A line seen before costs one look-up and one insertion.
+        known: dict[str, tuple[str, Any] | None] = {}
+        look_up, table = known.get, self.table
+        rows = enumerate(self.lines)
+        for index, line in rows:
+            hit = look_up(line, _UNKNOWN)
+            if hit is None:
+                continue
             if hit is not _UNKNOWN:
-                if hit is not None:
-                    key, value = hit
-                    if key in self.table:
-                        raise _Unsupported
-                    self.table[key] = value
-                index += 1
-                continue
-            pair = _PAIR.fullmatch(line)
-            if pair is not None:
-                try:
-                    key = _key(pair.group(1))
-                    value, index = _value(pair.group(2), lines, index)
-                except _Unsupported:
-                    index = self.delegate(index)
-                    continue
-                if key in self.table:
+                key, value = hit
+                if key in table:
                     raise _Unsupported
-                self.table[key] = value
-                if type(value) is not list:
-                    known[line] = (key, value)
-            elif (header := _HEADER.fullmatch(line)) is not None:
-                self.enter(index, _path(header))
-            elif (header := _ARRAY_HEADER.fullmatch(line)) is not None:
-                index = self.append_table(index, _path(header))
+                table[key] = value
                 continue
-            elif _BLANK_OR_COMMENT.fullmatch(line):
-                known[line] = None
-            else:
-                index = self.delegate(index)
-                continue
-            index += 1
+            following = self.read_line(index, known)
+            for _ in islice(rows, following - index - 1):
+                pass  # lines a multi-line value or a delegated section took
+            table = self.table
         return self.root
+
+    def read_line(self, index: int, known: dict[str, tuple[str, Any] | None]) -> int:
+        """A line not seen before (a pair, a header, a blank or comment line, or something to
+        delegate); returns the index of the next line to read."""
+        lines, line = self.lines, self.lines[index]
+        pair = _PAIR.fullmatch(line)
+        if pair is not None:
+            try:
+                key = _key(pair.group(1))
+                value, last = _value(pair.group(2), lines, index)
+            except _Unsupported:
+                return self.delegate(index)
+            if key in self.table:
+                raise _Unsupported
+            self.table[key] = value
+            if type(value) is not list:
+                known[line] = (key, value)
+            return last + 1
+        if (header := _HEADER.fullmatch(line)) is not None:
+            self.enter(index, _path(header))
+            return index + 1
+        if (header := _ARRAY_HEADER.fullmatch(line)) is not None:
+            return self.append_table(index, _path(header))
+        if _BLANK_OR_COMMENT.fullmatch(line):
+            known[line] = None
+            return index + 1
+        return self.delegate(index)
 
     def enter(self, index: int, path: tuple[str, ...]) -> None:
         """A ``[path]`` header on line ``index``: declare it and make it the current table."""
