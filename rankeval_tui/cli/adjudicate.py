@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
+from rankeval_tui.cli.common import add_output_option, add_protocol_directory
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.files import load_definition
 
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "exhaustive qrels with [adjudication] records and provenance is written when all are "
         "decided. Exit 0 written, 1 quit with decisions left, 2 invalid input.",
     )
-    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
+    add_protocol_directory(parser)
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
     parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
     add_adjudication_options(parser)
@@ -33,14 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def add_adjudication_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        required=True,
-        metavar="QRELS.toml",
-        help="the adjudicated, exhaustive qrels to write",
-    )
+    add_output_option(parser, "QRELS.toml", "the adjudicated, exhaustive qrels to write", required=True)
     parser.add_argument(
         "--adjudicator",
         default=None,

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.common import add_protocol_directory
 from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
 from rankeval_tui.core.evaluation.render import exact_and_decimal, grid
 from rankeval_tui.core.files import load_definition
@@ -20,7 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "query (exact, null with a reason where undefined), raw agreement, confusion counts and "
         "every disagreeing pair with both notes. Exit 0 compared, 2 invalid input.",
     )
-    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
+    add_protocol_directory(parser)
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
     parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
     parser.add_argument("--format", choices=("table", "json"), default="table")
@@ -41,11 +42,18 @@ def kappa_text(confusion: Confusion) -> str:
     return exact_and_decimal(confusion.kappa)
 
 
+def who(side: str, name: str, source: str | None) -> str:
+    """``A = alice  (qrels-alice.toml)``; a name already disambiguated by its file is not given it twice."""
+    if source is None or name.endswith(f"({Path(source).name})"):
+        return f"{side} = {name}"
+    return f"{side} = {name}  ({source})"
+
+
 def render_agreement(result: Agreement) -> str:
     """People's view of an ``Agreement``; every number is read from it, none recomputed."""
     a, b = result.annotators
     c = result.overall
-    lines = [f"A = {a}  ({result.sources[0]})", f"B = {b}  ({result.sources[1]})", ""]
+    lines = [who("A", a, result.sources[0]), who("B", b, result.sources[1]), ""]
     lines += grid(
         ["", "B=1", "B=0"], [["A=1", str(c.a1_b1), str(c.a1_b0)], ["A=0", str(c.a0_b1), str(c.a0_b0)]], markdown=False
     )

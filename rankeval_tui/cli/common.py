@@ -9,6 +9,7 @@ from pathlib import Path
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.files import (
     QrelsFile,
@@ -18,6 +19,7 @@ from rankeval_tui.core.files import (
     parse_run_argument,
     run_files,
 )
+from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
 
 DEMO_PROTOCOL = BUNDLED_DEMO
@@ -43,6 +45,10 @@ def add_protocol_argument(parser: argparse.ArgumentParser) -> None:
         metavar="PROTOCOL",
         help="protocol directory (default: the bundled demo, the seed tutorial's fixture)",
     )
+    add_qrels_option(parser)
+
+
+def add_qrels_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--qrels", type=Path, default=None, metavar="PATH", help="qrels file (default: PROTOCOL/qrels.toml)"
     )
@@ -67,6 +73,62 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
 
 
+def metric_names(text: str) -> list[str]:
+    """``R@10,nDCG@10``: comma-separated ir_measures names (``--metrics``, repeatable), checked
+    here so a typo is a usage error; their cutoffs are checked against k once it is known."""
+    names = [name.strip() for name in text.split(",")]
+    for name in names:
+        try:
+            parse_metric_name(name)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    return names
+
+
+def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
+    names = ", ".join(d.prefix for d in DEFINITIONS.values())
+    parser.add_argument(
+        "--metrics",
+        action="append",
+        type=metric_names,
+        default=[],
+        metavar="NAME@k,...",
+        help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
+        "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
+    )
+
+
+def metrics_from_args(args: argparse.Namespace, protocol: Protocol) -> tuple[MetricId, ...]:
+    """``--metrics`` as metric ids, cutoffs checked against the protocol's k; the seed's pair by default."""
+    requested = [name for group in args.metrics for name in group]
+    return resolve_metrics(requested, protocol.k) if requested else PRIMARY
+
+
+def add_protocol_directory(parser: argparse.ArgumentParser, help: str = "protocol directory") -> None:
+    """The required PROTOCOL of commands that read or write one protocol's files (no demo default:
+    the bundled demo is never written, and comparing annotators needs their protocol)."""
+    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help=help)
+
+
+STDOUT_HELP = "write here (atomically) instead of standard output"
+
+
+def add_output_option(
+    parser: argparse.ArgumentParser, metavar: str, help: str = STDOUT_HELP, *, required: bool = False
+) -> None:
+    """``-o/--output PATH``: where a command writes its file (the writes themselves are atomic)."""
+    parser.add_argument("-o", "--output", type=Path, default=None, required=required, metavar=metavar, help=help)
+
+
+def write_output(text: str, output: Path | None, summary: str) -> None:
+    """Print ``text``, or write it atomically to ``output`` and say so on stderr (stdout stays clean)."""
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write_text(output, text)
+        print(f"wrote {output}: {summary}", file=sys.stderr)
+
+
 def protocol_dir(args: argparse.Namespace) -> Path:
     return args.protocol if args.protocol is not None else DEMO_PROTOCOL
 
@@ -78,11 +140,7 @@ def load_protocol_from_args(args: argparse.Namespace) -> Protocol:
 def load_protocol_and_qrels_from_args(args: argparse.Namespace) -> tuple[Protocol, QrelsFile]:
     """The protocol with --k/--split applied, and the qrels file it was read from (one read)."""
     protocol, qrels = load_protocol_and_qrels(protocol_dir(args), args.qrels)
-    if getattr(args, "k", None) is not None:
-        protocol = protocol.with_k(args.k)
-    if getattr(args, "split", None) is not None:
-        protocol = protocol.with_split(args.split)
-    return protocol, qrels
+    return protocol.with_overrides(getattr(args, "k", None), getattr(args, "split", None)), qrels
 
 
 def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import argparse
 
-from rankeval_tui.cli.common import add_protocol_argument, add_run_arguments, load_protocol_from_args, protocol_dir
+from rankeval_tui.cli.common import (
+    add_metrics_argument,
+    add_protocol_argument,
+    add_run_arguments,
+    load_protocol_from_args,
+    metrics_from_args,
+    protocol_dir,
+)
 from rankeval_tui.core.files import load_chunk_map, parse_run_argument
 
 
@@ -23,11 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_protocol_argument(parser)
     add_run_arguments(parser)
+    add_metrics_argument(parser)
     parser.set_defaults(func=run_inspect)
 
 
 def run_inspect(args: argparse.Namespace) -> int:
-    load_protocol_from_args(args)  # raises ContractError -> exit 2 before the app opens
+    protocol = load_protocol_from_args(args)  # raises ContractError -> exit 2 before the app opens
+    metrics = metrics_from_args(args, protocol)
     if args.chunk_map is not None:
         load_chunk_map(args.chunk_map)
     directory = protocol_dir(args)
@@ -35,7 +44,13 @@ def run_inspect(args: argparse.Namespace) -> int:
     from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
 
     app = RankevalApp(
-        directory, run_specs=specs, qrels_path=args.qrels, k=args.k, split=args.split, chunk_map_path=args.chunk_map
+        directory,
+        run_specs=specs,
+        qrels_path=args.qrels,
+        k=args.k,
+        split=args.split,
+        chunk_map_path=args.chunk_map,
+        metrics=metrics,
     )
     app.run()
     return app.return_code or 0  # 1 when the app ended on an unhandled error (Textual prints it)

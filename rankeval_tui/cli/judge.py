@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.common import add_output_option, add_protocol_directory
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "resume. When every pair is judged, QRELS is written atomically. An existing complete "
         "QRELS opens for review and correction.",
     )
-    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
+    add_protocol_directory(parser)
     parser.add_argument(
         "--qrels",
         type=Path,
@@ -81,14 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="adjudicate the pairs two annotators label differently (with -o; --annotator "
         "names the adjudicator); see also the adjudicate command",
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        default=None,
-        metavar="QRELS.toml",
-        help="with --adjudicate: the adjudicated, exhaustive qrels to write",
-    )
+    add_output_option(parser, "QRELS.toml", "with --adjudicate: the adjudicated, exhaustive qrels to write")
     parser.set_defaults(func=run_judge)
 
 

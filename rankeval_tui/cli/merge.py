@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
+from rankeval_tui.cli.common import add_output_option, add_protocol_directory
 from rankeval_tui.core.annotation.merge import merge_files
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, write_qrels
@@ -20,16 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "shards are conflicts and pairs judged in no shard are missing: both are listed in full "
         "and nothing is written (exit 2). Agreeing overlaps are fine.",
     )
-    parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory")
+    add_protocol_directory(parser)
     parser.add_argument("shards", type=Path, nargs="+", metavar="SHARD.toml", help="partial qrels files")
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        required=True,
-        metavar="QRELS.toml",
-        help="where to write the merged qrels (atomically)",
-    )
+    add_output_option(parser, "QRELS.toml", "where to write the merged qrels (atomically)", required=True)
     parser.set_defaults(func=run_merge)
 
 

@@ -9,15 +9,18 @@ from fractions import Fraction
 from pathlib import Path
 
 from rankeval_tui.cli.common import (
+    add_metrics_argument,
     add_protocol_argument,
     add_run_arguments,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
+    metrics_from_args,
     positive_int,
 )
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.evaluate import Report, evaluate
+from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
+from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
 from rankeval_tui.core.evaluation.stats import (
     DEFAULT_ALPHA,
@@ -30,21 +33,25 @@ from rankeval_tui.core.evaluation.stats import (
 )
 from rankeval_tui.core.files.atomic import atomic_write_text
 
-GATE_METRICS = {"recall": "recall_at_k", "mrr": "mrr_at_k"}
-
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
-    """``recall=0.6`` or ``mrr=1/2``: parsed exactly, so 0.6 means 3/5, not a float near it."""
-    metric, sep, value = text.partition("=")
-    if not sep or metric not in GATE_METRICS:
-        raise argparse.ArgumentTypeError(f"expected recall=VALUE or mrr=VALUE, got {text!r}")
+    """``recall=0.6``, ``mrr=1/2``, ``nDCG@10=0.45``: parsed exactly, so 0.6 means 3/5, not a
+    float near it."""
+    name, sep, value = text.partition("=")
+    expected = "expected METRIC=VALUE (recall=VALUE, mrr=VALUE, nDCG@10=VALUE)"
+    if not sep:
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
+    try:
+        parse_metric_name(name)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{expected}: {error}") from None
     try:
         threshold = Fraction(value)
     except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"threshold must be a number like 0.6 or 3/5, got {value!r}") from None
     if not 0 <= threshold <= 1:
         raise argparse.ArgumentTypeError(f"threshold must be between 0 and 1, got {value!r}")
-    return metric, threshold
+    return name.strip(), threshold
 
 
 def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse._ActionType:
@@ -100,7 +107,7 @@ def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
         type=parse_fraction(Fraction(0), Fraction(1), open_low=False),
         default=Fraction(1, 2),
         metavar="DROP",
-        help="largest allowed per-query drop of Recall@k or RR@k with --fail-on-regression (default 0.5)",
+        help="largest allowed per-query drop of any compared metric with --fail-on-regression (default 0.5)",
     )
 
 
@@ -134,6 +141,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_protocol_argument(parser)
     add_run_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    add_metrics_argument(parser)
+    parser.add_argument(
+        "--fractions",
+        action="store_true",
+        help="table and Markdown: the exact fraction beside each decimal (JSON always has both)",
+    )
     parser.add_argument(
         "--baseline", default=None, metavar="NAME", help="run the others are compared with (default: the first run)"
     )
@@ -143,20 +156,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=parse_gate,
         default=[],
         metavar="METRIC=VALUE",
-        help="exit 1 if any run's mean is below VALUE (recall=0.6, mrr=1/2); repeatable",
+        help="exit 1 if any run's mean is below VALUE (recall=0.6, mrr=1/2, nDCG@10=0.45); repeatable",
     )
     add_statistics_arguments(parser)
     parser.set_defaults(func=run_score)
 
 
-def gate_failures(reports: list[Report], gates: list[tuple[str, Fraction]]) -> list[str]:
+def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fraction]]) -> list[str]:
+    """``--fail-under`` gates as ``(name as typed, metric id, threshold)``: a run fails below it."""
     failures = []
     for report in reports:
-        for metric, threshold in gates:
-            value = getattr(report, GATE_METRICS[metric])
+        for name, metric, threshold in gates:
+            value = report.mean(metric)
             if value is None or value < threshold:
                 failures.append(
-                    f"gate failed: run {report.run!r} {metric} = {exact_and_decimal(value)} "
+                    f"gate failed: run {report.run!r} {name} = {exact_and_decimal(value)} "
                     f"< {exact_and_decimal(threshold)}"
                 )
     return failures
@@ -165,8 +179,11 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, Fraction]]) -> l
 def run_score(args: argparse.Namespace) -> int:
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
+    shown = metrics_from_args(args, protocol)
+    gates = [(name, *resolve_metrics([name], protocol.k), threshold) for name, threshold in args.fail_under]
+    metrics = tuple(dict.fromkeys((*shown, *(metric for _, metric, _ in gates))))  # a gate's metric is shown too
     runs = load_runs_from_args(args, protocol)
-    reports = [evaluate(protocol, run) for run in runs]  # whole input validated before any output
+    reports = [evaluate(protocol, run, metrics) for run in runs]  # whole input validated before any output
     if args.baseline is not None and args.baseline not in {r.run for r in reports}:
         raise ContractError(
             f"--baseline {args.baseline!r} is not one of the runs: " + ", ".join(r.run for r in reports)
@@ -193,8 +210,8 @@ def run_score(args: argparse.Namespace) -> int:
     if args.fail_on_regression and statistics is not None:
         extra = {
             "regression_gate": {
-                "alpha": str(statistics.alpha),
-                "max_query_drop": str(args.max_query_drop),
+                **exact_fields("alpha", statistics.alpha),
+                **exact_fields("max_query_drop", args.max_query_drop),
                 "passed": not regressions,
                 "failures": regressions,
             }
@@ -208,7 +225,15 @@ def run_score(args: argparse.Namespace) -> int:
             *(f"- {reason}" for reason in regressions),
         ]
         append_step_summary(
-            render_text(protocol, reports, args.baseline, markdown=True, statistics=statistics, adjudicated=adjudicated)
+            render_text(
+                protocol,
+                reports,
+                args.baseline,
+                markdown=True,
+                statistics=statistics,
+                adjudicated=adjudicated,
+                fractions=args.fractions,
+            )
             + "\n".join(verdict)
             + "\n"
         )
@@ -225,9 +250,10 @@ def run_score(args: argparse.Namespace) -> int:
                 markdown=args.format == "markdown",
                 statistics=statistics,
                 adjudicated=adjudicated,
+                fractions=args.fractions,
             )
         )
-    failures = gate_failures(reports, args.fail_under) + regressions
+    failures = gate_failures(reports, gates) + regressions
     for failure in failures:
         print(failure, file=sys.stderr)
     return 1 if failures else 0

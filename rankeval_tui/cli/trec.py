@@ -10,7 +10,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from rankeval_tui.cli.common import positive_int
+from rankeval_tui.cli.common import (
+    add_output_option,
+    add_protocol_directory,
+    add_qrels_option,
+    positive_int,
+    write_output,
+)
 from rankeval_tui.core.files import (
     load_definition,
     load_protocol,
@@ -19,7 +25,6 @@ from rankeval_tui.core.files import (
     qrels_to_toml,
     write_qrels,
 )
-from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
@@ -36,10 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
 
     export = qrels_commands.add_parser("export", help="qrels.toml -> TREC qrels (every pair, zeros included)")
-    export.add_argument("protocol", type=Path, metavar="PROTOCOL")
-    export.add_argument(
-        "--qrels", type=Path, default=None, metavar="PATH", help="qrels file (default: PROTOCOL/qrels.toml)"
-    )
+    add_protocol_directory(export)
+    add_qrels_option(export)
     export.add_argument("--format", choices=("trec",), default="trec")
     export.add_argument(
         "--split-only",
@@ -47,14 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="only the queries of the protocol's split (what trec_eval -c should average over)",
     )
     export.add_argument("--split", default=None, help="override the protocol's split (with --split-only)")
-    export.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        default=None,
-        metavar="QRELS.txt",
-        help="write here (atomically) instead of standard output",
-    )
+    add_output_option(export, "QRELS.txt")
     export.set_defaults(func=run_qrels_export)
 
     imp = qrels_commands.add_parser(
@@ -62,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="TREC qrels -> exhaustive qrels.toml, or an error",
         description="Every (query, document) pair of the protocol must be judged; graded labels need --threshold.",
     )
-    imp.add_argument("protocol", type=Path, metavar="PROTOCOL")
+    add_protocol_directory(imp)
     imp.add_argument("trec_qrels", type=Path, metavar="QRELS.txt")
     imp.add_argument(
         "--threshold",
@@ -71,14 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="map graded labels: rel >= N -> 1, otherwise 0 (recorded in [provenance])",
     )
-    imp.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        default=None,
-        metavar="QRELS.toml",
-        help="write here (atomically) instead of standard output",
-    )
+    add_output_option(imp, "QRELS.toml")
     imp.set_defaults(func=run_qrels_import)
 
     run = subparsers.add_parser(
@@ -88,31 +77,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     run_commands = run.add_subparsers(dest="run_command", metavar="ACTION", required=True, parser_class=type(run))
     run_export = run_commands.add_parser("export", help="run -> TREC run, scores decreasing with rank")
-    run_export.add_argument("protocol", type=Path, metavar="PROTOCOL")
+    add_protocol_directory(run_export)
     run_export.add_argument("run", metavar="RUN", help="run file (JSON or TREC); relative to PROTOCOL if not found")
-    run_export.add_argument(
-        "--qrels", type=Path, default=None, metavar="PATH", help="qrels file (default: PROTOCOL/qrels.toml)"
-    )
+    add_qrels_option(run_export)
     run_export.add_argument("--split", default=None, help="override the protocol's split")
     run_export.add_argument("--format", choices=("trec",), default="trec")
     run_export.add_argument("--tag", default=None, help="the run tag column (default: the run's name)")
-    run_export.add_argument(
-        "-o",
-        "--output",
-        type=Path,
-        default=None,
-        metavar="RUN.trec",
-        help="write here (atomically) instead of standard output",
-    )
+    add_output_option(run_export, "RUN.trec")
     run_export.set_defaults(func=run_run_export)
-
-
-def emit(text: str, output: Path | None, summary: str) -> None:
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        atomic_write_text(output, text)
-        print(f"wrote {output}: {summary}", file=sys.stderr)
 
 
 def run_qrels_export(args: argparse.Namespace) -> int:
@@ -120,7 +92,7 @@ def run_qrels_export(args: argparse.Namespace) -> int:
     if args.split is not None:
         protocol = protocol.with_split(args.split)
     text = qrels_to_trec(protocol, split_only=args.split_only)
-    emit(text, args.output, f"{text.count(chr(10))} judged pairs")
+    write_output(text, args.output, f"{text.count(chr(10))} judged pairs")
     return 0
 
 
@@ -149,5 +121,5 @@ def run_run_export(args: argparse.Namespace) -> int:
     text, warnings = run_to_trec(protocol, run, tag=args.tag)
     for warning in warnings:
         print(f"warning: {run.source}: {warning}", file=sys.stderr)
-    emit(text, args.output, f"{text.count(chr(10))} lines, run tag {args.tag or run.name}")
+    write_output(text, args.output, f"{text.count(chr(10))} lines, run tag {args.tag or run.name}")
     return 0

@@ -34,6 +34,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import (
     DEFAULT_ALPHA,
@@ -100,7 +101,11 @@ def read_runs(specs: Sequence[RunSpec]) -> tuple[LoadedRun, ...]:
 
 
 def score_run(
-    protocol: Protocol, loaded: LoadedRun, chunk_map: Mapping[str, str] | None, chunk_map_path: Path | None
+    protocol: Protocol,
+    loaded: LoadedRun,
+    chunk_map: Mapping[str, str] | None,
+    chunk_map_path: Path | None,
+    metrics: Sequence[MetricId] = PRIMARY,
 ) -> ScoredRun:
     """``evaluate`` one run (through the chunk adapter when a map is given), catching only
     ``ContractError``: anything else is a bug and must surface."""
@@ -112,7 +117,7 @@ def score_run(
             run = adapt_for_protocol(protocol.definition, chunk_map, run, map_source=chunk_map_path).as_run(
                 run.name, run.source
             )
-        return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run), None, loaded.run.warnings, run)
+        return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run, metrics), None, loaded.run.warnings, run)
     except ContractError as error:
         return ScoredRun(loaded.name, loaded.path, None, error.one_line(), loaded.run.warnings)
 
@@ -135,6 +140,8 @@ class ScoringSession:
     adjudicated: frozenset[str] = frozenset()
     """Queries with at least one pair decided by an adjudicator (``core.adjudication``), read
     from the same qrels file as the labels: the labels of these queries were disputed once."""
+    metrics: tuple[MetricId, ...] = PRIMARY
+    """The metrics every run is scored on and the screen shows (``score --metrics``' ids)."""
 
     # ------------------------------------------------------------------ building
 
@@ -148,6 +155,7 @@ class ScoringSession:
         k: int | None = None,
         split: str | None = None,
         chunk_map_path: Path | None = None,
+        metrics: Sequence[MetricId] = PRIMARY,
     ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
         score against); a bad run does not (it is kept as rejected). No ``run_specs`` means every
@@ -156,23 +164,21 @@ class ScoringSession:
         base, qrels = load_protocol_and_qrels(protocol_dir, qrels_path)
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
         specs = tuple(run_specs) if run_specs else tuple((None, p) for p in run_files(protocol_dir))
-        protocol = base
-        if k is not None:
-            protocol = protocol.with_k(k)
-        if split is not None:
-            protocol = protocol.with_split(split)
+        protocol = base.with_overrides(k, split)
         loaded = read_runs(specs)
+        chosen = tuple(metrics) or PRIMARY
         return cls(
             protocol_dir,
             base,
             protocol,
             loaded,
-            cls._score(protocol, loaded, chunk_map, chunk_map_path),
+            cls._score(protocol, loaded, chunk_map, chunk_map_path, chosen),
             specs,
             qrels_path,
             chunk_map_path,
             chunk_map,
             frozenset(adjudicated_queries(qrels)),
+            chosen,
         )
 
     @staticmethod
@@ -181,13 +187,13 @@ class ScoringSession:
         loaded: Sequence[LoadedRun],
         chunk_map: Mapping[str, str] | None,
         chunk_map_path: Path | None,
+        metrics: Sequence[MetricId],
     ) -> tuple[ScoredRun, ...]:
-        return tuple(score_run(protocol, run, chunk_map, chunk_map_path) for run in loaded)
+        return tuple(score_run(protocol, run, chunk_map, chunk_map_path, metrics) for run in loaded)
 
     def _rescored(self, protocol: Protocol) -> ScoringSession:
-        return replace(
-            self, protocol=protocol, scored=self._score(protocol, self.loaded, self.chunk_map, self.chunk_map_path)
-        )
+        scored = self._score(protocol, self.loaded, self.chunk_map, self.chunk_map_path, self.metrics)
+        return replace(self, protocol=protocol, scored=scored)
 
     def with_k(self, k: int) -> ScoringSession:
         """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read."""
@@ -210,6 +216,7 @@ class ScoringSession:
             k=self.protocol.k,
             split=self.protocol.split,
             chunk_map_path=self.chunk_map_path,
+            metrics=self.metrics,
         )
 
     def __repr__(self) -> str:

@@ -13,6 +13,7 @@ from textual.app import App
 from textual.screen import Screen
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
 from rankeval_tui.tui.judge_screen import JudgeScreen, open_judge_screen
 from rankeval_tui.tui.messages import OpenJudging
@@ -43,6 +44,7 @@ class RankevalApp(App[int | str | None]):
         k: int | None = None,
         split: str | None = None,
         chunk_map_path: Path | None = None,
+        metrics: tuple[MetricId, ...] = PRIMARY,
     ) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
@@ -54,11 +56,18 @@ class RankevalApp(App[int | str | None]):
         self.k = k
         self.split = split
         self.chunk_map_path = chunk_map_path
+        self.metrics = metrics
 
     def score_request(self) -> LoadRequest:
         """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
         return LoadRequest(
-            Path(self.protocol_dir), tuple(self.run_specs), self.qrels_path, self.k, self.split, self.chunk_map_path
+            Path(self.protocol_dir),
+            tuple(self.run_specs),
+            self.qrels_path,
+            self.k,
+            self.split,
+            self.chunk_map_path,
+            self.metrics,
         )
 
     def get_default_screen(self) -> Screen:

@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from rankeval_tui.core.evaluation.metrics import label
 from rankeval_tui.core.evaluation.render import exact_and_decimal, row_status
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
@@ -81,7 +82,7 @@ class QueryScreen(Screen[None]):
             text.append(", ".join(relevant), style=STYLE_WIN)
             text.append(f"  ({len(relevant)} of {len(protocol.documents)} documents)", style="dim")
         else:
-            text.append("none: Recall and RR are null for this query, excluded from the means", style=STYLE_NO_RELEVANT)
+            text.append("none: every metric is null for this query, excluded from the means", style=STYLE_NO_RELEVANT)
         return text
 
     def run_title(self, name: str) -> Text:
@@ -92,7 +93,7 @@ class QueryScreen(Screen[None]):
             (name, "bold"),
             "\nfirst relevant rank ",
             (first, "bold"),
-            f"\nRecall@{k} {exact_and_decimal(row.recall)}  RR@{k} {exact_and_decimal(row.rr)}",
+            "\n" + "  ".join(f"{label(m, k)} {exact_and_decimal(row.value(m))}" for m in self.session.metrics),
         )
         status = row_status(row)
         if status:

@@ -23,6 +23,7 @@ from textual.widgets import ContentSwitcher, DataTable, Static
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.session import RunSpec, ScoringSession
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.query_screen import QueryScreen
@@ -44,6 +45,7 @@ class LoadRequest:
     k: int | None = None
     split: str | None = None
     chunk_map_path: Path | None = None
+    metrics: tuple[MetricId, ...] = PRIMARY
 
     def load(self) -> ScoringSession:
         return ScoringSession.load(
@@ -53,6 +55,7 @@ class LoadRequest:
             k=self.k,
             split=self.split,
             chunk_map_path=self.chunk_map_path,
+            metrics=self.metrics,
         )
 
 
@@ -143,6 +146,8 @@ class ScoreScreen(Screen[None]):
         self.problem = None
         self.set_reactive(ScoreScreen.baseline, baseline)
         self.set_reactive(ScoreScreen.candidate, candidate)
+        if self.metric not in session.metrics:  # RR@k first where it is shown (the seed's q2)
+            self.set_reactive(ScoreScreen.metric, "rr" if "rr" in session.metrics else session.metrics[0])
         if self.view == "compare" and len(names) < 2:
             self.set_reactive(ScoreScreen.view, "run")
         self.session = session
@@ -266,7 +271,9 @@ class ScoreScreen(Screen[None]):
         self.candidate = self.cycle(self.candidate)
 
     def action_next_metric(self) -> None:
-        self.metric = "recall" if self.metric == "rr" else "rr"
+        """The next of the session's metrics (``--metrics``; Recall@k and RR@k by default)."""
+        metrics = self.session.metrics if self.session is not None else PRIMARY
+        self.metric = metrics[(metrics.index(self.metric) + 1) % len(metrics)] if self.metric in metrics else metrics[0]
 
     def action_next_sort(self) -> None:
         self.sort_mode = SORT_MODES[(SORT_MODES.index(self.sort_mode) + 1) % len(SORT_MODES)]

@@ -28,6 +28,7 @@ def test_seed_b_vs_a_statistics_in_json_and_gate_passes():
     stats = rr["statistics"]
     assert stats["n"] == 3 and stats["sign_flip"] == {
         "p_value": "3/4",
+        "p_value_decimal": 0.75,
         "method": "exact",
         "assignments": 8,
         "seed": None,
@@ -36,7 +37,14 @@ def test_seed_b_vs_a_statistics_in_json_and_gate_passes():
     assert stats["bootstrap"] is None  # not asked for (--test bootstrap): its draws are not made
     assert data["comparisons"][0]["metrics"]["recall"]["statistics"]["p_value"] == "1"
     assert data["statistics"]["test"] == "randomization" and data["statistics"]["alpha"] == "1/20"
-    assert data["regression_gate"] == {"alpha": "1/20", "max_query_drop": "1/2", "passed": True, "failures": []}
+    assert data["regression_gate"] == {
+        "alpha": "1/20",
+        "alpha_decimal": 0.05,
+        "max_query_drop": "1/2",
+        "max_query_drop_decimal": 0.5,
+        "passed": True,
+        "failures": [],
+    }
 
 
 def test_per_query_drop_fails_the_gate_with_the_reason():
@@ -92,7 +100,7 @@ def test_bootstrap_test_is_seeded_and_reproducible():
 
 @pytest.mark.parametrize("fmt", ["table", "markdown"])
 def test_table_and_markdown_show_the_test(fmt):
-    result = run_cli("score", SEED, "--run", A, "--run", B, "--baseline", "fixture_A", "--format", fmt)
+    result = run_cli("score", SEED, "--run", A, "--run", B, "--baseline", "fixture_A", "--format", fmt, "--fractions")
     assert result.returncode == 0
     line = next(line for line in result.stdout.splitlines() if line.startswith("RR@2: n = 3"))
     assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in line

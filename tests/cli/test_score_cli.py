@@ -47,7 +47,7 @@ def test_named_runs_relative_to_protocol_and_trec(tmp_path):
 
 
 def test_table_names_missing_and_no_relevant_and_marks_regression():
-    result = run_cli("score", SEED, "--run", "runs/fixture_A.json", "--run", "runs/fixture_B.json")
+    result = run_cli("score", SEED, "--run", "runs/fixture_A.json", "--run", "runs/fixture_B.json", "--fractions")
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "missing_queries: q4" in out
@@ -59,7 +59,7 @@ def test_table_names_missing_and_no_relevant_and_marks_regression():
 
 
 def test_markdown_is_a_table():
-    result = run_cli("score", SEED, "--format", "markdown", "--run", "runs/fixture_A.json")
+    result = run_cli("score", SEED, "--format", "markdown", "--run", "runs/fixture_A.json", "--fractions")
     assert result.returncode == 0
     assert "| q4 | MISSING (scored 0) | 0 | 1 | 0 | - | 0 | 0 |" in result.stdout
 
@@ -196,7 +196,7 @@ def test_missing_protocol_dir():
         (["--split", "dev", "--run", "runs/fixture_A.json"], "wrong-split"),
         (["--split", "nope"], "split has no queries"),
         (["--baseline", "nope"], "--baseline 'nope'"),
-        (["--fail-under", "ndcg=0.3"], "recall=VALUE"),
+        (["--fail-under", "ndgc=0.3"], "recall=VALUE"),
         (["--format", "xml"], "invalid choice"),
     ],
 )
@@ -292,7 +292,7 @@ def test_table_and_markdown_mark_adjudicated_queries(seed_copy):
     assert q2.split()[1:3] == ["ok,", "adjudicated"]
     q4 = next(line for line in table.splitlines() if line.startswith("q4 "))
     assert "MISSING (scored 0)" in q4 and "adjudicated" not in q4
-    markdown = run_cli("score", seed_copy, "--format", "markdown", "--run", "runs/fixture_A.json").stdout
+    markdown = run_cli("score", seed_copy, "--format", "markdown", "--run", "runs/fixture_A.json", "--fractions").stdout
     assert "| q2 | ok, adjudicated | 3 | 2 | 1 | 1 | 1/2 (0.5000) | 1 |" in markdown
     assert "adjudicated_queries: q2" in markdown
     plain = run_cli("score", SEED, "--run", "runs/fixture_A.json").stdout

@@ -6,6 +6,7 @@ import copy
 from pathlib import Path
 
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.metrics import PRIMARY
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run
 
@@ -36,6 +37,6 @@ def protocol_with(qrels=None, queries=None, k=None, split=None, documents=None) 
     return Protocol(definition, copy.deepcopy(QRELS) if qrels is None else qrels)
 
 
-def score(run=None, **kw) -> Report:
-    """The seed's ``score`` helper: fixture_A unless a run is given."""
-    return evaluate(protocol_with(**kw), Run("run", RUNS["fixture_A"] if run is None else run))
+def score(run=None, metrics=PRIMARY, **kw) -> Report:
+    """The seed's ``score`` helper: fixture_A unless a run is given; ``metrics`` as ``evaluate``'s."""
+    return evaluate(protocol_with(**kw), Run("run", RUNS["fixture_A"] if run is None else run), metrics)

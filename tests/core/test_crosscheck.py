@@ -27,6 +27,7 @@ ir_measures = pytest.importorskip("ir_measures")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.synth import SynthData, SynthSpec, make_data, qrels_toml  # noqa: E402
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate  # noqa: E402
+from rankeval_tui.core.evaluation.metrics import METRIC_IDS, PRIMARY, MetricId  # noqa: E402
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query  # noqa: E402
 from rankeval_tui.core.files.tomlio import tomllib  # noqa: E402  (tomli on Python 3.10)
 
@@ -52,7 +53,7 @@ def random_spec(seed: int) -> SynthSpec:
     )
 
 
-def ours(data: SynthData) -> Report:
+def ours(data: SynthData, metrics: tuple[MetricId, ...] = PRIMARY) -> Report:
     definition = ProtocolDefinition(
         name="synth",
         k=data.spec.k,
@@ -61,7 +62,7 @@ def ours(data: SynthData) -> Report:
         documents=data.documents,
         queries={q: Query(text=m["text"], split=m["split"]) for q, m in data.queries.items()},
     )
-    return evaluate(Protocol(definition, data.qrels), Run("A", data.runs["A"]))
+    return evaluate(Protocol(definition, data.qrels), Run("A", data.runs["A"]), metrics)
 
 
 def peer_run(rankings: dict[str, list[str]]) -> dict[str, dict[str, float]]:
@@ -151,3 +152,106 @@ def test_synthetic_qrels_text_is_what_tomli_w_writes() -> None:
     text = qrels_toml(data.qrels)
     assert text == tomli_w.dumps({"qrels": data.qrels})
     assert tomllib.loads(text) == {"qrels": data.qrels}
+
+
+# ---------------------------------------------------------------- every metric, where conventions coincide
+
+# ir_measures' measure and pytrec_eval's result key per metric, at cutoff k. trec_eval has no
+# RR@k (recip_rank ignores the cutoff), so RR is checked against ir_measures only.
+PEERS = {
+    "recall": (lambda k: ir_measures.R @ k, lambda k: f"recall.{k}", lambda k: f"recall_{k}"),
+    "rr": (lambda k: ir_measures.RR @ k, None, None),
+    "p": (lambda k: ir_measures.P @ k, lambda k: f"P.{k}", lambda k: f"P_{k}"),
+    "success": (lambda k: ir_measures.Success @ k, lambda k: f"success.{k}", lambda k: f"success_{k}"),
+    "ap": (lambda k: ir_measures.AP @ k, lambda k: f"map_cut.{k}", lambda k: f"map_cut_{k}"),
+    "ndcg": (lambda k: ir_measures.nDCG @ k, lambda k: f"ndcg_cut.{k}", lambda k: f"ndcg_cut_{k}"),
+}
+EXACT_AS_DOUBLE = {"recall", "rr", "p", "success"}
+"""One division each in the peers: IEEE division is correctly rounded, so the double of our exact
+Fraction is their number bit for bit. AP sums precisions in doubles and nDCG uses the C library's
+log2, so those are compared to 1e-12 (our nDCG discounts are 12-place decimals: docs/metrics.md)."""
+
+
+def coinciding(seed: int) -> SynthData:
+    """A random protocol where the peers' conventions are the seed's: every query of the split
+    is in the run and has a relevant document (no dev split: ir_measures would score it too)."""
+    spec = random_spec(seed)
+    return make_data(SynthSpec(**{**spec.__dict__, "missing": 0.0, "no_relevant": 0.0, "dev": 0}))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_metric_per_query_equals_ir_measures_and_pytrec_eval(seed: int) -> None:
+    data = coinciding(seed)
+    k = data.spec.k
+    report = ours(data, METRIC_IDS)
+    assert all(row.eligible and not row.missing for row in report.rows)
+    run = peer_run(data.runs["A"])
+    trec_measures = {name(k) for _, name, _ in PEERS.values() if name is not None}
+    trec = pytrec_eval.RelevanceEvaluator(data.qrels, trec_measures).evaluate(run)
+    irm: dict[str, dict[str, float]] = {}
+    for metric in ir_measures.iter_calc([measure(k) for measure, _, _ in PEERS.values()], data.qrels, run):
+        irm.setdefault(metric.query_id, {})[str(metric.measure)] = metric.value
+    assert set(irm) == set(trec) == {row.query for row in report.rows}
+    for row in report.rows:
+        for metric, (measure, _, trec_key) in PEERS.items():
+            value = float(row.value(metric))  # type: ignore[arg-type]
+            peers = [irm[row.query][str(measure(k))]] + ([] if trec_key is None else [trec[row.query][trec_key(k)]])
+            for peer in peers:
+                if metric in EXACT_AS_DOUBLE:
+                    assert value == peer, (row.query, metric)
+                else:
+                    assert value == pytest.approx(peer, rel=0, abs=1e-12), (row.query, metric)
+    # With every query eligible and returned, the means are the peers' means as well.
+    for metric, (measure, _, _) in PEERS.items():
+        peer_mean = sum(irm[q][str(measure(k))] for q in irm) / len(irm)
+        assert float(report.mean(metric)) == pytest.approx(peer_mean, rel=0, abs=1e-12)  # type: ignore[arg-type]
+
+
+def test_coinciding_protocols_are_not_trivial() -> None:
+    """The check above must meet partial hits at varied ranks, else it passes on all-0/all-1."""
+    partial = ranks_past_first = 0
+    for seed in range(40):
+        report = ours(coinciding(seed), METRIC_IDS)
+        partial += sum(0 < row.value("ndcg") < 1 for row in report.rows)  # type: ignore[operator]
+        ranks_past_first += sum(row.hits >= 2 for row in report.rows)
+    assert partial > 100 and ranks_past_first > 50
+
+
+def test_where_the_conventions_differ_by_design() -> None:
+    """What docs/metrics.md lists, shown on one query each (q:2001 has 3 relevant, k = 2)."""
+    definition = ProtocolDefinition(
+        name="differences",
+        k=2,
+        split="test",
+        relevance="r",
+        documents={d: d for d in ("docs/a.md", "docs/b.md", "docs/c.md", "docs/d.md")},
+        queries={q: Query(text=q, split="test") for q in ("q:2001", "q:2002", "q:2003")},
+    )
+    qrels = {
+        "q:2001": {"docs/a.md": 1, "docs/b.md": 1, "docs/c.md": 1, "docs/d.md": 0},
+        "q:2002": {"docs/a.md": 1, "docs/b.md": 0, "docs/c.md": 0, "docs/d.md": 0},
+        "q:2003": {"docs/a.md": 0, "docs/b.md": 0, "docs/c.md": 0, "docs/d.md": 0},
+    }
+    # q:2002 is missing from the run; q:2003 has no relevant document.
+    rankings = {"q:2001": ["docs/a.md", "docs/b.md", "docs/d.md"], "q:2003": ["docs/a.md"]}
+    report = evaluate(Protocol(definition, qrels), Run("A", rankings), METRIC_IDS)
+    run = peer_run(rankings)
+    trec = pytrec_eval.RelevanceEvaluator(qrels, {"map_cut.2", "ndcg_cut.2"}).evaluate(run)
+    irm = {(m.query_id, str(m.measure)): m.value for m in ir_measures.iter_calc([ir_measures.AP @ 2], qrels, run)}
+    q2001, q2002, q2003 = report.rows
+    # AP@k divides by all relevant documents (3), as trec_eval's map_cut and ir_measures do; a
+    # tool dividing by min(relevant, k) = 2 would say 1.
+    assert q2001.value("ap") == Fraction(2, 3) and trec["q:2001"]["map_cut_2"] == irm[("q:2001", "AP@2")] == 2 / 3
+    # Missing query: ours 0 and in the mean; pytrec_eval drops it, ir_measures scores it 0.
+    assert q2002.missing and q2002.value("ap") == 0 and "q:2002" not in trec and irm[("q:2002", "AP@2")] == 0
+    # No relevant document: ours null and excluded; both peers 0 and averaged in.
+    assert q2003.value("ndcg") is None and trec["q:2003"]["ndcg_cut_2"] == 0
+    assert report.mean("ap") == Fraction(2, 3) / 2  # over q:2001 and q:2002, not q:2003
+    # Ties: trec_eval orders by score, then document ID descending, and ignores the rank; we order
+    # by rank. The relevant docs/a.md ranked first, tied in score with docs/d.md: trec_eval puts
+    # docs/d.md first.
+    tied = pytrec_eval.RelevanceEvaluator({"q:2001": qrels["q:2001"]}, {"recip_rank"}).evaluate(
+        {"q:2001": {"docs/a.md": 1.0, "docs/d.md": 1.0}}
+    )
+    ranked = evaluate(Protocol(definition, qrels), Run("A", {"q:2001": ["docs/a.md", "docs/d.md"]}))
+    assert tied["q:2001"]["recip_rank"] == 0.5 and ranked.rows[0].rr == 1

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.render import report_json
 from rankeval_tui.core.session import ScoringSession
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
@@ -37,7 +38,7 @@ def test_session_numbers_equal_score_json(seed_dir: Path) -> None:
     ).stdout
     cli = json.loads(out)["runs"]
     session = ScoringSession.load(seed_dir)
-    assert {s.name: s.report.to_json() for s in session.accepted} == cli
+    assert {s.name: report_json(s.report) for s in session.accepted} == cli
 
 
 def test_rejected_run_keeps_its_reason_and_others_stay_usable(seed_copy: Path) -> None:
@@ -263,3 +264,22 @@ def test_statistics_in_a_child_process_equal_and_can_be_cancelled(seed_dir: Path
     assert time.perf_counter() - start < 30
     with pytest.raises(RuntimeError, match="unknown test"):
         statistics_in_process(reports, cancelled=lambda: False, test="t-test")
+
+
+def test_chosen_metrics_survive_k_split_and_reload(seed_dir: Path) -> None:
+    """The screen's metrics are the session's: every rescoring keeps them, and the numbers are
+    the evaluator's at the new cutoff."""
+    from rankeval_tui.core.evaluation.evaluate import evaluate
+    from rankeval_tui.core.files import load_protocol, load_run
+
+    session = ScoringSession.load(seed_dir, metrics=("ndcg", "ap"))
+    for changed in (session.with_k(3), session.with_split("test"), session.reload()):
+        assert changed.metrics == ("ndcg", "ap")
+        report = changed.report("fixture_B")
+        assert report.metrics == ("ndcg", "ap")
+        expected = evaluate(
+            load_protocol(seed_dir).with_k(changed.protocol.k),
+            load_run(seed_dir / "runs" / "fixture_B.json"),
+            ("ndcg", "ap"),
+        )
+        assert report == expected

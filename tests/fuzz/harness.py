@@ -24,6 +24,7 @@ from rankeval_tui.cli import main
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import evaluate
+from rankeval_tui.core.evaluation.render import report_json
 from rankeval_tui.core.files import load_chunk_map, load_protocol, load_run
 
 REPO = Path(__file__).resolve().parents[2]
@@ -110,7 +111,7 @@ def core_outcome(kind: str, protocol_dir: Path, target: Path) -> Outcome:
             )
         else:
             run = load_run(target)
-        return Outcome(evaluate(protocol, run).to_json(), None)
+        return Outcome(report_json(evaluate(protocol, run)), None)  # the run's JSON as score prints it
     except ContractError as error:
         return Outcome(None, error)
 

@@ -62,3 +62,26 @@ def test_single_run_view_adjudicated(snap_compare, tmp_path) -> None:
     adjudicate_copy(copy, tmp_path)
     app = RankevalApp(copy, run_specs=[(None, copy / "runs" / "fixture_A.json")])
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+ALL_METRICS = ("recall", "rr", "p", "success", "ap", "ndcg")
+
+
+def test_comparison_view_every_metric_140x40(snap_compare) -> None:
+    """``inspect --metrics R,RR,P,Success,AP,nDCG``: a column trio per metric, one summary line
+    each, the paired tests of the chosen metric only (AP@k: three m presses from RR@k)."""
+    app = RankevalApp(
+        DEMO, run_specs=[(None, DEMO / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")], metrics=ALL_METRICS
+    )
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("v", "m", "m", "m")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(140, 40), run_before=run_before)
+
+
+def test_single_run_view_every_metric_80x24(snap_compare) -> None:
+    app = RankevalApp(DEMO, run_specs=[(None, DEMO / "runs" / "fixture_B.json")], metrics=ALL_METRICS)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=settle)

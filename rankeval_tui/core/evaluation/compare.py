@@ -12,10 +12,12 @@ from fractions import Fraction
 from typing import Literal
 
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId
 
-Metric = Literal["recall", "rr"]
-METRICS: tuple[Metric, ...] = ("recall", "rr")
-METRIC_LABELS = {"recall": "Recall@k", "rr": "RR@k"}
+Metric = MetricId
+METRICS: tuple[Metric, ...] = PRIMARY
+"""The default metrics of a comparison (the seed's pair); ``Comparison.metrics`` are the ones compared."""
+METRIC_LABELS = {metric: definition.label for metric, definition in DEFINITIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -25,10 +27,12 @@ class PairedRow:
     query: str
     baseline: QueryRow
     candidate: QueryRow
+    metrics: tuple[Metric, ...] = METRICS
+    """The metrics the verdict weighs: the comparison's."""
 
     def value(self, metric: Metric, side: Literal["baseline", "candidate"]) -> Fraction | None:
-        row = self.baseline if side == "baseline" else self.candidate
-        return row.recall if metric == "recall" else row.rr
+        row: QueryRow = getattr(self, side)
+        return row.value(metric)
 
     def delta(self, metric: Metric) -> Fraction | None:
         base, cand = self.value(metric, "baseline"), self.value(metric, "candidate")
@@ -44,11 +48,12 @@ class PairedRow:
 
     def missing_sides(self) -> tuple[Literal["baseline", "candidate"], ...]:
         """The sides with no ranking for this query: their 0 is a pipeline gap, not a bad ranking."""
-        return tuple(side for side in ("baseline", "candidate") if getattr(self, side).missing)
+        sides: tuple[Literal["baseline", "candidate"], ...] = ("baseline", "candidate")
+        return tuple(side for side in sides if getattr(self, side).missing)
 
     def verdict(self) -> Literal["regression", "improved", "same", "n/a"]:
-        """Both metrics in one word: a loss on either is a regression, even beside a win."""
-        outcomes = {self.outcome(m) for m in METRICS}
+        """Every compared metric in one word: a loss on any is a regression, even beside a win."""
+        outcomes = {self.outcome(m) for m in self.metrics}
         if outcomes == {"n/a"}:
             return "n/a"
         return "regression" if "loss" in outcomes else "improved" if "win" in outcomes else "same"
@@ -61,6 +66,11 @@ class Comparison:
     baseline: Report
     candidate: Report
     rows: tuple[PairedRow, ...]
+
+    @property
+    def metrics(self) -> tuple[Metric, ...]:
+        """The metrics both reports computed, in the baseline's order."""
+        return tuple(m for m in self.baseline.metrics if m in self.candidate.metrics)
 
     def counts(self, metric: Metric) -> dict[str, int]:
         """Win / tie / loss over the eligible queries."""
@@ -78,8 +88,7 @@ class Comparison:
         return [row.query for row in self.rows if row.outcome(metric) == "win"]
 
     def mean_delta(self, metric: Metric) -> Fraction | None:
-        base = self.baseline.recall_at_k if metric == "recall" else self.baseline.mrr_at_k
-        cand = self.candidate.recall_at_k if metric == "recall" else self.candidate.mrr_at_k
+        base, cand = self.baseline.mean(metric), self.candidate.mean(metric)
         return None if base is None or cand is None else cand - base
 
 
@@ -87,5 +96,6 @@ def compare(baseline: Report, candidate: Report) -> Comparison:
     """Pair two reports; they must come from the same protocol (hash) or the pairing is meaningless."""
     if baseline.protocol_sha256 != candidate.protocol_sha256:
         raise ValueError("reports were scored under different protocols; refusing to compare")
-    rows = tuple(PairedRow(b.query, b, c) for b, c in zip(baseline.rows, candidate.rows))
+    metrics = tuple(m for m in baseline.metrics if m in candidate.metrics)
+    rows = tuple(PairedRow(b.query, b, c, metrics) for b, c in zip(baseline.rows, candidate.rows))
     return Comparison(baseline, candidate, rows)

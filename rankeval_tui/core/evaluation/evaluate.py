@@ -1,4 +1,5 @@
-"""The one evaluator: Recall@k and RR@k per query, macro means over a fixed denominator.
+"""The one evaluator: Recall@k and RR@k per query (and, when asked, P@k, Success@k, AP@k,
+nDCG@k: core/evaluation/metrics.py), macro means over a fixed denominator.
 
 Every number a user sees (CLI table, JSON, Markdown, scoring screen) comes from ``evaluate``.
 Renderers and screens format a ``Report``; they never recompute a metric.
@@ -10,11 +11,11 @@ import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, raise_problem
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, exact_ratio, extra_values, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 
 
@@ -46,10 +47,24 @@ class QueryRow:
     first_relevant_rank: int | None
     recall: Fraction | None
     rr: Fraction | None
+    extra: tuple[tuple[MetricId, Fraction | None], ...] = ()
+    """The other metrics' values, only those the evaluation asked for (``Report.metrics``)."""
 
     @property
     def eligible(self) -> bool:
         return self.relevant > 0
+
+    def value(self, metric: MetricId) -> Fraction | None:
+        """The query's value of ``metric``; ``KeyError`` if it was not computed (None means
+        "no relevant document", so it cannot also mean "not asked for")."""
+        if metric == "recall":
+            return self.recall
+        if metric == "rr":
+            return self.rr
+        for name, value in self.extra:
+            if name == metric:
+                return value
+        raise KeyError(metric)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -77,6 +92,20 @@ class Report:
     mrr_at_k: Fraction | None
     adapter_sha256: str | None = None
     source: Path | None = field(default=None, compare=False)
+    metrics: tuple[MetricId, ...] = PRIMARY
+    """The metrics asked for, in the order views show them (Recall@k and RR@k are always computed)."""
+    extra_means: tuple[tuple[MetricId, Fraction | None], ...] = ()
+
+    def mean(self, metric: MetricId) -> Fraction | None:
+        """The mean of ``metric`` over the eligible queries (None when none is eligible)."""
+        if metric == "recall":
+            return self.recall_at_k
+        if metric == "rr":
+            return self.mrr_at_k
+        for name, value in self.extra_means:
+            if name == metric:
+                return value
+        raise KeyError(metric)
 
     @property
     def total_queries(self) -> int:
@@ -124,6 +153,15 @@ class Report:
 def fraction_text(value: Fraction | None) -> str | None:
     """ "5/6", "1", "0" or None: exact at the JSON edge, as the seed prints them."""
     return None if value is None else str(value)
+
+
+def exact_fields(key: str, value: Fraction | None) -> dict[str, str | float | None]:
+    """``{key: "5/6", key_decimal: 0.8333333333333334}``: the JSON's one shape for a value.
+
+    The string is exact; the decimal is the nearest double (``float(Fraction)`` rounds
+    correctly, whatever the size of numerator and denominator), for tools that want a number.
+    """
+    return {key: fraction_text(value), f"{key}_decimal": None if value is None else float(value)}
 
 
 def exact_mean(values: Iterable[Fraction]) -> Fraction | None:
@@ -217,15 +255,14 @@ def first_duplicate(ranking: Sequence[str]) -> str:
     raise ValueError("no duplicate")
 
 
-@lru_cache(maxsize=4096)
-def exact_ratio(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(n, d)``, shared: a run has few distinct (hits, relevant) and 1/rank values, and
-    building (normalising) a Fraction per query cost more than the rest of the scoring.
-    Fractions are immutable, so sharing one instance between rows is safe."""
-    return Fraction(numerator, denominator)
-
-
-def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k: int, missing: bool) -> QueryRow:
+def score_query(
+    query: str,
+    ranking: Sequence[str],
+    relevant: frozenset[str],
+    k: int,
+    missing: bool,
+    extra: Sequence[MetricId] = (),
+) -> QueryRow:
     top = ranking[:k]
     first = next((rank for rank, doc in enumerate(top, 1) if doc in relevant), None)
     hits = len(relevant.intersection(top))
@@ -243,19 +280,30 @@ def score_query(query: str, ranking: Sequence[str], relevant: frozenset[str], k:
         first_relevant_rank=first,
         recall=recall,
         rr=rr,
+        extra=extra_values(extra, top, relevant, k, hits, first) if extra else (),
     )
 
 
-def evaluate(protocol: Protocol, run: Run) -> Report:
-    """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything."""
+def evaluate(protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY) -> Report:
+    """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything.
+
+    ``metrics`` are ids of core/evaluation/metrics.py; Recall@k and RR@k are computed whatever
+    is asked (the seed's report keys), the others only when asked, so they cost nothing otherwise.
+    """
+    chosen = ordered_metrics(metrics)
+    extra = tuple(metric for metric in chosen if metric not in PRIMARY)
     check_run(protocol.definition, run)
     k = protocol.k
     relevant = protocol.relevant
     rows = tuple(
-        score_query(query, run.rankings.get(query, []), relevant[query], k, missing=query not in run.rankings)
+        score_query(query, run.rankings.get(query, []), relevant[query], k, query not in run.rankings, extra)
         for query in protocol.selected_queries
     )
     eligible = [row for row in rows if row.eligible]
+    extra_means = tuple(
+        (metric, exact_mean(row.value(metric) for row in eligible))  # type: ignore[misc]
+        for metric in extra
+    )
     return Report(
         run=run.name,
         protocol_sha256=protocol.protocol_sha256,
@@ -267,4 +315,6 @@ def evaluate(protocol: Protocol, run: Run) -> Report:
         mrr_at_k=exact_mean(row.rr for row in eligible),  # type: ignore[misc]
         adapter_sha256=run.adapter_sha256,
         source=run.source,
+        metrics=chosen or PRIMARY,
+        extra_means=extra_means,
     )

@@ -226,3 +226,8 @@ class Protocol:
     def with_split(self, split: str) -> Protocol:
         """The same labels scored on another split (a new protocol hash)."""
         return Protocol(self.definition.with_split(split), self.qrels, self.qrels_source)
+
+    def with_overrides(self, k: int | None = None, split: str | None = None) -> Protocol:
+        """``with_k`` and ``with_split`` for the options that were given (``--k``, ``--split``)."""
+        protocol = self if k is None else self.with_k(k)
+        return protocol if split is None else protocol.with_split(split)

@@ -1,7 +1,10 @@
 """Reports -> text for people (table, Markdown) and machines (JSON).
 
-Renderers format what the evaluator computed; they never recompute a metric. Decimals appear
-only beside the exact fraction, for reading.
+Renderers format what the evaluator computed; they never recompute a metric. Text shows
+decimals (4 places) so long fractions stay readable, and the exact fraction beside each with
+``fractions=True`` (``score --fractions``). JSON gives every value both ways: ``KEY`` the exact
+fraction as a string, ``KEY_decimal`` the nearest double (layout: docs/metrics.md and
+rankeval_tui/schema/report.schema.json).
 """
 
 from __future__ import annotations
@@ -11,10 +14,15 @@ from collections.abc import Collection, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rankeval_tui.core.evaluation.compare import METRICS, Comparison, Metric, compare
-from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
+from rankeval_tui import __version__
+from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
+from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, exact_fields
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import PairedStatistics
+
+SCHEMA_VERSION = 1
+SCHEMA_PATH = "rankeval_tui/schema/report.schema.json"
 
 
 def exact_and_decimal(value: Fraction | None, places: int = 4) -> str:
@@ -30,6 +38,20 @@ def signed(value: Fraction | None) -> str:
     if value is None:
         return "n/a"
     return ("+" if value > 0 else "") + str(value) if value else "0"
+
+
+def shown(value: Fraction | None, fractions: bool, places: int = 4) -> str:
+    """A value for text output: ``0.8333``, or ``5/6 (0.8333)`` with ``fractions``."""
+    if fractions:
+        return exact_and_decimal(value, places)
+    return "null" if value is None else f"{float(value):.{places}f}"
+
+
+def shown_delta(value: Fraction | None, fractions: bool, places: int = 4) -> str:
+    """A signed delta: ``+0.3333``, or the exact ``+1/3`` with ``fractions``."""
+    if fractions or value is None or not value:
+        return signed(value)
+    return f"{float(value):+.{places}f}"
 
 
 def row_status(row: QueryRow) -> str:
@@ -67,21 +89,54 @@ def comparison_json(comparison: Comparison, statistics: PairedStatistics | None 
     """Deltas and counts; with ``statistics``, each metric also carries its significance tests."""
     statistics_of: dict[Metric, dict[str, Any]] = {}
     if statistics is not None and (stats := statistics.get(comparison.candidate.run)) is not None:
-        statistics_of = {metric: {"statistics": stats.metrics[metric].to_json(statistics.alpha)} for metric in METRICS}
+        statistics_of = {
+            metric: {"statistics": stats.metrics[metric].to_json(statistics.alpha)} for metric in comparison.metrics
+        }
     return {
         "baseline": comparison.baseline.run,
         "candidate": comparison.candidate.run,
         "metrics": {
             metric: {
-                "mean_delta": None if (d := comparison.mean_delta(metric)) is None else str(d),
+                **exact_fields("mean_delta", comparison.mean_delta(metric)),
                 **comparison.counts(metric),
                 "regressions": comparison.regressions(metric),
                 "improvements": comparison.improvements(metric),
                 **statistics_of.get(metric, {}),
             }
-            for metric in METRICS
+            for metric in comparison.metrics
         },
     }
+
+
+def metrics_json(metrics: Sequence[MetricId], k: int) -> dict[str, Any]:
+    """The header's metric definitions: what each key of ``measures`` and ``comparisons`` means."""
+    return {
+        metric: {
+            "name": DEFINITIONS[metric].name(k),
+            "label": label(metric, k),
+            "mean_label": mean_label(metric, k),
+            "definition": DEFINITIONS[metric].definition,
+        }
+        for metric in metrics
+    }
+
+
+def measures_json(report: Report) -> dict[str, Any]:
+    """Every computed metric of a report: the mean and each query's value, exact and decimal."""
+    return {
+        metric: {
+            "name": DEFINITIONS[metric].name(report.k),
+            **exact_fields("mean", report.mean(metric)),
+            "per_query": [{"query": row.query, **exact_fields("value", row.value(metric))} for row in report.rows],
+        }
+        for metric in report.metrics
+    }
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """The seed's report keys and values unchanged (exact strings), then ``metrics`` (the ids
+    computed, in order) and ``measures`` (every value as fraction and decimal)."""
+    return {**report.to_json(), "metrics": list(report.metrics), "measures": measures_json(report)}
 
 
 def comparisons(reports: Sequence[Report], baseline: str | None = None) -> list[Comparison]:
@@ -100,9 +155,14 @@ def render_json(
     statistics: PairedStatistics | None = None,
     adjudicated: Collection[str] | None = None,
 ) -> str:
+    metrics = tuple(dict.fromkeys(m for r in reports for m in r.metrics))
     data: dict[str, Any] = {
+        "schema": SCHEMA_PATH,
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "rankeval-tui", "version": __version__},
+        "metrics": metrics_json(metrics, protocol.k),
         "protocol": protocol_json(protocol, adjudicated),
-        "runs": {r.run: r.to_json() for r in reports},
+        "runs": {r.run: report_json(r) for r in reports},
     }
     pairs = comparisons(reports, baseline)
     if pairs:
@@ -133,7 +193,9 @@ def status_words(row: QueryRow, adjudicated: Collection[str] = ()) -> str:
     return f"{status}, adjudicated" if row.query in adjudicated else status
 
 
-def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = ()) -> list[str]:
+def report_block(
+    report: Report, markdown: bool, adjudicated: Collection[str] = (), fractions: bool = False
+) -> list[str]:
     k = report.k
     title = f"run {report.run}" + (f"  ({report.source})" if report.source else "")
     lines = [f"### {title}" if markdown else title]
@@ -141,7 +203,8 @@ def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = 
         lines.append(f"adapter_sha256 {report.adapter_sha256}")
     if markdown:
         lines.append("")
-    header = ["query", "status", "returned", "relevant", "hits", "first rel. rank", f"Recall@{k}", f"RR@{k}"]
+    header = ["query", "status", "returned", "relevant", "hits", "first rel. rank"]
+    header += [label(metric, k) for metric in report.metrics]
     rows = [
         [
             r.query,
@@ -150,19 +213,15 @@ def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = 
             str(r.relevant),
             str(r.hits),
             "-" if r.first_relevant_rank is None else str(r.first_relevant_rank),
-            exact_and_decimal(r.recall),
-            exact_and_decimal(r.rr),
+            *(shown(r.value(metric), fractions) for metric in report.metrics),
         ]
         for r in report.rows
     ]
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
-    lines.append(
-        f"mean Recall@{k} = {exact_and_decimal(report.recall_at_k)}   "
-        f"MRR@{k} = {exact_and_decimal(report.mrr_at_k)}   "
-        f"over {report.eligible_queries} eligible of {report.total_queries} queries"
-    )
+    means = "   ".join(f"{mean_label(m, k)} = {shown(report.mean(m), fractions)}" for m in report.metrics)
+    lines.append(f"mean {means}   over {report.eligible_queries} eligible of {report.total_queries} queries")
     if markdown:
         lines.append("")
     lines.append("missing_queries: " + (", ".join(report.missing_queries) or "none"))
@@ -175,57 +234,49 @@ def report_block(report: Report, markdown: bool, adjudicated: Collection[str] = 
 VERDICT_WORDS = {"n/a": "no relevant", "regression": "WORSE", "improved": "better", "same": "same"}
 
 
-def comparison_block(comparison: Comparison, markdown: bool, statistics: PairedStatistics | None = None) -> list[str]:
+def comparison_block(
+    comparison: Comparison, markdown: bool, statistics: PairedStatistics | None = None, fractions: bool = False
+) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
+    metrics = comparison.metrics
     lines = [("### " if markdown else "") + f"{cand.run} vs baseline {base.run}"]
     if markdown:
         lines.append("")
-    header = [
-        "query",
-        f"Recall@{k} {base.run}",
-        f"Recall@{k} {cand.run}",
-        "delta",
-        f"RR@{k} {base.run}",
-        f"RR@{k} {cand.run}",
-        "delta",
-        "verdict",
-    ]
+    header = ["query"]
+    for metric in metrics:
+        header += [f"{label(metric, k)} {base.run}", f"{label(metric, k)} {cand.run}", "delta"]
+    header.append("verdict")
     rows = []
     for row in comparison.rows:
         verdict = VERDICT_WORDS[row.verdict()]
         missing = [{"baseline": base.run, "candidate": cand.run}[side] for side in row.missing_sides()]
         if missing:
             verdict += f" (missing in {', '.join(missing)})"
-        rows.append(
-            [
-                row.query,
-                exact_and_decimal(row.baseline.recall, 3),
-                exact_and_decimal(row.candidate.recall, 3),
-                signed(row.delta("recall")),
-                exact_and_decimal(row.baseline.rr, 3),
-                exact_and_decimal(row.candidate.rr, 3),
-                signed(row.delta("rr")),
-                verdict,
+        cells = [row.query]
+        for metric in metrics:
+            cells += [
+                shown(row.value(metric, "baseline"), fractions, 3),
+                shown(row.value(metric, "candidate"), fractions, 3),
+                shown_delta(row.delta(metric), fractions, 3),
             ]
-        )
+        rows.append([*cells, verdict])
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
-    metric_labels: tuple[tuple[Metric, str], ...] = (("recall", f"Recall@{k}"), ("rr", f"MRR@{k}"))
-    for metric, label in metric_labels:
+    for metric in metrics:
         counts = comparison.counts(metric)
         worse = comparison.regressions(metric)
         lines.append(
-            f"{label}: mean delta {signed(comparison.mean_delta(metric))}; "
+            f"{mean_label(metric, k)}: mean delta {shown_delta(comparison.mean_delta(metric), fractions)}; "
             f"win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}; "
             f"worse on: {', '.join(worse) or 'none'}"
         )
         if markdown:
             lines.append("")
     if statistics is not None and (stats := statistics.get(comparison.candidate.run)) is not None:
-        for metric in METRICS:
-            lines.append(stats.metrics[metric].summary(statistics.alpha, k))
+        for metric in metrics:
+            lines.append(stats.metrics[metric].summary(statistics.alpha, k, fractions))
             if markdown:
                 lines.append("")
     return lines
@@ -238,9 +289,11 @@ def render_text(
     markdown: bool = False,
     statistics: PairedStatistics | None = None,
     adjudicated: Collection[str] | None = None,
+    fractions: bool = False,
 ) -> str:
     """With ``adjudicated``, a line ``adjudicated_queries: ...`` under the header and
-    ``adjudicated`` in those queries' status cells."""
+    ``adjudicated`` in those queries' status cells; with ``fractions``, exact values beside
+    the decimals."""
     short = protocol.protocol_sha256
     head = (
         f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
@@ -250,9 +303,9 @@ def render_text(
     if adjudicated is not None:
         lines += ["adjudicated_queries: " + (", ".join(adjudicated_in(protocol, adjudicated)) or "none"), ""]
     for report in reports:
-        lines += report_block(report, markdown, adjudicated or ())
+        lines += report_block(report, markdown, adjudicated or (), fractions)
         lines.append("")
     for comparison in comparisons(reports, baseline):
-        lines += comparison_block(comparison, markdown, statistics)
+        lines += comparison_block(comparison, markdown, statistics, fractions)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -1,4 +1,4 @@
-"""Paired significance of a candidate run against a baseline, per query, for Recall@k and RR@k.
+"""Paired significance of a candidate run against a baseline, per query, for each compared metric.
 
 A better mean on a few dozen queries can be luck. This module answers "is the difference real?"
 from the evaluator's per-query numbers (a ``Comparison``); it never recomputes a metric.
@@ -42,8 +42,8 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from rankeval_tui.core.evaluation.compare import METRIC_LABELS, METRICS, Comparison, Metric
-from rankeval_tui.core.evaluation.evaluate import fraction_text
+from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric
+from rankeval_tui.core.evaluation.evaluate import exact_fields
 
 TestName = Literal["randomization", "bootstrap"]
 TESTS: tuple[TestName, ...] = ("randomization", "bootstrap")
@@ -87,7 +87,7 @@ class SignFlipResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "p_value": fraction_text(self.p_value),
+            **exact_fields("p_value", self.p_value),
             "method": self.method,
             "assignments": self.assignments,
             "seed": self.seed,
@@ -244,10 +244,10 @@ class BootstrapResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "ci_low": fraction_text(self.low),
-            "ci_high": fraction_text(self.high),
-            "confidence": fraction_text(self.confidence),
-            "p_value": fraction_text(self.p_value),
+            **exact_fields("ci_low", self.low),
+            **exact_fields("ci_high", self.high),
+            **exact_fields("confidence", self.confidence),
+            **exact_fields("p_value", self.p_value),
             "samples": self.samples,
             "seed": self.seed,
         }
@@ -392,31 +392,33 @@ class MetricStatistics:
         return {
             "n": self.n,
             "worst_query": self.worst_query,
-            "worst_delta": fraction_text(self.worst_delta),
+            **exact_fields("worst_delta", self.worst_delta),
             "test": self.test,
-            "p_value": fraction_text(self.p_value),
-            "p_holm": fraction_text(self.p_holm),
+            **exact_fields("p_value", self.p_value),
+            **exact_fields("p_holm", self.p_holm),
             "significant": self.significant(alpha),
             "sign_flip": None if self.sign_flip is None else self.sign_flip.to_json(),
             "bootstrap": None if self.bootstrap is None else self.bootstrap.to_json(),
         }
 
-    def summary(self, alpha: Fraction, k: int | None = None) -> str:
-        """One line for the table, Markdown and the scoring screen (``k`` names the cutoff)."""
+    def summary(self, alpha: Fraction, k: int | None = None, fractions: bool = True) -> str:
+        """One line for the table, Markdown and the scoring screen (``k`` names the cutoff);
+        without ``fractions`` the exact p and the interval's ends are decimals only (nDCG's fractions are long)."""
+        show = exact_decimal if fractions else decimal
         label = METRIC_LABELS[self.metric] if k is None else METRIC_LABELS[self.metric].replace("@k", f"@{k}")
         if self.n == 0 or (self.sign_flip is None and self.bootstrap is None):
             return f"{label}: no eligible queries, no test"
         parts = [f"n = {self.n}"]
         if (sf := self.sign_flip) is not None:
             parts.append(
-                f"sign-flip p = {exact_decimal(sf.p_value)} (exact, {sf.assignments} assignments)"
+                f"sign-flip p = {show(sf.p_value)} (exact, {sf.assignments} assignments)"
                 if sf.method == "exact"
                 else f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})"
             )
         if (bs := self.bootstrap) is not None:
             parts.append(
-                f"bootstrap {percent(bs.confidence)} CI of the mean delta [{exact_decimal(bs.low)}, "
-                f"{exact_decimal(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})"
+                f"bootstrap {percent(bs.confidence)} CI of the mean delta [{show(bs.low)}, "
+                f"{show(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})"
             )
         verdict = "significant" if self.significant(alpha) else "not significant"
         parts.append(f"Holm-adjusted {self.test} p = {decimal(self.p_holm)}: {verdict} at alpha {short(alpha)}")
@@ -451,7 +453,7 @@ class PairedStatistics:
             "test": self.test,
             "seed": self.seed,
             "samples": self.samples,
-            "alpha": fraction_text(self.alpha),
+            **exact_fields("alpha", self.alpha),
             "exact_max_n": self.exact_max_n,
             "holm_family": "candidates against the one baseline, per metric",
         }
@@ -562,7 +564,7 @@ def paired_statistics(
     if len(baselines) > 1:
         raise ValueError("Holm correction needs one baseline; got " + ", ".join(sorted(baselines)))
     wanted = TESTS if both else (chosen,)
-    paired = {(i, metric): paired_deltas(c, metric) for i, c in enumerate(comparisons) for metric in METRICS}
+    paired = {(i, metric): paired_deltas(c, metric) for i, c in enumerate(comparisons) for metric in c.metrics}
     tests = family_tests(paired, tests=wanted, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n)
     per_candidate = [
         {
@@ -577,12 +579,16 @@ def paired_statistics(
                 tests=tests[(i, metric)],
                 paired=paired[(i, metric)],
             )
-            for metric in METRICS
+            for metric in c.metrics
         }
         for i, c in enumerate(comparisons)
     ]
-    for metric in METRICS:
-        family = {i: p for i, stats in enumerate(per_candidate) if (p := stats[metric].p_value) is not None}
+    for metric in metrics_of(comparisons):
+        family = {
+            i: p
+            for i, stats in enumerate(per_candidate)
+            if metric in stats and (p := stats[metric].p_value) is not None
+        }
         adjusted = holm(list(family.values()))
         for i, p in zip(family, adjusted):
             old = per_candidate[i][metric]
@@ -599,6 +605,11 @@ def paired_statistics(
     )
 
 
+def metrics_of(comparisons: Sequence[Comparison]) -> tuple[Metric, ...]:
+    """Every metric some comparison compares, in first-seen order (one Holm family each)."""
+    return tuple(dict.fromkeys(metric for c in comparisons for metric in c.metrics))
+
+
 # ---------------------------------------------------------------- regression gate
 
 
@@ -606,7 +617,7 @@ def regression_failures(
     statistics: PairedStatistics, *, alpha: Fraction | None = None, max_query_drop: Fraction | None = None
 ) -> list[str]:
     """Reasons a CI gate fails: a candidate significantly lower (Holm-adjusted p <= alpha with a
-    negative mean delta), or one query dropping by more than ``max_query_drop`` on either metric."""
+    negative mean delta), or one query dropping by more than ``max_query_drop`` on any metric."""
     alpha = statistics.alpha if alpha is None else Fraction(alpha)
     failures: list[str] = []
     for cand in statistics.candidates:

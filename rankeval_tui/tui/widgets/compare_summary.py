@@ -17,6 +17,7 @@ from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
+from rankeval_tui.core.evaluation.metrics import mean_label
 from rankeval_tui.core.evaluation.render import exact_and_decimal, signed
 from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession, statistics_in_process
@@ -38,6 +39,10 @@ def listed(queries: Sequence[str]) -> str:
     if len(queries) <= LISTED:
         return ", ".join(queries)
     return f"{len(queries)} queries ({', '.join(queries[:LISTED])}, …; f: only these)"
+
+
+DETAILED_METRICS = 2
+"""Up to this many compared metrics (the seed's pair), every metric's paired tests are shown."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,7 +95,9 @@ class CompareSummary(Static):
 
     def summary_text(self) -> Text:
         """Per metric: means, exact mean delta, win/tie/loss, regressions; then the paired
-        tests and a verdict in words (the chosen metric's label highlighted)."""
+        tests and a verdict in words (the chosen metric's label highlighted). With more than
+        ``DETAILED_METRICS`` metrics only the chosen one's tests are shown, so the summary grows
+        by one line per metric and leaves the table room."""
         assert self._shown is not None
         session, comparison, chosen = self._shown
         base, cand = comparison.baseline, comparison.candidate
@@ -99,22 +106,20 @@ class CompareSummary(Static):
         family = None if result is None else result.statistics
         mine = None if family is None else family.get(cand.run)
         text = Text()
-        metric_rows: tuple[tuple[Metric, str, str], ...] = (
-            ("recall", f"Recall@{k}", "recall_at_k"),
-            ("rr", f"MRR@{k}", "mrr_at_k"),
-        )
-        for metric, label, attr in metric_rows:
+        for metric in comparison.metrics:
             counts = comparison.counts(metric)
             worse = comparison.regressions(metric)
-            text.append(f"{label:<9}", style="bold reverse" if metric == chosen else "bold")
+            text.append(f"{mean_label(metric, k):<9}", style="bold reverse" if metric == chosen else "bold")
             text.append(
-                f" {base.run} {exact_and_decimal(getattr(base, attr))} → "
-                f"{cand.run} {exact_and_decimal(getattr(cand, attr))}  Δ {signed(comparison.mean_delta(metric))}"
+                f" {base.run} {exact_and_decimal(base.mean(metric))} → "
+                f"{cand.run} {exact_and_decimal(cand.mean(metric))}  Δ {signed(comparison.mean_delta(metric))}"
                 f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
             )
             text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
             if base.run == cand.run:
                 continue  # "same run" is in the title; nothing to test
+            if len(comparison.metrics) > DETAILED_METRICS and metric != chosen:
+                continue  # beyond the seed's pair, the tests of the metric chosen with m only
             if result is None:
                 text.append_text(pending_line(len(comparison.rows)))
             elif family is None or mine is None:

@@ -5,7 +5,7 @@ Formatting only: the paired rows, deltas and outcomes come from a core ``Compari
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.widgets.compare_summary import CompareSummary
 from rankeval_tui.tui.widgets.delta_chart import (
@@ -31,17 +32,19 @@ SortMode = Literal["protocol", "worst", "best"]
 SORT_MODES: tuple[SortMode, ...] = ("protocol", "worst", "best")
 SORT_LABELS = {"protocol": "protocol order", "worst": "delta, worst first", "best": "delta, best first"}
 
-COMPARE_COLUMNS = (
-    ("query", "query"),
-    ("base_recall", "base R@k"),
-    ("cand_recall", "cand R@k"),
-    ("delta_recall", "Δ R@k"),
-    ("base_rr", "base RR@k"),
-    ("cand_rr", "cand RR@k"),
-    ("delta_rr", "Δ RR@k"),
-    ("verdict", "verdict"),
-    ("chart", "Δ chart (m)"),
-)
+
+def compare_columns(metrics: Sequence[Metric]) -> tuple[tuple[str, str], ...]:
+    """The query, base / cand / Δ per compared metric (ir_measures names: ``R@k``), the verdict
+    and the delta chart of the chosen metric."""
+    columns = [("query", "query")]
+    for metric in metrics:
+        name = DEFINITIONS[metric].prefix + "@k"
+        columns += [
+            (f"base_{metric}", f"base {name}"),
+            (f"cand_{metric}", f"cand {name}"),
+            (f"delta_{metric}", f"Δ {name}"),
+        ]
+    return (*columns, ("verdict", "verdict"), ("chart", "Δ chart (m)"))
 
 
 def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool, Fraction]]:
@@ -58,24 +61,23 @@ def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool
 def compare_cells(
     row: PairedRow, metric: Metric, adjudicated: bool = False, memo: dict[tuple[Any, ...], list[Any]] | None = None
 ) -> list[Any]:
-    """The query cell, then eight cells that depend only on the two rows' values: with a
-    ``memo`` (one per refresh), each distinct pair of values is formatted once (2000 queries
-    hold a few hundred; the deltas are Fraction arithmetic, most of a row's cost)."""
+    """The query cell, then cells that depend only on the two rows' values: with a ``memo``
+    (one per refresh), each distinct pair of values is formatted once (2000 queries hold a few
+    hundred; the deltas are Fraction arithmetic, most of a row's cost)."""
     query = Text.assemble(row.query, (" adj.", STYLE_ADJUDICATED)) if adjudicated else row.query
     base, cand = row.baseline, row.candidate
-    key = (base.recall, cand.recall, base.rr, cand.rr, base.missing, cand.missing, metric)
+    pairs = [(base.value(m), cand.value(m)) for m in row.metrics]
+    key = (*pairs, base.missing, cand.missing, metric)
     values = None if memo is None else memo.get(key)
     if values is None:
-        values = [
-            value_cell(base.recall, base.missing),
-            value_cell(cand.recall, cand.missing),
-            delta_cell(row.delta("recall")),
-            value_cell(base.rr, base.missing),
-            value_cell(cand.rr, cand.missing),
-            delta_cell(row.delta("rr")),
-            verdict_cell(row),
-            delta_bar(row.delta(metric)),
-        ]
+        values = []
+        for compared, (base_value, cand_value) in zip(row.metrics, pairs):
+            values += [
+                value_cell(base_value, base.missing),
+                value_cell(cand_value, cand.missing),
+                delta_cell(row.delta(compared)),
+            ]
+        values += [verdict_cell(row), delta_bar(row.delta(metric))]
         if memo is not None:
             memo[key] = values
     return [query, *values]
@@ -102,7 +104,7 @@ class CompareView(Vertical):
         summary = self.query_one(CompareSummary)
         if comparison is None:
             title.update(Text("comparison needs two accepted runs", style=STYLE_MISSING))
-            sync_table(table, COMPARE_COLUMNS, [])
+            sync_table(table, compare_columns(session.metrics), [])
             summary.clear()
             return
         rows = list(comparison.rows)
@@ -129,7 +131,7 @@ class CompareView(Vertical):
         memo: dict[tuple[Any, ...], list[Any]] = {}
         sync_table(
             table,
-            COMPARE_COLUMNS,
+            compare_columns(comparison.metrics),
             [(row.query, compare_cells(row, metric, row.query in adjudicated, memo)) for row in rows],
         )
         summary.show(session, comparison, metric)

@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
+from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.widgets.delta_chart import (
@@ -28,7 +29,7 @@ from rankeval_tui.tui.widgets.delta_chart import (
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, RUN_LEGEND
 from rankeval_tui.tui.widgets.score_table import ScoreTable, sync_table
 
-RUN_COLUMNS = (
+FACT_COLUMNS = (
     ("query", "query"),
     ("status", "status"),
     ("missing", "missing"),
@@ -36,9 +37,12 @@ RUN_COLUMNS = (
     ("relevant", "relevant"),
     ("hits", "hits"),
     ("first", "first rel. rank"),
-    ("recall", "Recall@k"),
-    ("rr", "RR@k"),
 )
+
+
+def run_columns(metrics: Sequence[MetricId]) -> tuple[tuple[str, str], ...]:
+    """The evaluator's facts, then one column per metric of the session (keyed by metric id)."""
+    return (*FACT_COLUMNS, *((metric, label(metric)) for metric in metrics))
 
 
 def shown_path(path: Path, protocol_dir: Path) -> str:
@@ -50,7 +54,7 @@ def shown_path(path: Path, protocol_dir: Path) -> str:
         return str(path)
 
 
-def run_cells(row: QueryRow, adjudicated: bool = False) -> list[Any]:
+def run_cells(row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool = False) -> list[Any]:
     return [
         row.query,
         status_cell(row, adjudicated),
@@ -59,25 +63,26 @@ def run_cells(row: QueryRow, adjudicated: bool = False) -> list[Any]:
         count_cell(row.relevant),
         count_cell(row.hits),
         count_cell(row.first_relevant_rank),
-        value_cell(row.recall),
-        value_cell(row.rr),
+        *(value_cell(row.value(metric)) for metric in metrics),
     ]
 
 
 def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
     k = report.k
-    text = Text.assemble(
-        (f"mean Recall@{k} = ", "bold"),
-        exact_and_decimal(report.recall_at_k),
-        (f"   MRR@{k} = ", "bold"),
-        exact_and_decimal(report.mrr_at_k),
-        f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
-        ("missing_queries: ", "bold"),
-        (", ".join(report.missing_queries) or "none", STYLE_MISSING),
-        ("   no_relevant_queries: ", "bold"),
-        (", ".join(report.no_relevant_queries) or "none", STYLE_NO_RELEVANT),
-        ("   adjudicated_queries: ", "bold"),
-        (", ".join(adjudicated) or "none", STYLE_ADJUDICATED),
+    text = Text()
+    for index, metric in enumerate(report.metrics):
+        text.append(("   " if index else "mean ") + f"{mean_label(metric, k)} = ", style="bold")
+        text.append(exact_and_decimal(report.mean(metric)))
+    text.append_text(
+        Text.assemble(
+            f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
+            ("missing_queries: ", "bold"),
+            (", ".join(report.missing_queries) or "none", STYLE_MISSING),
+            ("   no_relevant_queries: ", "bold"),
+            (", ".join(report.no_relevant_queries) or "none", STYLE_NO_RELEVANT),
+            ("   adjudicated_queries: ", "bold"),
+            (", ".join(adjudicated) or "none", STYLE_ADJUDICATED),
+        )
     )
     if report.adapter_sha256:
         text.append(f"\nadapter_sha256 {report.adapter_sha256}", style="dim")
@@ -102,7 +107,7 @@ class RunView(Vertical):
         summary = self.query_one("#score-run-summary", Static)
         if candidate is None:
             title.update(Text("no accepted run to show", style=STYLE_MISSING))
-            sync_table(table, RUN_COLUMNS, [])
+            sync_table(table, run_columns(session.metrics), [])
             summary.update("")
             return
         report = session.report(candidate)
@@ -115,5 +120,10 @@ class RunView(Vertical):
             )
         )
         adjudicated = session.adjudicated
-        sync_table(table, RUN_COLUMNS, [(row.query, run_cells(row, row.query in adjudicated)) for row in report.rows])
+        metrics = report.metrics
+        sync_table(
+            table,
+            run_columns(metrics),
+            [(row.query, run_cells(row, metrics, row.query in adjudicated)) for row in report.rows],
+        )
         summary.update(run_summary(report, session.adjudicated_queries()))

@@ -1,0 +1,71 @@
+"""The scoring screen with metrics beyond the seed's pair (``inspect --metrics``): columns, the
+``m`` key, the summary and the drill-down show every chosen metric, from the evaluator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Static
+
+from rankeval_tui.core.evaluation.evaluate import evaluate
+from rankeval_tui.core.files import load_protocol, load_run
+from rankeval_tui.tui.app import RankevalApp
+from rankeval_tui.tui.query_screen import QueryScreen
+from tests.tui.test_score_screen import cell, exact, order, plain, settle, specs
+
+METRICS = ("ndcg", "recall", "ap")
+
+
+def app_with_metrics(seed_dir: Path, *runs: str) -> RankevalApp:
+    return RankevalApp(seed_dir, run_specs=specs(seed_dir, *runs), metrics=METRICS)
+
+
+async def test_run_table_shows_each_chosen_metric(seed_dir: Path) -> None:
+    expected = evaluate(load_protocol(seed_dir), load_run(seed_dir / "runs" / "fixture_A.json"), METRICS)
+    async with app_with_metrics(seed_dir, "fixture_A").run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#score-run-table", DataTable)
+        labels = [str(column.label) for column in table.columns.values()]
+        assert labels[-3:] == ["nDCG@k", "Recall@k", "AP@k"] and "RR@k" not in labels
+        for row in expected.rows:
+            for metric in METRICS:
+                assert exact(cell(table, row.query, metric)) == row.value(metric), (row.query, metric)
+        summary = plain(pilot.app.screen, "#score-run-summary")
+        assert "mean nDCG@2 = 2029002107512162787252041/4892789260713000000000000 (0.4147)" in summary
+        assert "Recall@2 = 1/2 (0.5000)   MAP@2 = 1/3 (0.3333)" in summary
+
+
+async def test_metric_key_steps_through_the_chosen_metrics(seed_dir: Path) -> None:
+    async with app_with_metrics(seed_dir, "fixture_A", "fixture_B").run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        assert screen.metric == "ndcg"  # RR@k is not shown, so the first chosen metric
+        await pilot.press("v")
+        await pilot.pause()
+        table = screen.query_one("#score-compare-table", DataTable)
+        assert [key.value for key in table.columns][1:4] == ["base_ndcg", "cand_ndcg", "delta_ndcg"]
+        assert cell(table, "q2", "delta_ndcg").startswith("▼ -369070246429/1630929753571")
+        assert "REGRESSION" in cell(table, "q2", "verdict")  # Recall@k ties on q2; nDCG and AP fall
+        seen = []
+        for _ in range(4):
+            seen.append(screen.metric)
+            await pilot.press("f")  # regressions only, on the chosen metric
+            await pilot.pause()
+            seen.append(order(table))
+            await pilot.press("f", "m")
+            await pilot.pause()
+        assert seen == ["ndcg", ["q2"], "recall", [], "ap", ["q2"], "ndcg", ["q2"]]
+        summary = plain(screen, "#score-compare-summary")
+        for label in ("nDCG@2", "Recall@2", "MAP@2"):
+            assert label in summary
+        assert "MRR@2" not in summary
+
+
+async def test_drill_down_lists_the_chosen_metrics(seed_dir: Path) -> None:
+    async with app_with_metrics(seed_dir, "fixture_B").run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        pilot.app.push_screen(QueryScreen(screen.session, "q2", ["fixture_B"]))
+        await pilot.pause()
+        text = " ".join(str(w.render()) for w in pilot.app.screen.query(Static))
+        assert "nDCG@2 630929753571/1630929753571 (0.3869)  Recall@2 1/2 (0.5000)  AP@2 1/4 (0.2500)" in text
