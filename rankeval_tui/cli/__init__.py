@@ -21,6 +21,7 @@ from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 
 # Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
 COMMAND_MODULES = (
+    "init",
     "score",
     "validate",
     "adapt",

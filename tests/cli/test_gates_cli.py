@@ -34,7 +34,7 @@ def test_seed_b_vs_a_statistics_in_json_and_gate_passes():
         "seed": None,
     }
     assert stats["p_holm"] == "3/4" and stats["significant"] is False and stats["worst_query"] == "q2"
-    assert stats["bootstrap"]["samples"] == 10000 and stats["bootstrap"]["seed"] == 0
+    assert stats["bootstrap"] is None  # not asked for (--test bootstrap): its draws are not made
     assert data["comparisons"][0]["metrics"]["recall"]["statistics"]["p_value"] == "1"
     assert data["statistics"]["test"] == "randomization" and data["statistics"]["alpha"] == "1/20"
     assert data["regression_gate"] == {
@@ -93,6 +93,7 @@ def test_bootstrap_test_is_seeded_and_reproducible():
     stats = data["comparisons"][0]["metrics"]["rr"]["statistics"]
     assert stats["test"] == "bootstrap" and stats["p_value"] == stats["bootstrap"]["p_value"]
     assert stats["bootstrap"]["seed"] == 3 and stats["bootstrap"]["samples"] == 500
+    assert stats["sign_flip"] is None  # only the requested test is computed
     third, _ = score_json(*args[:-3], "4", "--samples", "500")
     assert third.stdout != first.stdout
 
@@ -103,8 +104,18 @@ def test_table_and_markdown_show_the_test(fmt):
     assert result.returncode == 0
     line = next(line for line in result.stdout.splitlines() if line.startswith("RR@2: n = 3"))
     assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in line
-    assert "bootstrap 95% CI of the mean delta [" in line and "seed 0" in line
-    assert line.endswith("not significant at alpha 0.05")
+    assert "bootstrap" not in line  # only the requested test is computed and shown
+    assert line.endswith("Holm-adjusted randomization p = 0.7500: not significant at alpha 0.05")
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown"])
+def test_table_and_markdown_show_the_bootstrap_when_asked(fmt):
+    args = ("--run", A, "--run", B, "--baseline", "fixture_A", "--test", "bootstrap", "--format", fmt)
+    result = run_cli("score", SEED, *args)
+    assert result.returncode == 0
+    line = next(line for line in result.stdout.splitlines() if line.startswith("RR@2: n = 3"))
+    assert "bootstrap 95% CI of the mean delta [" in line and "10000 resamples, seed 0" in line
+    assert "sign-flip" not in line and "Holm-adjusted bootstrap p = " in line
 
 
 def write_protocol(directory: Path, n: int) -> Path:

@@ -433,6 +433,13 @@ def test_near_miss_lines_alone(text: str) -> None:
         "[a]]\n",
         "[a] b = 1\n",
         "x = 1 # bad \x01 comment\n",
+        "a = []\n[[a]]\n",
+        "a = [1]\n[[a]]\n",
+        "[a]\n[[a]]\n",
+        "[[a]]\n[a]\n",
+        "[[a]]\nb = 1\nb = 2\n",
+        "[[a]]\nb = 1 2\n",
+        "x = {a = []}\n[[x.a]]\n",
     ],
 )
 def test_invalid_toml_is_none(text: str) -> None:
@@ -467,15 +474,19 @@ def test_invalid_toml_is_none(text: str) -> None:
         "a = [\n    1\n]\n",
         "[a.b]\n[a]\nc = 1.5\n",
         "[a.b.c]\n[a.b]\nd = 1\ne.f = 2\n",
+        "[[a]]\nb = 1\n",
+        '[protocol]\nk = 10\n[[provenance.growth]]\nadded = ["q:1001"]\nwhen = 2026-12-03T12:00:00Z\n'
+        "[[provenance.growth]]\nadded = []\n[queries.q1]\ntext = 'x'\n",
+        "[[a.b]]\nc = {d = 1}\n[a]\ne = 1\n",
     ],
 )
 def test_valid_toml_outside_the_line_grammar_is_taken(text: str) -> None:
     check_taken(text)
 
 
-@pytest.mark.parametrize("text", ["[[a]]\nb = 1\n", "[a.b.c]\n[a]\nb.d = 1\n", 'x = """\n[a]\n"""\n'])
+@pytest.mark.parametrize("text", ["[[a]]\n[a.b]\n", "[a.b.c]\n[a]\nb.d = 1\n", 'x = """\n[a]\n"""\n'])
 def test_the_valid_constructs_that_go_to_tomllib_whole(text: str) -> None:
-    """Arrays of tables, dotted keys reaching into a table an earlier header implied, and a
+    """A header into an array of tables, dotted keys reaching into a table an earlier header implied, and a
     multi-line string with a line that reads as a header: valid, in no file the project writes, and
     left whole to tomllib (fasttoml's docstring)."""
     assert tomllib.loads(text)

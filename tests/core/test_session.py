@@ -186,16 +186,19 @@ def test_statistics_of_the_seed_equal_score_json(seed_dir: Path) -> None:
     everything = ScoringSession.load(seed_dir)
     family = everything.statistics("fixture_A")
     assert [c.candidate for c in family.candidates] == ["all_empty", "fixture_B"]
-    out = subprocess.run(
-        [sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A", "--format", "json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    for comparison in json.loads(out)["comparisons"]:
-        mine = family.get(comparison["candidate"])
-        for metric, data in comparison["metrics"].items():
-            assert mine.metrics[metric].to_json(DEFAULT_ALPHA) == data["statistics"], (comparison["candidate"], metric)
+    # score computes only the requested test (the other is null); the screen computes both: each
+    # of score's two reports equals the screen's numbers everywhere but the test it did not run.
+    for test, skipped in (("randomization", "bootstrap"), ("bootstrap", "sign_flip")):
+        command = ["score", str(seed_dir), "--baseline", "fixture_A", "--format", "json", "--test", test]
+        out = subprocess.run(
+            [sys.executable, "-m", "rankeval_tui", *command], capture_output=True, text=True, check=True
+        ).stdout
+        screen = everything.statistics("fixture_A", test=test)
+        for comparison in json.loads(out)["comparisons"]:
+            mine = screen.get(comparison["candidate"])
+            for metric, data in comparison["metrics"].items():
+                expected = {**mine.metrics[metric].to_json(DEFAULT_ALPHA), skipped: None}
+                assert expected == data["statistics"], (test, comparison["candidate"], metric)
     assert family.get("fixture_B").metrics["rr"].p_holm == 1  # 2 * min(1/2, 3/4) step-down, capped at 1
 
 

@@ -16,13 +16,17 @@ from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 from rankeval_tui.core.evaluation.stats import (
     bootstrap,
+    bootstraps,
     holm,
+    masked_sums,
+    masked_sums_python,
     paired_statistics,
     regression_failures,
     resampled_sums,
     scaled,
     sign_flip_exact,
     sign_flip_monte_carlo,
+    sign_flip_monte_carlo_many,
     sign_flip_test,
 )
 from rankeval_tui.core.files import load_protocol, load_run
@@ -307,17 +311,33 @@ def test_resampled_sums_are_random_choices_sums(seed):
     values, _ = scaled(reference_deltas()[:97])
     rng = random.Random(seed)
     expected = [sum(rng.choices(values, k=len(values))) for _ in range(300)]
-    assert resampled_sums(values, 300, seed) == expected
+    assert resampled_sums([values], 300, seed) == [expected]
 
 
-def test_resampled_sums_in_blocks_and_beyond_int64(monkeypatch):
+def test_resampled_sums_in_blocks_and_beyond_float_precision(monkeypatch):
     values = [3, -1, 0, 7]
     rng = random.Random(5)
     expected = [sum(rng.choices(values, k=4)) for _ in range(50)]
     monkeypatch.setattr(stats_module, "RESAMPLE_BLOCK", 9)  # two resamples per numpy block
-    assert resampled_sums(values, 50, 5) == expected
-    huge = [v * 2**61 for v in values]  # sums past int64: the Python loop, same draws
-    assert resampled_sums(huge, 50, 5) == [s * 2**61 for s in expected]
+    assert resampled_sums([values], 50, 5) == [expected]
+    huge = [v * 2**61 for v in values]  # sums past float64's exact integers: the Python loop, same draws
+    assert resampled_sums([huge], 50, 5) == [[s * 2**61 for s in expected]]
+
+
+def test_lists_of_one_length_share_draws_and_give_each_its_own_result():
+    """Batched over a family (what paired_statistics does) = one call per list."""
+    deltas = reference_deltas()
+    first, second, shorter = deltas[:400], [-d / 2 for d in deltas[400:800]], deltas[:150]
+    lists = [first, second, shorter]
+    assert sign_flip_monte_carlo_many(lists, 700, 9) == [sign_flip_monte_carlo(d, 700, 9) for d in lists]
+    assert bootstraps(lists, samples=700, seed=9, alpha=F(1, 20)) == [bootstrap(d, samples=700, seed=9) for d in lists]
+
+
+def test_masked_sums_past_float_precision_use_the_python_form():
+    values = [2**60, -(2**60) + 1, 3]
+    assert masked_sums([values], 40, 2) == [masked_sums_python(values, 40, 2)]
+    small = [5, -1, 3]
+    assert masked_sums([small], 40, 2) == [masked_sums_python(small, 40, 2)]
 
 
 def test_sign_flip_mask_bit_i_negates_delta_i():

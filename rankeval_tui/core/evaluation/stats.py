@@ -68,7 +68,7 @@ def scaled(deltas: Sequence[Fraction]) -> tuple[list[int], int]:
     scale = 1
     for delta in deltas:
         scale = math.lcm(scale, delta.denominator)
-    return [int(delta * scale) for delta in deltas], scale
+    return [delta.numerator * (scale // delta.denominator) for delta in deltas], scale
 
 
 # ---------------------------------------------------------------- sign-flip test
@@ -115,32 +115,95 @@ def sign_flip_exact(deltas: Sequence[Fraction]) -> SignFlipResult:
 
 
 def sign_flip_monte_carlo(deltas: Sequence[Fraction], samples: int, seed: int) -> SignFlipResult:
-    """Seeded Monte-Carlo p for large n; (1 + extreme) / (1 + samples), see the module docstring.
+    """Seeded Monte-Carlo p for large n; (1 + extreme) / (1 + samples), see the module docstring."""
+    return sign_flip_monte_carlo_many([deltas], samples, seed)[0]
 
-    A random n-bit mask (bit i for delta i) picks the negated deltas: signed sum = total - 2 *
-    (sum of masked deltas). Deltas take few distinct values, so the masked sum is, per distinct
-    value v, ``v * popcount(mask & positions of v)``: a few big-integer ANDs per sample, linear
-    in n (slicing the mask byte by byte was quadratic).
+
+def sign_flip_monte_carlo_many(
+    delta_lists: Sequence[Sequence[Fraction]], samples: int, seed: int
+) -> list[SignFlipResult]:
+    """``sign_flip_monte_carlo`` of each list, each from its own ``random.Random(seed)``: lists of
+    one length see the same random masks, so they are drawn once for all of them.
+
+    A random n-bit mask (``getrandbits(n)``, bit i for delta i) picks the negated deltas: signed
+    sum = total - 2 * (sum of masked deltas).
     """
     if samples < 1:
         raise ValueError("samples must be at least 1")
-    values, _ = scaled(deltas)
-    n = len(values)
-    total = sum(values)
-    observed = abs(total)
+    scaled_lists = [scaled(deltas)[0] for deltas in delta_lists]
+    results: list[SignFlipResult | None] = [None] * len(scaled_lists)
+    for indices, vectors in same_length(scaled_lists).items():
+        for index, values, negated in zip(indices, vectors, masked_sums(vectors, samples, seed)):
+            total = sum(values)
+            extreme = sum(1 for masked in negated if abs(total - 2 * masked) >= abs(total))
+            results[index] = SignFlipResult(Fraction(1 + extreme, 1 + samples), "monte-carlo", samples, seed)
+    return [result for result in results if result is not None]
+
+
+def same_length(vectors: Sequence[Sequence[int]]) -> dict[tuple[int, ...], list[Sequence[int]]]:
+    """Vectors grouped by length (positions, vectors): one group shares one seeded draw."""
+    groups: dict[int, tuple[list[int], list[Sequence[int]]]] = {}
+    for index, vector in enumerate(vectors):
+        positions, members = groups.setdefault(len(vector), ([], []))
+        positions.append(index)
+        members.append(vector)
+    return {tuple(positions): members for positions, members in groups.values()}
+
+
+def seeded_numpy(seed: int) -> Any:
+    """numpy's legacy Mersenne Twister in the state of ``random.Random(seed)``: the same 32-bit
+    words, hence the same ``getrandbits`` and the same 53-bit ``random()`` doubles."""
+    import numpy as np  # only Monte-Carlo statistics need it; importing costs ~0.1 s
+
+    state = random.Random(seed).getstate()[1]
+    generator = np.random.RandomState()
+    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1], 0, 0.0))
+    return generator
+
+
+def masked_sums(vectors: Sequence[Sequence[int]], samples: int, seed: int) -> list[list[int]]:
+    """Per vector, per sample, the sum of its entries whose bit is set in the sample's
+    ``random.Random(seed).getrandbits(n)`` (samples drawn in order from one generator).
+
+    Why numpy: 10,000 masks of 10,000 bits applied one by one in Python take seconds per metric.
+    Here the same 32-bit words come from numpy's copy of the generator, unpacked into bits and
+    multiplied with the vectors in float64, exact while every sum stays below 2^53; past that
+    the Python form (a popcount per distinct value) keeps the result exact.
+    """
+    n = len(vectors[0])
+    if not n:
+        return [[0] * samples for _ in vectors]
+    if max(abs(v) for vector in vectors for v in vector) * n >= 1 << 53:
+        return [masked_sums_python(vector, samples, seed) for vector in vectors]
+    import numpy as np
+
+    generator = seeded_numpy(seed)
+    words = (n + 31) // 32
+    matrix = np.array(vectors, dtype=np.float64).T  # n x vectors
+    rows = max(1, RESAMPLE_BLOCK // (32 * words))
+    sums: list[np.ndarray] = []
+    for start in range(0, samples, rows):
+        block = generator.randint(0, 1 << 32, size=(min(rows, samples - start), words), dtype=np.uint32)
+        if n % 32:
+            block[:, -1] >>= np.uint32(32 - n % 32)  # getrandbits keeps a last word's top bits
+        bits = np.unpackbits(block.view(np.uint8), axis=1, bitorder="little")[:, :n]
+        sums.append(bits @ matrix)
+    stacked = np.concatenate(sums)
+    return [[int(x) for x in column] for column in stacked.T.tolist()]
+
+
+def masked_sums_python(values: Sequence[int], samples: int, seed: int) -> list[int]:
+    """``masked_sums`` for one vector in Python: per distinct value, ``value * popcount(mask & where)``."""
     positions: dict[int, int] = {}
     for index, value in enumerate(values):
         if value:
             positions[value] = positions.get(value, 0) | (1 << index)
     groups = list(positions.items())
     rng = random.Random(seed)
-    extreme = 0
-    for _ in range(samples):
-        bits = rng.getrandbits(n) if n else 0
-        negated = sum(value * (bits & mask).bit_count() for value, mask in groups)
-        if abs(total - 2 * negated) >= observed:
-            extreme += 1
-    return SignFlipResult(Fraction(1 + extreme, 1 + samples), "monte-carlo", samples, seed)
+    return [
+        sum(value * (bits & where).bit_count() for value, where in groups)
+        for bits in (rng.getrandbits(len(values)) for _ in range(samples))
+    ]
 
 
 def sign_flip_test(
@@ -151,11 +214,18 @@ def sign_flip_test(
     exact_max_n: int = EXACT_MAX_N,
 ) -> SignFlipResult:
     """Exact when ``len(deltas) <= exact_max_n``, seeded Monte-Carlo otherwise."""
-    if not deltas:
+    return sign_flip_tests([deltas], samples=samples, seed=seed, exact_max_n=exact_max_n)[0]
+
+
+def sign_flip_tests(
+    delta_lists: Sequence[Sequence[Fraction]], *, samples: int, seed: int, exact_max_n: int
+) -> list[SignFlipResult]:
+    """``sign_flip_test`` of each list; the Monte-Carlo ones share their draws (``sign_flip_monte_carlo_many``)."""
+    if any(not deltas for deltas in delta_lists):
         raise ValueError("no paired deltas: nothing to test")
-    if len(deltas) <= exact_max_n:
-        return sign_flip_exact(deltas)
-    return sign_flip_monte_carlo(deltas, samples, seed)
+    large = [i for i, deltas in enumerate(delta_lists) if len(deltas) > exact_max_n]
+    drawn = dict(zip(large, sign_flip_monte_carlo_many([delta_lists[i] for i in large], samples, seed)))
+    return [drawn[i] if i in drawn else sign_flip_exact(deltas) for i, deltas in enumerate(delta_lists)]
 
 
 # ---------------------------------------------------------------- bootstrap
@@ -191,62 +261,79 @@ def bootstrap(
     alpha: Fraction = DEFAULT_ALPHA,
 ) -> BootstrapResult:
     """Paired bootstrap of the mean delta (definitions in the module docstring)."""
-    if not deltas:
+    return bootstraps([deltas], samples=samples, seed=seed, alpha=alpha)[0]
+
+
+def bootstraps(
+    delta_lists: Sequence[Sequence[Fraction]], *, samples: int, seed: int, alpha: Fraction
+) -> list[BootstrapResult]:
+    """``bootstrap`` of each list, each from its own ``random.Random(seed)``: lists of one length
+    resample the same positions, so the draws are made once for all of them."""
+    if any(not deltas for deltas in delta_lists):
         raise ValueError("no paired deltas: nothing to resample")
     if samples < 1:
         raise ValueError("samples must be at least 1")
     if not 0 < alpha < 1:
         raise ValueError("alpha must be between 0 and 1")
-    values, scale = scaled(deltas)
-    n = len(values)
-    total = sum(values)
-    # Sums of n draws; mean_b = sum_b / (n * scale). Comparing sums is comparing means.
-    sums = sorted(resampled_sums(values, samples, seed))
+    scaled_lists = [scaled(deltas) for deltas in delta_lists]
+    results: list[BootstrapResult | None] = [None] * len(scaled_lists)
     low_index = math.floor(samples * alpha / 2)
     high_index = max(low_index, math.ceil(samples * (1 - alpha / 2)) - 1)
-    extreme = sum(1 for s in sums if abs(s - total) >= abs(total))
-    denominator = n * scale
-    return BootstrapResult(
-        low=Fraction(sums[low_index], denominator),
-        high=Fraction(sums[high_index], denominator),
-        confidence=1 - alpha,
-        p_value=Fraction(1 + extreme, 1 + samples),
-        samples=samples,
-        seed=seed,
-    )
+    groups = same_length([values for values, _ in scaled_lists])
+    for indices, vectors in groups.items():
+        for index, values, unsorted in zip(indices, vectors, resampled_sums(vectors, samples, seed)):
+            # Sums of n draws; mean_b = sum_b / (n * scale). Comparing sums is comparing means.
+            sums = sorted(unsorted)
+            total = sum(values)
+            extreme = sum(1 for s in sums if abs(s - total) >= abs(total))
+            denominator = len(values) * scaled_lists[index][1]
+            results[index] = BootstrapResult(
+                low=Fraction(sums[low_index], denominator),
+                high=Fraction(sums[high_index], denominator),
+                confidence=1 - alpha,
+                p_value=Fraction(1 + extreme, 1 + samples),
+                samples=samples,
+                seed=seed,
+            )
+    return [result for result in results if result is not None]
 
 
 RESAMPLE_BLOCK = 1 << 20
 """Random numbers drawn per numpy block (8 MB of doubles): memory stays flat whatever n * B."""
 
 
-def resampled_sums(values: Sequence[int], samples: int, seed: int) -> list[int]:
-    """The sum of each of ``samples`` resamples of ``values``, exactly as
-    ``[sum(random.Random(seed).choices(values, k=n)) for _ in range(samples)]`` from one generator.
+def resampled_sums(vectors: Sequence[Sequence[int]], samples: int, seed: int) -> list[list[int]]:
+    """Per vector (all of one length n), the sum of each of ``samples`` resamples, exactly as
+    ``[sum(rng.choices(vector, k=n)) for _ in range(samples)]`` with ``rng = random.Random(seed)``.
 
     Why numpy: B * n draws (10^8 at 10,000 queries) take about 20 s one by one in Python. numpy's
-    legacy generator is the same Mersenne Twister with the same 53-bit doubles as ``random``;
-    handed ``random.Random(seed)``'s state it yields the very doubles ``choices`` would turn
-    into ``floor(random() * n)``, so the sums (and every result) are identical, in int64. Sums
-    that could overflow int64 (deltas with huge common denominators) keep the Python loop.
+    copy of the generator (``seeded_numpy``) yields the very doubles ``choices`` turns into
+    positions ``floor(random() * n)``, so the sums are identical; the positions are drawn once
+    per block, counted per resample and multiplied with every vector at once. Sums that could
+    pass 2^53 (float64's exact integers) keep the Python loop.
     """
-    n = len(values)
-    if max(map(abs, values), default=0) * n >= 1 << 62:
-        rng = random.Random(seed)
-        return [sum(rng.choices(values, k=n)) for _ in range(samples)]
-    import numpy as np  # only the bootstrap needs it; importing costs ~0.1 s
+    n = len(vectors[0])
+    if max(abs(v) for vector in vectors for v in vector) * n >= 1 << 53:
+        return [[sum(rng.choices(vector, k=n)) for _ in range(samples)] for rng, vector in seeded_pairs(vectors, seed)]
+    import numpy as np
 
-    state = random.Random(seed).getstate()[1]
-    generator = np.random.RandomState()
-    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1], 0, 0.0))
-    population = np.array(values, dtype=np.int64)
+    generator = seeded_numpy(seed)
+    population = np.array(vectors, dtype=np.float64).T  # n x vectors; sums exact below 2^53
     rows = max(1, RESAMPLE_BLOCK // n)
-    sums: list[int] = []
+    sums: list[np.ndarray] = []
     for start in range(0, samples, rows):
         count = min(rows, samples - start)
-        picks = (generator.random_sample((count, n)) * float(n)).astype(np.int64)
-        sums.extend(population[picks].sum(axis=1).tolist())
-    return sums
+        doubles = generator.random_sample((count, n))
+        doubles *= float(n)  # floor(random() * n), as random.choices
+        picks = doubles.astype(np.intp)
+        picks += np.arange(0, count * n, n, dtype=np.intp)[:, None]  # row r counts in [r*n, r*n + n)
+        times_drawn = np.bincount(picks.ravel(), minlength=count * n).reshape(count, n)
+        sums.append(times_drawn.astype(np.float64) @ population)  # one product for every vector
+    return [[int(x) for x in column] for column in np.concatenate(sums).T.tolist()]
+
+
+def seeded_pairs(vectors: Sequence[Sequence[int]], seed: int) -> list[tuple[random.Random, Sequence[int]]]:
+    return [(random.Random(seed), vector) for vector in vectors]
 
 
 # ---------------------------------------------------------------- Holm
@@ -319,23 +406,23 @@ class MetricStatistics:
         without ``fractions`` the exact p and the interval's ends are decimals only (nDCG's fractions are long)."""
         show = exact_decimal if fractions else decimal
         label = METRIC_LABELS[self.metric] if k is None else METRIC_LABELS[self.metric].replace("@k", f"@{k}")
-        if self.n == 0 or self.sign_flip is None or self.bootstrap is None:
+        if self.n == 0 or (self.sign_flip is None and self.bootstrap is None):
             return f"{label}: no eligible queries, no test"
-        sf, bs = self.sign_flip, self.bootstrap
-        flip = (
-            f"sign-flip p = {show(sf.p_value)} (exact, {sf.assignments} assignments)"
-            if sf.method == "exact"
-            else f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})"
-        )
-        ci = (
-            f"bootstrap {percent(bs.confidence)} CI of the mean delta [{show(bs.low)}, "
-            f"{show(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})"
-        )
+        parts = [f"n = {self.n}"]
+        if (sf := self.sign_flip) is not None:
+            parts.append(
+                f"sign-flip p = {show(sf.p_value)} (exact, {sf.assignments} assignments)"
+                if sf.method == "exact"
+                else f"sign-flip p = {decimal(sf.p_value)} (Monte-Carlo, {sf.assignments} samples, seed {sf.seed})"
+            )
+        if (bs := self.bootstrap) is not None:
+            parts.append(
+                f"bootstrap {percent(bs.confidence)} CI of the mean delta [{show(bs.low)}, "
+                f"{show(bs.high)}] (p = {decimal(bs.p_value)}, {bs.samples} resamples, seed {bs.seed})"
+            )
         verdict = "significant" if self.significant(alpha) else "not significant"
-        return (
-            f"{label}: n = {self.n}; {flip}; {ci}; Holm-adjusted {self.test} p = {decimal(self.p_holm)}: "
-            f"{verdict} at alpha {short(alpha)}"
-        )
+        parts.append(f"Holm-adjusted {self.test} p = {decimal(self.p_holm)}: {verdict} at alpha {short(alpha)}")
+        return f"{label}: " + "; ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -381,14 +468,21 @@ def metric_statistics(
     samples: int,
     alpha: Fraction,
     exact_max_n: int,
+    tests: tuple[SignFlipResult | None, BootstrapResult | None] | None = None,
+    paired: Sequence[tuple[str, Fraction]] | None = None,
 ) -> MetricStatistics:
-    """The statistics of one metric of one comparison, before Holm (p_holm = p_value)."""
-    paired = [(row.query, delta) for row in comparison.rows if (delta := row.delta(metric)) is not None]
+    """The statistics of one metric of one comparison, before Holm (p_holm = p_value).
+    ``tests`` and ``paired``: the two tests' results and ``paired_deltas`` when computed
+    beforehand for a whole family (``paired_statistics``)."""
+    paired = paired_deltas(comparison, metric) if paired is None else paired
     deltas = [delta for _, delta in paired]
-    counts = comparison.counts(metric)
+    counts = outcome_counts(deltas)
     losses = tuple(sorted(((q, d) for q, d in paired if d < 0), key=lambda pair: pair[1]))
-    sign = sign_flip_test(deltas, samples=samples, seed=seed, exact_max_n=exact_max_n) if deltas else None
-    boot = bootstrap(deltas, samples=samples, seed=seed, alpha=alpha) if deltas else None
+    if tests is not None:
+        sign, boot = tests
+    else:
+        sign = sign_flip_test(deltas, samples=samples, seed=seed, exact_max_n=exact_max_n) if deltas else None
+        boot = bootstrap(deltas, samples=samples, seed=seed, alpha=alpha) if deltas else None
     chosen = sign if test == "randomization" else boot
     p = None if chosen is None else chosen.p_value
     return MetricStatistics(
@@ -407,6 +501,43 @@ def metric_statistics(
     )
 
 
+def paired_deltas(comparison: Comparison, metric: Metric) -> list[tuple[str, Fraction]]:
+    """(query, candidate - baseline) for every query both runs score on ``metric``."""
+    return [(row.query, delta) for row in comparison.rows if (delta := row.delta(metric)) is not None]
+
+
+def outcome_counts(deltas: Sequence[Fraction]) -> dict[str, int]:
+    """``Comparison.counts`` from the paired deltas already at hand (win > 0, loss < 0, tie 0)."""
+    win = sum(1 for d in deltas if d > 0)
+    loss = sum(1 for d in deltas if d < 0)
+    return {"win": win, "tie": len(deltas) - win - loss, "loss": loss}
+
+
+def family_tests(
+    paired: Mapping[tuple[int, Metric], Sequence[tuple[str, Fraction]]],
+    *,
+    tests: Sequence[TestName],
+    seed: int,
+    samples: int,
+    alpha: Fraction,
+    exact_max_n: int,
+) -> dict[tuple[int, Metric], tuple[SignFlipResult | None, BootstrapResult | None]]:
+    """The ``tests`` of every (comparison, metric) of ``paired`` (its ``paired_deltas``) at once,
+    so lists of one length share draws; a test not asked for is None (its draws are seconds at
+    10,000 queries)."""
+    deltas = {key: [d for _, d in pairs] for key, pairs in paired.items()}
+    tested = [key for key in deltas if deltas[key]]
+    lists = [deltas[key] for key in tested]
+    signs: list[SignFlipResult | None] = [None] * len(lists)
+    boots: list[BootstrapResult | None] = [None] * len(lists)
+    if "randomization" in tests:
+        signs = list(sign_flip_tests(lists, samples=samples, seed=seed, exact_max_n=exact_max_n))
+    if "bootstrap" in tests:
+        boots = list(bootstraps(lists, samples=samples, seed=seed, alpha=alpha))
+    found = {key: (sign, boot) for key, sign, boot in zip(tested, signs, boots)}
+    return {key: found.get(key, (None, None)) for key in deltas}
+
+
 def paired_statistics(
     comparisons: Comparison | Sequence[Comparison],
     *,
@@ -415,10 +546,13 @@ def paired_statistics(
     samples: int = DEFAULT_SAMPLES,
     alpha: Fraction = DEFAULT_ALPHA,
     exact_max_n: int = EXACT_MAX_N,
+    both: bool = True,
 ) -> PairedStatistics:
     """Statistics of each candidate against the shared baseline, Holm-adjusted per metric.
 
     This is the one entry point for every view (CLI table/JSON/Markdown and the scoring screen).
+    ``both``: compute the other test too, for views that show both (the scoring screen shows
+    the sign-flip p beside the bootstrap interval); otherwise only ``test`` is computed.
     """
     if isinstance(comparisons, Comparison):
         comparisons = [comparisons]
@@ -429,14 +563,25 @@ def paired_statistics(
     baselines = {c.baseline.run for c in comparisons}
     if len(baselines) > 1:
         raise ValueError("Holm correction needs one baseline; got " + ", ".join(sorted(baselines)))
+    wanted = TESTS if both else (chosen,)
+    paired = {(i, metric): paired_deltas(c, metric) for i, c in enumerate(comparisons) for metric in c.metrics}
+    tests = family_tests(paired, tests=wanted, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n)
     per_candidate = [
         {
             metric: metric_statistics(
-                c, metric, test=chosen, seed=seed, samples=samples, alpha=alpha, exact_max_n=exact_max_n
+                c,
+                metric,
+                test=chosen,
+                seed=seed,
+                samples=samples,
+                alpha=alpha,
+                exact_max_n=exact_max_n,
+                tests=tests[(i, metric)],
+                paired=paired[(i, metric)],
             )
             for metric in c.metrics
         }
-        for c in comparisons
+        for i, c in enumerate(comparisons)
     ]
     for metric in metrics_of(comparisons):
         family = {

@@ -40,11 +40,13 @@ Everything else is delegated, never guessed:
 - a line that is not valid on its own (a dotted key, the start of a multi-line string or
   array, ...) makes its whole table section (its header to the next line that is a header)
   go to tomllib; the section's keys replace the ones read so far in that section;
+- a ``[[array of tables]]`` section goes to tomllib and its table is appended to the array
+  (made by ``[[...]]`` headers only; a header into it, ``[a.b]`` after ``[[a]]``, is ``None``);
 - any section or line tomllib rejects means ``None``: the whole text goes to tomllib, which
   accepts it or gives its error. So do three valid constructs no file of the project has:
-  ``[[arrays of tables]]``, a dotted key reaching into a table an earlier header implied
-  (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that reads
-  as a header.
+  a header into an array of tables, a dotted key reaching into a table an earlier header
+  implied (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that
+  reads as a header.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable
+from itertools import islice
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -74,7 +77,7 @@ _KEYS = re.compile(_KEY)
 _SCALARS = re.compile(_SCALAR)
 _PATH = rf"{_KEY}(?:{_WS}\.{_WS}{_KEY})*"
 _HEADER = re.compile(rf"{_WS}\[{_WS}({_PATH}){_WS}\]{_TAIL}")
-_ARRAY_HEADER = re.compile(rf"{_WS}\[\[{_WS}{_PATH}{_WS}\]\]{_TAIL}")
+_ARRAY_HEADER = re.compile(rf"{_WS}\[\[{_WS}({_PATH}){_WS}\]\]{_TAIL}")
 _PAIR = re.compile(rf"{_WS}({_KEY}){_WS}={_WS}({_SCALAR}|{_INLINE_ARRAY}|\[(?={_WS}$)){_TAIL}")
 _ONE_KEY = re.compile(rf"{_WS}({_KEY}){_WS}=")
 _INTEGER = re.compile(_INT)
@@ -178,6 +181,10 @@ def _is_header(line: str) -> bool:
     )
 
 
+def _path(header: re.Match[str]) -> tuple[str, ...]:
+    return tuple(_key(part) for part in _KEYS.findall(header.group(1)))
+
+
 class _Reader:
     """One parse: the root, the current table and what headers and delegated lines made."""
 
@@ -190,51 +197,63 @@ class _Reader:
         self.keys_before_section = 0
         """How many keys the current table had at its header: tables implied by earlier headers."""
         self.declared: set[tuple[str, ...]] = set()
+        self.arrays: set[int] = set()
+        """ids of the arrays ``[[...]]`` headers made (alive in ``root``): the only arrays a
+        later ``[[...]]`` of the same path may append to."""
         self.opaque: dict[int, dict[str, Any]] = {}
         """Tables tomllib made (inline or dotted) by id: a header may not walk into them. The
         values keep them alive (a section re-read drops them from ``root``), so no new table
         can reuse one of these ids during the parse."""
 
     def parse(self) -> dict[str, Any]:
-        lines = self.lines
-        known: dict[str, tuple[str, Any] | None] = {}
         # ``key = 0`` lines repeat across a qrels file: cache their (key, value) by the line's text,
         # and blank and comment lines as None. Only immutable int/bool/str values are cached, so
-        # the cache cannot alias a list.
-        index = 0
-        while index < len(lines):
-            line = lines[index]
-            hit = known.get(line, _UNKNOWN)
+        # the cache cannot alias a list. A line seen before costs one look-up and one insertion.
+        known: dict[str, tuple[str, Any] | None] = {}
+        look_up, table = known.get, self.table
+        rows = enumerate(self.lines)
+        for index, line in rows:
+            hit = look_up(line, _UNKNOWN)
+            if hit is None:
+                continue
             if hit is not _UNKNOWN:
-                if hit is not None:
-                    key, value = hit
-                    if key in self.table:
-                        raise _Unsupported
-                    self.table[key] = value
-                index += 1
-                continue
-            pair = _PAIR.fullmatch(line)
-            if pair is not None:
-                try:
-                    key = _key(pair.group(1))
-                    value, index = _value(pair.group(2), lines, index)
-                except _Unsupported:
-                    index = self.delegate(index)
-                    continue
-                if key in self.table:
+                key, value = hit
+                if key in table:
                     raise _Unsupported
-                self.table[key] = value
-                if type(value) is not list:
-                    known[line] = (key, value)
-            elif (header := _HEADER.fullmatch(line)) is not None:
-                self.enter(index, tuple(_key(part) for part in _KEYS.findall(header.group(1))))
-            elif _BLANK_OR_COMMENT.fullmatch(line):
-                known[line] = None
-            else:
-                index = self.delegate(index)
+                table[key] = value
                 continue
-            index += 1
+            following = self.read_line(index, known)
+            for _ in islice(rows, following - index - 1):
+                pass  # lines a multi-line value or a delegated section took
+            table = self.table
         return self.root
+
+    def read_line(self, index: int, known: dict[str, tuple[str, Any] | None]) -> int:
+        """A line not seen before (a pair, a header, a blank or comment line, or something to
+        delegate); returns the index of the next line to read."""
+        lines, line = self.lines, self.lines[index]
+        pair = _PAIR.fullmatch(line)
+        if pair is not None:
+            try:
+                key = _key(pair.group(1))
+                value, last = _value(pair.group(2), lines, index)
+            except _Unsupported:
+                return self.delegate(index)
+            if key in self.table:
+                raise _Unsupported
+            self.table[key] = value
+            if type(value) is not list:
+                known[line] = (key, value)
+            return last + 1
+        if (header := _HEADER.fullmatch(line)) is not None:
+            self.enter(index, _path(header))
+            return index + 1
+        if (header := _ARRAY_HEADER.fullmatch(line)) is not None:
+            return self.append_table(index, _path(header))
+        if _BLANK_OR_COMMENT.fullmatch(line):
+            known[line] = None
+            return index + 1
+        return self.delegate(index)
 
     def enter(self, index: int, path: tuple[str, ...]) -> None:
         """A ``[path]`` header on line ``index``: declare it and make it the current table."""
@@ -247,6 +266,36 @@ class _Reader:
             if type(table) is not dict or id(table) in self.opaque:
                 raise _Unsupported
         self.table, self.section_start, self.keys_before_section = table, index, len(table)
+
+    def append_table(self, index: int, path: tuple[str, ...]) -> int:
+        """A ``[[path]]`` section on line ``index``: tomllib reads it (a few lines in the files that
+        have one: protocol.toml's growth records), we append its table; returns the next index."""
+        end = self.section_end(index)
+        parsed: Any = _tomllib("\n".join(self.lines[index:end]))
+        for part in path:
+            parsed = parsed[part]
+        parent = self.root
+        for part in path[:-1]:
+            parent = parent.setdefault(part, {})
+            if type(parent) is not dict or id(parent) in self.opaque:
+                raise _Unsupported
+        array = parent.get(path[-1])
+        if array is None:
+            array = parent[path[-1]] = []
+            self.arrays.add(id(array))
+        elif id(array) not in self.arrays:
+            raise _Unsupported  # a value, a table, or an array a [[...]] did not make
+        array.append(parsed[0])
+        self.opaque.update((id(table), table) for table in _tables_in(parsed[0]))
+        self.table = {}  # nothing may follow before the next header (section_end)
+        return end
+
+    def section_end(self, index: int) -> int:
+        """The index of the first header line after line ``index`` (or the end of the text)."""
+        end = index + 1
+        while end < len(self.lines) and not _is_header(self.lines[end]):
+            end += 1
+        return end
 
     def delegate(self, index: int) -> int:
         """Give line ``index`` to tomllib alone if it is one complete ``key = value``, else its
@@ -270,15 +319,13 @@ class _Reader:
 
     def delegate_section(self, index: int) -> int:
         """Re-read the current section (its header to the next header) with tomllib."""
-        end = index + 1
-        while end < len(self.lines) and not _is_header(self.lines[end]):
-            end += 1
+        end = self.section_end(index)
         parsed = _tomllib("\n".join(self.lines[self.section_start : end]))
         if self.table is not self.root:
             header = _HEADER.fullmatch(self.lines[self.section_start])
             assert header is not None  # the section started at a header the grammar matched
-            for part in _KEYS.findall(header.group(1)):
-                parsed = parsed[_key(part)]
+            for part in _path(header):
+                parsed = parsed[part]
         for key in list(self.table)[self.keys_before_section :]:
             del self.table[key]  # read fast before the delegated line: tomllib's copy replaces them
         if any(key in self.table for key in parsed):
