@@ -84,8 +84,9 @@ def evaluate(protocol: Protocol, run: Run, metrics: Iterable[str] = ("R", "RR"))
 
 def statistics(comparisons: Comparison | Sequence[Comparison], **settings: Any) -> PairedStatistics:
     """Paired significance per metric, Holm-adjusted across the candidates facing one baseline;
-    ``settings`` as ``paired_statistics`` (``test``, ``seed``, ``samples``, ``alpha``)."""
-    return paired_statistics(comparisons, **settings)
+    ``settings`` as ``paired_statistics`` (``test``, ``seed``, ``samples``, ``alpha``). Like
+    ``score --baseline``, only the requested test is computed (``both=True`` adds the other)."""
+    return paired_statistics(comparisons, **{"both": False, **settings})
 
 
 def report_json(
