@@ -18,6 +18,7 @@ from rankeval_tui.core.errors import ContractError
 
 # Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
 COMMAND_MODULES = (
+    "init",
     "score",
     "validate",
     "adapt",

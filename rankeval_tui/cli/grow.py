@@ -25,14 +25,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "have yet (with --run: only the documents those runs name that the protocol lacks, their text "
         "from --corpus). Existing labels are all kept; the new pairs are holes to judge with "
         "`rankeval-tui judge PROTOCOL`. The change is recorded in protocol.toml's [[provenance.growth]]. "
-        "Inputs are protocol.toml-shaped TOML files ([documents.ID] text; [queries.ID] text, split) "
-        "or another protocol directory.",
+        "Inputs are protocol.toml-shaped TOML files ([documents.ID] text; [queries.ID] text, split), "
+        "another protocol directory, or any format init reads (BEIR, Pyserini, JSONL, TSV, a folder "
+        "of .md/.txt files).",
     )
     parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory to grow")
     parser.add_argument(
         "--corpus", type=Path, default=None, metavar="PATH", help="documents to add (or to take texts from)"
     )
     parser.add_argument("--queries", type=Path, default=None, metavar="PATH", help="queries to add")
+    parser.add_argument(
+        "--split",
+        default=None,
+        help="split of the added queries when their file has none (default: the protocol's split)",
+    )
     parser.add_argument(
         "--run",
         action="append",
@@ -56,15 +62,16 @@ def run_grow(args: argparse.Namespace) -> int:
     if args.corpus is None and args.queries is None:
         raise ContractError("nothing to add: give --corpus PATH, --queries PATH or --run PATH --corpus PATH")
     definition = load_definition(args.protocol)
-    corpus = read_documents(args.corpus) if args.corpus is not None else None
-    queries = read_queries(args.queries) if args.queries is not None else None
+    corpus, titles = read_documents(args.corpus) if args.corpus is not None else (None, None)
+    split = args.split if args.split is not None else definition.split
+    queries = read_queries(args.queries, split) if args.queries is not None else None
     runs = [load_run(path, name) for name, path in (parse_run_argument(a, args.protocol) for a in args.run)]
     sources = {
         "corpus": [str(source_file(args.corpus))] if args.corpus is not None else [],
         "queries": [str(source_file(args.queries))] if args.queries is not None else [],
         "runs": [str(run.source) for run in runs],
     }
-    growth = plan_growth(definition, corpus=corpus, queries=queries, runs=runs, sources=sources)
+    growth = plan_growth(definition, corpus=corpus, queries=queries, runs=runs, sources=sources, titles=titles)
     if growth.empty:
         print(f"nothing new: every document and query given is already in {args.protocol}; nothing written")
         return 0

@@ -22,6 +22,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
+from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.evaluation.stats import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
@@ -148,6 +149,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="table and Markdown: the exact fraction beside each decimal (JSON always has both)",
     )
     parser.add_argument(
+        "--ignore-other-splits",
+        action="store_true",
+        help="set aside the runs' queries of the protocol's other splits (the report counts them per split) "
+        "instead of rejecting the run; a query unknown to the protocol is still an error",
+    )
+    parser.add_argument(
         "--baseline", default=None, metavar="NAME", help="run the others are compared with (default: the first run)"
     )
     parser.add_argument(
@@ -183,7 +190,8 @@ def run_score(args: argparse.Namespace) -> int:
     gates = [(name, *resolve_metrics([name], protocol.k), threshold) for name, threshold in args.fail_under]
     metrics = tuple(dict.fromkeys((*shown, *(metric for _, metric, _ in gates))))  # a gate's metric is shown too
     runs = load_runs_from_args(args, protocol)
-    reports = [evaluate(protocol, run, metrics) for run in runs]  # whole input validated before any output
+    score_one = evaluate_split_of if args.ignore_other_splits else evaluate
+    reports = [score_one(protocol, run, metrics) for run in runs]  # whole input validated before any output
     if args.baseline is not None and args.baseline not in {r.run for r in reports}:
         raise ContractError(
             f"--baseline {args.baseline!r} is not one of the runs: " + ", ".join(r.run for r in reports)

@@ -7,6 +7,7 @@ import argparse
 
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, protocol_dir
 from rankeval_tui.core.files import parse_run_argument, run_files
+from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
 
 DEFAULT_PROBLEM_LIMIT = 20
@@ -45,6 +46,8 @@ def run_validate(args: argparse.Namespace) -> int:
     if not specs and directory.is_dir():
         specs = [(None, path) for path in run_files(directory)]
     result = validate_directory(directory, args.qrels, specs)
+    for notice in [] if args.run else skipped_run_notices(directory):
+        print(notice)
     print_validation(result, args.max_problems)
     return 2 if result.problems or result.holes else 0
 

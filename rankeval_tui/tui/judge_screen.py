@@ -25,6 +25,7 @@ from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.overview_screen import OverviewScreen
 
@@ -260,7 +261,7 @@ class JudgeScreen(Screen[None]):
                 text.append(meta.need)
             self.query_one("#judge-query", Static).update(text)
             self._shown_query = query
-        self.query_one("#judge-doc-text", Static).update(Text(session.definition.documents[doc]))
+        self.query_one("#judge-doc-text", Static).update(document_text(session.definition, doc))
         self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
 
     def set_status(self, text: str) -> None:
@@ -388,6 +389,14 @@ class JudgeScreen(Screen[None]):
         else:
             self.dismiss(None)
             self.app.notify(message)
+
+
+def document_text(definition: ProtocolDefinition, doc: str) -> Text:
+    """The document as the annotator reads it: its title (where the source had one) in bold
+    above the text, so a title-only hint is judged together with the body it heads."""
+    title = definition.titles.get(doc)
+    body = Text(definition.documents[doc])
+    return Text.assemble((title, "bold"), "\n\n", body) if title else body
 
 
 def describe(change: Change, now: object) -> str:

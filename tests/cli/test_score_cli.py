@@ -103,9 +103,9 @@ def test_adapt_writes_document_run(tmp_path, seed_expected_chunk):
         "adapt", SEED, "--chunk-map", SEED / "chunks/chunk_map.toml", SEED / "chunks/chunk_run.json", "-o", out
     )
     assert result.returncode == 0, result.stderr
-    data = json.loads(out.read_text())
-    assert data["document_runs"] == seed_expected_chunk["document_runs"]
-    assert data["evidence"] == seed_expected_chunk["provenance"]
+    assert json.loads(out.read_text()) == seed_expected_chunk["document_runs"]
+    sidecar = json.loads((tmp_path / "doc_run.json.provenance.json").read_text())
+    assert sidecar["evidence"] == seed_expected_chunk["provenance"]
 
 
 def test_validate_ok_and_bad_run(seed_copy):

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core import files
@@ -372,8 +372,10 @@ def test_invalid_toml_gets_tomllib_s_error_from_read_toml(tmp_path_factory, text
         expected = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         assert fasttoml.loads(text) is None, text
+        # read_utf8's own rules (a BOM, bytes that are not UTF-8) come before any TOML parser
+        assume(not text.startswith("\ufeff") and not any(0xD800 <= ord(c) <= 0xDFFF for c in text))
         path = tmp_path_factory.mktemp("bad") / "qrels.toml"
-        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        path.write_bytes(text.encode("utf-8"))
         with pytest.raises(ContractError) as raised:
             tomlio.read_toml(path)
         assert raised.value.rule == f"invalid TOML: {error}"

@@ -91,13 +91,13 @@ def test_validate_lists_every_problem_of_protocol_qrels_and_runs(partial: Path) 
 def test_validate_lists_every_problem_of_protocol_toml(partial: Path) -> None:
     path = partial / "protocol.toml"
     text = path.read_text().replace('split = "test"\nrelevance', 'split = "test"\nrelevence = "typo"\nrelevance')
-    text += '\n[documents."docs/empty.md"]\ntitle = "no text"\n[queries."q:1004"]\ntext = "x"\n'
+    text += '\n[documents."docs/empty.md"]\nurl = "no text"\n[queries."q:1004"]\ntext = "x"\n'
     path.write_text(text)
     result = validate_directory(partial, None, [])
     rules = [problem.rule for problem in result.problems]
     assert rules == [
         "unknown key 'relevence' (known: name, k, split, relevance, description)",
-        "unknown key 'title' (known: text)",
+        "unknown key 'url' (known: text, title)",  # a title is known since init keeps them
         "missing required key 'text'",
         "missing required key 'split'",
     ]

@@ -64,6 +64,7 @@ def plan_growth(
     queries: Mapping[str, Query] | None = None,
     runs: Sequence[Run] = (),
     sources: Mapping[str, list[str]] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> Growth:
     """The grown definition, checked in full before anything is written.
 
@@ -87,11 +88,13 @@ def plan_growth(
                     new_documents[doc] = corpus[doc]
     else:
         new_documents = {doc: text for doc, text in corpus.items() if doc not in definition.documents}
+    titles = titles or {}
     for doc, text in corpus.items():
-        if doc in definition.documents and definition.documents[doc] != text:
+        changed_title = doc in titles and titles[doc] != definition.titles.get(doc)
+        if doc in definition.documents and (definition.documents[doc] != text or changed_title):
             raise ContractError(
-                "document is already in the protocol with another text; grow only adds (a changed "
-                "text would change what its labels mean)",
+                "document is already in the protocol with another text or title; grow only adds (a "
+                "changed text would change what its labels mean)",
                 file=_first(sources, "corpus"),
                 where=describe_id("document", doc),
             )
@@ -110,6 +113,7 @@ def plan_growth(
         definition,
         documents={**definition.documents, **new_documents},
         queries={**definition.queries, **new_queries},
+        titles={**definition.titles, **{doc: titles[doc] for doc in new_documents if doc in titles}},
     )
     return Growth(definition, after, new_documents, new_queries, dict(sources or {}))
 
@@ -136,7 +140,11 @@ def grown_protocol_text(old_text: str, growth: Growth, now: datetime) -> str:
     """protocol.toml with the new tables appended (the old text is kept byte for byte)."""
     addition: dict[str, object] = {}
     if growth.documents:
-        addition["documents"] = {doc: {"text": text} for doc, text in growth.documents.items()}
+        titles = growth.after.titles
+        addition["documents"] = {
+            doc: {"title": titles[doc], "text": text} if doc in titles else {"text": text}
+            for doc, text in growth.documents.items()
+        }
     if growth.queries:
         addition["queries"] = {q: meta.canonical() for q, meta in growth.queries.items()}
     appended = dump_toml(addition) + "\n" + dump_toml({"provenance": {"growth": [growth_record(growth, now)]}})

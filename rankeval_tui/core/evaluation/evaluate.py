@@ -92,6 +92,8 @@ class Report:
     mrr_at_k: Fraction | None
     adapter_sha256: str | None = None
     source: Path | None = field(default=None, compare=False)
+    set_aside: Mapping[str, int] = field(default_factory=dict)
+    """Queries of the run from other splits, per split, set aside by ``score --ignore-other-splits``."""
     metrics: tuple[MetricId, ...] = PRIMARY
     """The metrics asked for, in the order views show them (Recall@k and RR@k are always computed)."""
     extra_means: tuple[tuple[MetricId, Fraction | None], ...] = ()
@@ -145,6 +147,8 @@ class Report:
         }
         if self.adapter_sha256 is not None:
             data["adapter_sha256"] = self.adapter_sha256
+        if self.set_aside:
+            data["set_aside_queries"] = dict(self.set_aside)
         if self.source is not None:
             data["source"] = str(self.source)
         return data

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress
 from pathlib import Path
+from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id
 
@@ -53,6 +54,10 @@ class ProtocolDefinition:
     queries: Mapping[str, Query]
     description: str | None = None
     source: Path | None = field(default=None, compare=False)
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """Document titles where the source had one (shown above the text; hashed only where given)."""
+    provenance: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """How the protocol was made (source files, sample, corpus selection): recorded, never hashed."""
 
     def __post_init__(self) -> None:
         check_k(self.k, file=self.source)
@@ -62,6 +67,9 @@ class ProtocolDefinition:
             raise ContractError("nonempty queries required: no [queries]", file=self.source)
         if not self.selected_queries:
             raise ContractError(f"split has no queries: split {self.split!r}", file=self.source)
+        for doc in self.titles:
+            if doc not in self.documents:
+                raise ContractError(f"title of an unknown document {doc!r}", file=self.source)
 
     @cached_property
     def selected_queries(self) -> tuple[str, ...]:
@@ -71,6 +79,17 @@ class ProtocolDefinition:
     @cached_property
     def document_ids(self) -> frozenset[str]:
         return frozenset(self.documents)
+
+    def canonical_corpus(self) -> dict[str, object]:
+        """The corpus as the protocol hash sees it: ``{doc: text}`` as the seed, and
+        ``{doc: {"text", "title"}}`` only for a document with a title (as ``need`` for queries),
+        so a protocol without titles keeps the seed's hash."""
+        if not self.titles:
+            return dict(self.documents)
+        titles = self.titles
+        return {
+            doc: {"text": text, "title": titles[doc]} if doc in titles else text for doc, text in self.documents.items()
+        }
 
     @property
     def pair_count(self) -> int:
@@ -205,7 +224,7 @@ class Protocol:
         canonical = "".join(
             [
                 '{"corpus":',
-                canonical_json(dict(self.documents)),
+                canonical_json(self.definition.canonical_corpus()),
                 ',"k":',
                 canonical_json(self.k),
                 ',"qrels":',

@@ -10,7 +10,7 @@ rankeval_tui/schema/report.schema.json).
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -193,6 +193,11 @@ def status_words(row: QueryRow, adjudicated: Collection[str] = ()) -> str:
     return f"{status}, adjudicated" if row.query in adjudicated else status
 
 
+def set_aside_words(set_aside: Mapping[str, int]) -> str:
+    """``3 queries of split 'dev', 1 query of split 'train'``."""
+    return ", ".join(f"{n} {'query' if n == 1 else 'queries'} of split {split!r}" for split, n in set_aside.items())
+
+
 def report_block(
     report: Report, markdown: bool, adjudicated: Collection[str] = (), fractions: bool = False
 ) -> list[str]:
@@ -201,6 +206,8 @@ def report_block(
     lines = [f"### {title}" if markdown else title]
     if report.adapter_sha256:
         lines.append(f"adapter_sha256 {report.adapter_sha256}")
+    if report.set_aside:
+        lines.append(f"set aside (--ignore-other-splits): {set_aside_words(report.set_aside)}")
     if markdown:
         lines.append("")
     header = ["query", "status", "returned", "relevant", "hits", "first rel. rank"]

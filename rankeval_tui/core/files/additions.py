@@ -1,8 +1,10 @@
 """Documents and queries to add to a protocol (``grow --corpus/--queries``), read from files.
 
-Accepted today: protocol.toml-shaped TOML files (``[documents.ID] text = ...``,
-``[queries.ID] text = ..., split = ...``), which may be another protocol's protocol.toml.
-Every table is checked with protocol.toml's own rules; nothing is dropped or coerced.
+Accepted: protocol.toml-shaped TOML files (``[documents.ID] text = ..., title = ...``,
+``[queries.ID] text = ..., split = ...``), which may be another protocol's protocol.toml, and
+every format ``init`` reads (``importers``: BEIR, Pyserini, JSONL, TSV, a folder of .md/.txt).
+Every table or record is checked with the same rules as on the way in; nothing is dropped or
+coerced.
 """
 
 from __future__ import annotations
@@ -11,7 +13,9 @@ from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import Query
+from rankeval_tui.core.files import importers
 from rankeval_tui.core.files.protocol_files import (
+    DOCUMENT_OPTIONAL,
     DOCUMENT_REQUIRED,
     PROTOCOL_FILE,
     PROTOCOL_TABLES,
@@ -25,7 +29,12 @@ from rankeval_tui.core.files.tomlio import read_toml
 
 def source_file(path: Path) -> Path:
     """A protocol directory stands for its protocol.toml."""
-    return path / PROTOCOL_FILE if path.is_dir() else path
+    return path / PROTOCOL_FILE if (path / PROTOCOL_FILE).is_file() else path
+
+
+def is_protocol_shaped(path: Path) -> bool:
+    """A .toml file or a protocol directory; anything else is read by ``importers``."""
+    return path.suffix == ".toml" or (path / PROTOCOL_FILE).is_file()
 
 
 def read_tables(path: Path, name: str) -> dict[str, object]:
@@ -39,21 +48,31 @@ def read_tables(path: Path, name: str) -> dict[str, object]:
     return table
 
 
-def read_documents(path: Path) -> dict[str, str]:
-    """``[documents.ID] text = ...`` in file order."""
+def read_documents(path: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """(documents, titles) in file order: ``[documents.ID] text = ..., title = ...`` or any corpus
+    format of ``init``."""
+    if not is_protocol_shaped(path):
+        corpus = importers.read_corpus(path)
+        return corpus.documents, corpus.titles
     path = source_file(path)
-    documents = {}
+    documents: dict[str, str] = {}
+    titles: dict[str, str] = {}
     for doc, table in read_tables(path, "documents").items():
         where = f"[documents.{doc}]"
         check_id("document", doc, file=path, where=where)
-        checked = check_table(table, DOCUMENT_REQUIRED, {}, file=path, where=where)
+        checked = check_table(table, DOCUMENT_REQUIRED, DOCUMENT_OPTIONAL, file=path, where=where)
         assert checked is not None  # check_table raises by default
         documents[doc] = checked["text"]
-    return documents
+        if "title" in checked:
+            titles[doc] = checked["title"]
+    return documents, titles
 
 
-def read_queries(path: Path) -> dict[str, Query]:
-    """``[queries.ID] text = ..., split = ..., need = ...`` in file order."""
+def read_queries(path: Path, split: str) -> dict[str, Query]:
+    """``[queries.ID] text = ..., split = ..., need = ...`` in file order, or any queries format
+    of ``init`` (where each query gets ``split`` unless the file carries its own)."""
+    if not is_protocol_shaped(path):
+        return importers.read_queries(path, split).queries
     path = source_file(path)
     queries = {}
     for query, table in read_tables(path, "queries").items():

@@ -1,8 +1,10 @@
 """Run files and chunk maps -> core objects.
 
-JSON runs ``{"q": ["d", ...]}``, TREC runs ``qid Q0 docid rank score tag`` (ordered by the rank
-column), a protocol's ``runs/`` directory, and chunk maps (``[chunk_to_doc]``). Every loader
-validates the whole file and raises ``ContractError`` naming the file, the line and the rule.
+JSON runs ``{"q": ["d", ...]}``, TREC runs ``qid Q0 docid rank score tag`` and MS MARCO runs
+``qid<TAB>docid<TAB>rank`` (both ordered by the rank column; which of the two a file is, its
+first line says), a protocol's ``runs/`` directory (runs by extension, ``RUN_SUFFIXES``), and
+chunk maps (``[chunk_to_doc]``). Every loader validates the whole file and raises
+``ContractError`` naming the file, the line and the rule.
 """
 
 from __future__ import annotations
@@ -19,24 +21,96 @@ from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8
 
+SIDECAR_SUFFIX = ".provenance.json"
+"""``adapt -o RUN.json`` writes the adapter hash and evidence to ``RUN.json.provenance.json``:
+beside the run, never inside it, so the run stays a plain run and the sidecar is no run."""
+ADAPTER_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def is_run_file(path: Path) -> bool:
+    return path.is_file() and path.suffix in RUN_SUFFIXES and not path.name.endswith(SIDECAR_SUFFIX)
+
 
 def run_files(directory: str | Path) -> list[Path]:
     """The run files of a protocol's ``runs/`` directory, sorted by name."""
     runs = Path(directory) / RUNS_DIR
     if not runs.is_dir():
         return []
-    return sorted(p for p in runs.iterdir() if p.is_file() and p.suffix in RUN_SUFFIXES)
+    return sorted(p for p in runs.iterdir() if is_run_file(p))
+
+
+def skipped_run_files(directory: str | Path) -> list[Path]:
+    """What ``runs/`` holds besides runs (``notes.txt``, ``README.md``, folders): never scored,
+    listed so ``validate`` can say so instead of leaving the user to wonder."""
+    runs = Path(directory) / RUNS_DIR
+    if not runs.is_dir():
+        return []
+    return sorted(p for p in runs.iterdir() if not is_run_file(p))
+
+
+def skipped_run_notices(directory: str | Path) -> list[str]:
+    """One ``notice:`` line per file of ``runs/`` that is not a run, for ``validate``."""
+    suffixes = ", ".join(RUN_SUFFIXES)
+    return [
+        f"notice: {path}: skipped, not a run ({why_not_a_run(path, suffixes)})" for path in skipped_run_files(directory)
+    ]
+
+
+def why_not_a_run(path: Path, suffixes: str) -> str:
+    if path.name.endswith(SIDECAR_SUFFIX):
+        return "the provenance of an adapted run"
+    return "a directory" if path.is_dir() else f"extension not one of {suffixes}"
 
 
 def load_run(path: str | Path, name: str | None = None) -> Run:
-    """A JSON run (``.json``) or a TREC run (anything else), named by its stem unless given."""
+    """A JSON run (``.json``), else a TREC or MS MARCO run, named by its stem unless given."""
     path = Path(path)
     name = name or path.stem
     text = read_utf8(path)
     if path.suffix == ".json":
-        return Run(name=name, rankings=parse_json_run(text, path), source=path)
+        return Run(name=name, rankings=parse_json_run(text, path), source=path, adapter_sha256=sidecar_hash(path))
+    if run_text_format(text) == "msmarco":
+        return Run(name=name, rankings=parse_msmarco_run(text, path), source=path)
     rankings, warnings = parse_trec_run(text, path)
     return Run(name=name, rankings=rankings, source=path, warnings=warnings)
+
+
+def sidecar_hash(run_path: Path) -> str | None:
+    """The adapter hash from ``RUN.provenance.json`` beside an adapted run, if there is one."""
+    sidecar = run_path.with_name(run_path.name + SIDECAR_SUFFIX)
+    if not sidecar.is_file():
+        return None
+    try:
+        data = json.loads(read_utf8(sidecar))
+    except json.JSONDecodeError as error:
+        raise ContractError(f"invalid JSON: {error.msg} at line {error.lineno}", file=sidecar) from None
+    value = data.get("adapter_sha256") if isinstance(data, dict) else None
+    if type(value) is not str or not ADAPTER_HASH.fullmatch(value):
+        raise ContractError(f"adapter_sha256 must be 64 lowercase hex digits, got {value!r}", file=sidecar)
+    return value
+
+
+def run_text_format(text: str) -> str:
+    """``msmarco`` when the first non-blank line is three tab-separated fields, else ``trec``
+    (whose parser then names any line that is not six fields)."""
+    for line in text.split("\n"):
+        if line.strip(" \t\r"):
+            return "msmarco" if len(line.rstrip("\r").split("\t")) == 3 else "trec"
+    return "trec"
+
+
+def entry_line(path: Path, query: str, doc: str) -> int | None:
+    """The line of a TREC or MS MARCO run that ranks ``doc`` for ``query`` (error messages only:
+    the parsers keep no line numbers, so the file is scanned again when one is needed)."""
+    if path.suffix == ".json":
+        return None
+    text = read_utf8(path)
+    column = 1 if run_text_format(text) == "msmarco" else 2
+    for number, line in enumerate(text.split("\n"), 1):
+        fields = TREC_FIELD_SEPARATOR.split(line.strip(" \t\r"))
+        if len(fields) > column and fields[0] == query and fields[column] == doc:
+            return number
+    return None
 
 
 def reject_duplicate_keys(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
@@ -168,6 +242,48 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
                 "trec_eval orders by score and would score this query differently"
             )
     return rankings, tuple(warnings)
+
+
+def parse_msmarco_run(text: str, path: Path) -> dict[str, list[str]]:
+    """``qid<TAB>docid<TAB>rank`` (MS MARCO's run format), ordered by rank; rank >= 1, no clash,
+    no document twice in a query, exactly three tab-separated fields per line."""
+    entries: dict[str, dict[int, str]] = {}
+    lines_of: dict[str, dict[str, int]] = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
+        if not line.strip(" \t"):
+            continue
+        where = f"line {number}"
+        fields = line.split("\t")
+        if len(fields) != 3:
+            raise ContractError(
+                f"an MS MARCO run line has 3 tab-separated fields 'qid docid rank', got {len(fields)}",
+                file=path,
+                where=where,
+            )
+        query, doc, rank_text = fields
+        check_id("query", query, file=path, where=where)
+        check_id("document", doc, file=path, where=where)
+        if not TREC_RANK.fullmatch(rank_text) or int(rank_text) < 1:
+            raise ContractError(f"rank must be an integer >= 1, got {rank_text!r}", file=path, where=where)
+        rank = int(rank_text)
+        ranks = entries.setdefault(query, {})
+        if rank in ranks:
+            raise ContractError(
+                f"rank clash: rank {rank} of query {query!r} already given to document {ranks[rank]!r}",
+                file=path,
+                where=where,
+            )
+        seen = lines_of.setdefault(query, {})
+        if doc in seen:
+            raise ContractError(
+                f"duplicate document ID; deduplicate upstream explicitly: {doc!r} already at line {seen[doc]}",
+                file=path,
+                where=where,
+            )
+        seen[doc] = number
+        ranks[rank] = doc
+    return {query: [ranks[r] for r in sorted(ranks)] for query, ranks in entries.items()}
 
 
 def parse_run_argument(argument: str, protocol_dir: Path | None) -> tuple[str | None, Path]:

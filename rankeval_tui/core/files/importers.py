@@ -1,0 +1,395 @@
+"""Corpora, queries and qrels in the formats the field uses -> plain dictionaries, validated.
+
+``rankeval-tui init`` (and ``grow``) read a user's own data through these readers. The format
+is told from the content, never from the file name, and a file that fits two formats, or none,
+is refused with the line that decided it. Every record is checked (IDs as ``check_id``, text a
+string, no duplicate ID, no unknown key): nothing is dropped, filled or coerced.
+
+Formats::
+
+    corpus   BEIR corpus.jsonl  {"_id", "text", "title"?, "metadata"?}
+             Pyserini JSONL     {"id", "contents"}
+             JSONL              {"id", "text", "title"?}
+             TSV                id<TAB>text                 (MS MARCO collection.tsv)
+             a directory        every .md / .txt file; ID = its path relative to the directory
+    queries  BEIR queries.jsonl {"_id", "text", "metadata"?, "split"?}
+             JSONL              {"id", "text", "split"?, "need"?}
+             TSV                id<TAB>text
+    qrels    TREC               qid 0 docid rel
+             BEIR TSV           query-id<TAB>corpus-id<TAB>score, after that header line
+
+An empty BEIR ``title`` is no title (BEIR writes ``""`` for documents without one).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluation.protocol import Query
+from rankeval_tui.core.files.protocol_files import check_id
+from rankeval_tui.core.files.tomlio import read_utf8
+
+DIRECTORY_SUFFIXES = (".md", ".txt")
+HEADER_IDS = {"id", "_id", "qid", "query-id", "query_id", "docid", "doc_id", "doc-id", "pid", "corpus-id"}
+HEADER_TEXTS = {"text", "query", "contents", "passage", "title", "body", "question"}
+TREC_FIELDS = re.compile(r"[ \t]+")
+BEIR_QRELS_HEADER = ["query-id", "corpus-id", "score"]
+LABEL = re.compile(r"-?[0-9]+")
+
+
+@dataclass(frozen=True)
+class RecordShape:
+    """One JSONL record layout: the ID key, the text key, and the keys it may also carry."""
+
+    name: str
+    id_key: str
+    text_key: str
+    optional: tuple[str, ...]
+
+
+CORPUS_SHAPES = (
+    RecordShape("beir-jsonl", "_id", "text", ("title", "metadata")),
+    RecordShape("pyserini-jsonl", "id", "contents", ()),
+    RecordShape("jsonl", "id", "text", ("title",)),
+)
+QUERY_SHAPES = (
+    RecordShape("beir-jsonl", "_id", "text", ("metadata", "split")),
+    RecordShape("jsonl", "id", "text", ("split", "need")),
+)
+
+
+@dataclass(frozen=True)
+class ImportedCorpus:
+    documents: dict[str, str]
+    titles: dict[str, str]
+    format: str
+    skipped_files: tuple[str, ...] = ()
+    """Directory corpora: files that are not .md/.txt (or hidden), reported, never read."""
+
+
+@dataclass(frozen=True)
+class ImportedQueries:
+    queries: dict[str, Query]
+    format: str
+    split_from_file: bool
+
+
+@dataclass(frozen=True)
+class ImportedLabels:
+    labels: dict[str, dict[str, int]]
+    format: str
+    count: int
+    threshold: int | None = None
+    graded: int = 0
+    line_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
+
+
+def numbered_lines(text: str, path: Path) -> Iterator[tuple[int, str]]:
+    """Non-blank lines with their 1-based numbers; lines end at ``\\n`` (``\\r\\n`` too) only,
+    as in the run parsers, so a stray U+2028 inside a text does not shift line numbers."""
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
+        if "\r" in line:
+            raise ContractError(
+                "carriage return inside a line: lines must end with \\n", file=path, where=f"line {number}"
+            )
+        if line.strip(" \t"):
+            yield number, line
+
+
+def first_line(text: str, path: Path, kind: str) -> tuple[int, str]:
+    for numbered in numbered_lines(text, path):
+        return numbered
+    raise ContractError(f"empty {kind} file: no records", file=path)
+
+
+# ---------------------------------------------------------------- JSONL records
+
+
+def json_records(text: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in numbered_lines(text, path):
+        where = f"line {number}"
+        try:
+            record = json.loads(line, object_pairs_hook=unique_keys(path, where))
+        except ContractError:
+            raise
+        except (json.JSONDecodeError, RecursionError, ValueError) as error:
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error) or "too deeply nested"
+            raise ContractError(f"invalid JSON line: {reason}", file=path, where=where) from None
+        if not isinstance(record, dict):
+            raise ContractError(
+                f"a JSONL record must be an object, got {type(record).__name__}", file=path, where=where
+            )
+        yield number, record
+
+
+def unique_keys(path: Path, where: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise ContractError(f"duplicate key {key!r} in one record", file=path, where=where)
+            result[key] = value
+        return result
+
+    return hook
+
+
+def detect_shape(
+    record: dict[str, Any], shapes: tuple[RecordShape, ...], path: Path, where: str, kind: str
+) -> RecordShape:
+    """The one shape whose ID and text keys the first record has; none or two is an error."""
+    fits = [s for s in shapes if s.id_key in record and s.text_key in record]
+    known = "; ".join(f"{s.name} {{{s.id_key}, {s.text_key}}}" for s in shapes)
+    if not fits:
+        raise ContractError(
+            f"not a known {kind} record: keys {sorted(record)} (known: {known})", file=path, where=where
+        )
+    if len(fits) > 1:
+        names = " and ".join(f"{s.name} ({s.id_key}, {s.text_key})" for s in fits)
+        raise ContractError(
+            f"ambiguous {kind} format: the record fits {names}; keep one ID key", file=path, where=where
+        )
+    return fits[0]
+
+
+def shaped_records(
+    text: str, path: Path, shapes: tuple[RecordShape, ...], kind: str
+) -> tuple[RecordShape, list[tuple[int, str, str, dict[str, Any]]]]:
+    """(shape, [(line, id, text, record)]) with every record in the first record's shape."""
+    shape: RecordShape | None = None
+    result: list[tuple[int, str, str, dict[str, Any]]] = []
+    for number, record in json_records(text, path):
+        where = f"line {number}"
+        if shape is None:
+            shape = detect_shape(record, shapes, path, where, kind)
+        allowed = {shape.id_key, shape.text_key, *shape.optional}
+        for key in record:
+            if key not in allowed:
+                raise ContractError(
+                    f"unknown key {key!r} for a {shape.name} {kind} (known: {', '.join(sorted(allowed))})",
+                    file=path,
+                    where=where,
+                )
+        for key in (shape.id_key, shape.text_key):
+            if key not in record:
+                raise ContractError(f"missing key {key!r} ({shape.name} {kind})", file=path, where=where)
+        identifier = check_id(kind, record[shape.id_key], file=path, where=where)
+        body = record[shape.text_key]
+        if type(body) is not str:
+            raise ContractError(
+                f"{shape.text_key!r} must be a string, got {type(body).__name__}", file=path, where=where
+            )
+        result.append((number, identifier, body, record))
+    if shape is None:
+        raise ContractError(f"empty {kind} file: no records", file=path)
+    return shape, result
+
+
+def optional_string(record: dict[str, Any], key: str, path: Path, where: str) -> str | None:
+    value = record.get(key)
+    if value is not None and type(value) is not str:
+        raise ContractError(f"{key!r} must be a string, got {type(value).__name__}", file=path, where=where)
+    return value
+
+
+# ---------------------------------------------------------------- TSV records
+
+
+def tsv_records(text: str, path: Path, kind: str) -> Iterator[tuple[int, str, str]]:
+    """``id<TAB>text`` lines; a header line (``id<TAB>text``) is refused, not guessed away."""
+    for number, line in numbered_lines(text, path):
+        where = f"line {number}"
+        fields = line.split("\t")
+        if len(fields) != 2:
+            raise ContractError(
+                f"a {kind} TSV line has 2 tab-separated fields 'id<TAB>text', got {len(fields)}", file=path, where=where
+            )
+        identifier, body = fields
+        if identifier.lower() in HEADER_IDS and body.strip().lower() in HEADER_TEXTS:
+            raise ContractError(f"looks like a header line ({line!r}), not a record: remove it", file=path, where=where)
+        yield number, check_id(kind, identifier, file=path, where=where), body
+
+
+def is_jsonl(text: str, path: Path, kind: str) -> bool:
+    """JSONL when the first record starts with ``{``, TSV when it has a tab; else refused."""
+    number, line = first_line(text, path, kind)
+    if line.lstrip(" \t").startswith("{"):
+        return True
+    if "\t" in line:
+        return False
+    raise ContractError(
+        f"cannot tell the {kind} format: the first record is neither a JSON object nor 'id<TAB>text'",
+        file=path,
+        where=f"line {number}",
+    )
+
+
+def unique(kind: str, identifier: str, seen: dict[str, int], number: int, path: Path) -> None:
+    if identifier in seen:
+        raise ContractError(
+            f"duplicate {kind} ID {identifier!r}, already at line {seen[identifier]}", file=path, where=f"line {number}"
+        )
+    seen[identifier] = number
+
+
+# ---------------------------------------------------------------- corpus
+
+
+def read_corpus(path: Path) -> ImportedCorpus:
+    """A corpus file (JSONL or TSV) or a directory of .md/.txt files."""
+    if path.is_dir():
+        return read_corpus_directory(path)
+    text = read_utf8(path)
+    documents: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    if not is_jsonl(text, path, "document"):
+        for number, doc, body in tsv_records(text, path, "document"):
+            unique("document", doc, seen, number, path)
+            documents[doc] = body
+        return ImportedCorpus(documents, titles, "tsv")
+    shape, records = shaped_records(text, path, CORPUS_SHAPES, "document")
+    for number, doc, body, record in records:
+        unique("document", doc, seen, number, path)
+        documents[doc] = body
+        title = optional_string(record, "title", path, f"line {number}")
+        if title:
+            titles[doc] = title
+    return ImportedCorpus(documents, titles, shape.name)
+
+
+def read_corpus_directory(directory: Path) -> ImportedCorpus:
+    """Every ``.md``/``.txt`` file below ``directory`` (hidden ones aside), in path order.
+
+    The ID is the path relative to the directory with ``/`` on every system, so it is the same
+    ID a retriever indexing the folder reports. Other files are listed, not silently ignored.
+    """
+    documents: dict[str, str] = {}
+    skipped: list[str] = []
+    for path in sorted(directory.rglob("*")):
+        if not path.is_file():
+            continue
+        relative = path.relative_to(directory).as_posix()
+        if path.suffix not in DIRECTORY_SUFFIXES or any(part.startswith(".") for part in relative.split("/")):
+            skipped.append(relative)
+            continue
+        check_id("document", relative, file=path, where="the path relative to the corpus directory")
+        documents[relative] = read_utf8(path)
+    if not documents:
+        raise ContractError(f"no {' or '.join(DIRECTORY_SUFFIXES)} files in the corpus directory", file=directory)
+    return ImportedCorpus(documents, {}, "directory", tuple(skipped))
+
+
+# ---------------------------------------------------------------- queries
+
+
+def read_queries(path: Path, split: str) -> ImportedQueries:
+    """Queries; each gets ``split`` unless the JSONL records carry a ``split`` (then all must)."""
+    text = read_utf8(path)
+    queries: dict[str, Query] = {}
+    seen: dict[str, int] = {}
+    if not is_jsonl(text, path, "query"):
+        for number, query, body in tsv_records(text, path, "query"):
+            unique("query", query, seen, number, path)
+            queries[query] = Query(text=body, split=split)
+        return ImportedQueries(queries, "tsv", split_from_file=False)
+    shape, records = shaped_records(text, path, QUERY_SHAPES, "query")
+    carries_split = "split" in records[0][3]
+    for number, query, body, record in records:
+        where = f"line {number}"
+        unique("query", query, seen, number, path)
+        own_split = optional_string(record, "split", path, where)
+        if (own_split is not None) != carries_split:
+            raise ContractError(
+                "'split' must be given on every query or on none (line 1 decides)", file=path, where=where
+            )
+        queries[query] = Query(
+            text=body,
+            split=own_split if own_split is not None else split,
+            need=optional_string(record, "need", path, where),
+        )
+    return ImportedQueries(queries, shape.name, split_from_file=carries_split)
+
+
+# ---------------------------------------------------------------- qrels
+
+
+def read_labels(
+    path: Path, queries: Collection[str], documents: Collection[str], threshold: int | None = None
+) -> ImportedLabels:
+    """TREC or BEIR qrels -> explicit 0/1 labels of the pairs the file names, nothing else.
+
+    Pairs the file does not name stay unjudged (holes), never 0. Graded labels need
+    ``threshold`` (``rel >= threshold`` is 1); an unknown query or document, a pair given
+    twice, a negative or non-integer label is refused with its line.
+    """
+    if threshold is not None and (type(threshold) is not int or threshold < 1):
+        raise ContractError(f"--threshold must be an integer >= 1, got {threshold!r}", file=path)
+    text = read_utf8(path)
+    header_number, line = first_line(text, path, "qrels")
+    beir = line.split("\t") == BEIR_QRELS_HEADER
+    labels: dict[str, dict[str, int]] = {}
+    line_of: dict[tuple[str, str], int] = {}
+    graded = 0
+    for number, line in numbered_lines(text, path):
+        where = f"line {number}"
+        if beir:
+            if number == header_number:
+                continue
+            fields = line.split("\t")
+            if len(fields) != 3:
+                raise ContractError(
+                    f"a BEIR qrels line has 3 tab-separated fields 'query-id corpus-id score', got {len(fields)}",
+                    file=path,
+                    where=where,
+                )
+            query, doc, rel_text = fields
+        else:
+            fields = TREC_FIELDS.split(line.strip(" \t"))
+            if len(fields) != 4:
+                raise ContractError(
+                    f"a TREC qrels line has 4 fields 'qid 0 docid rel' (or use a BEIR TSV with the header "
+                    f"'query-id<TAB>corpus-id<TAB>score'), got {len(fields)}",
+                    file=path,
+                    where=where,
+                )
+            query, _, doc, rel_text = fields
+        check_id("query", query, file=path, where=where)
+        check_id("document", doc, file=path, where=where)
+        if query not in queries:
+            raise ContractError(f"unknown query {query!r}: not in the queries file", file=path, where=where)
+        if doc not in documents:
+            raise ContractError(f"unknown document {doc!r}: not in the corpus", file=path, where=where)
+        if not LABEL.fullmatch(rel_text):
+            raise ContractError(f"relevance must be an integer, got {rel_text!r}", file=path, where=where)
+        rel = int(rel_text)
+        if rel < 0:
+            raise ContractError(
+                f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=path, where=where
+            )
+        if (query, doc) in line_of:
+            raise ContractError(
+                f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
+                f"already at line {line_of[query, doc]}",
+                file=path,
+                where=where,
+            )
+        line_of[query, doc] = number
+        if rel > 1:
+            graded += 1
+            if threshold is None:
+                raise ContractError(
+                    f"graded label {rel}: binary labels required; pass --threshold T to map rel >= T to 1 "
+                    "and the rest to 0 explicitly",
+                    file=path,
+                    where=where,
+                )
+        labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
+    return ImportedLabels(labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, line_of)

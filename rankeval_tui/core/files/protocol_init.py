@@ -1,0 +1,357 @@
+"""A new protocol directory from a user's corpus, queries, labels and runs (``rankeval-tui init``).
+
+Everything is read and validated in memory first (``plan_protocol``), then written into a
+temporary directory beside the target and renamed into place (``write_protocol``): a failure at
+any point leaves no half-made protocol behind, and an existing protocol is never overwritten.
+
+Imported labels are a starting point, not a fill: ``qrels.toml`` holds exactly the pairs the
+qrels file named; every other pair is a hole for ``rankeval-tui judge``.
+
+Keeping judging human-sized: ``sample_queries`` (with a seed) draws the queries of the split,
+``pool_depth`` keeps only the documents in some run's top D for those queries plus every
+document with an imported label. Recall@k's denominator is then the relevant documents *within
+this protocol's corpus*; the provenance says how the corpus was chosen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from rankeval_tui import __version__
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_k
+from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text, fsync_directory
+from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries
+from rankeval_tui.core.files.protocol_files import (
+    PROTOCOL_FILE,
+    QRELS_FILE,
+    RUN_SUFFIXES,
+    RUNS_DIR,
+    QrelsFile,
+    check_id,
+    definition_to_toml,
+    qrels_to_toml,
+)
+from rankeval_tui.core.files.runs import entry_line, load_run, run_text_format
+
+DEFAULT_RELEVANCE = "1 = the document directly supports what the query asks (or one of its sub-needs); 0 = it does not"
+
+
+@dataclass(frozen=True)
+class InitRequest:
+    """What ``rankeval-tui init`` was asked for; paths as the user gave them."""
+
+    directory: Path
+    corpus: Path
+    queries: Path
+    k: int
+    split: str = "test"
+    name: str | None = None
+    relevance: str = DEFAULT_RELEVANCE
+    qrels: Path | None = None
+    threshold: int | None = None
+    runs: Sequence[tuple[str | None, Path]] = ()
+    sample_queries: int | None = None
+    seed: int | None = None
+    pool_depth: int | None = None
+
+
+@dataclass
+class PlannedProtocol:
+    """A validated protocol directory in memory: what ``write_protocol`` puts on disk."""
+
+    directory: Path
+    definition: ProtocolDefinition
+    qrels: QrelsFile | None
+    run_files: dict[str, bytes]
+    """File name in runs/ -> content (a copy of the user's bytes, or a cut JSON run)."""
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def label_count(self) -> int:
+        return 0 if self.qrels is None else sum(map(len, self.qrels.labels.values()))
+
+    @property
+    def hole_count(self) -> int:
+        return self.definition.pair_count - self.label_count
+
+
+def check_target(directory: Path) -> None:
+    if (directory / PROTOCOL_FILE).exists():
+        raise ContractError("a protocol already exists here; init never overwrites one", file=directory / PROTOCOL_FILE)
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise ContractError("exists and is not an empty directory; init writes a new directory", file=directory)
+    if not directory.absolute().parent.is_dir():
+        raise ContractError("parent directory does not exist", file=directory)
+
+
+def check_options(request: InitRequest) -> None:
+    check_k(request.k)
+    if request.threshold is not None and request.qrels is None:
+        raise ContractError("--threshold needs --qrels (it maps graded labels to 0/1)")
+    if request.sample_queries is not None:
+        if request.sample_queries < 1:
+            raise ContractError(f"--sample-queries must be >= 1, got {request.sample_queries}")
+        if request.seed is None:
+            raise ContractError("--sample-queries needs --seed S (recorded, so the same sample can be drawn again)")
+    elif request.seed is not None:
+        raise ContractError("--seed is used with --sample-queries only")
+    if request.pool_depth is not None:
+        if not request.runs:
+            raise ContractError("--pool-depth needs at least one --run (the pool is the runs' top D)")
+        if request.pool_depth < request.k:
+            raise ContractError(
+                f"--pool-depth {request.pool_depth} is below k {request.k}: the top k of every run must be in the corpus"
+            )
+
+
+def load_runs(request: InitRequest, queries: dict[str, Any], corpus: dict[str, str]) -> list[Run]:
+    """The given runs, each checked against the imported queries and corpus (line named)."""
+    runs: list[Run] = []
+    for name, path in request.runs:
+        run = load_run(path, name)
+        check_id("run name", run.name, file=path)
+        if "/" in run.name or run.name.startswith("."):
+            raise ContractError(f"run name {run.name!r} cannot be a file name in runs/; name it NAME=PATH", file=path)
+        if any(r.name == run.name for r in runs):
+            raise ContractError(f"two runs are named {run.name!r}; name them with NAME=PATH", file=path)
+        for query, ranking in run.rankings.items():
+            if query not in queries:
+                raise ContractError(
+                    f"unknown query {query!r}: not in the queries file {request.queries}",
+                    file=path,
+                    where=located(path, query, ranking[0] if ranking else None),
+                )
+            for doc in ranking:
+                if doc not in corpus:
+                    raise ContractError(
+                        f"unknown document {doc!r}: not in the corpus {request.corpus}",
+                        file=path,
+                        where=located(path, query, doc),
+                    )
+        runs.append(run)
+    return runs
+
+
+def located(path: Path, query: str, doc: str | None) -> str:
+    line = None if doc is None else entry_line(path, query, doc)
+    where = describe_id("query", query) + ("" if doc is None else f", {describe_id('document', doc)}")
+    return f"line {line}: {where}" if line is not None else where
+
+
+def plan_protocol(request: InitRequest) -> PlannedProtocol:
+    """Read, validate, sample and pool everything; raise ``ContractError`` before any write."""
+    directory = Path(request.directory)
+    check_target(directory)
+    check_options(request)
+    corpus = read_corpus(request.corpus)
+    imported = read_queries(request.queries, request.split)
+    runs = load_runs(request, imported.queries, corpus.documents)
+    labels = (
+        None
+        if request.qrels is None
+        else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold)
+    )
+    notices = [f"corpus {request.corpus}: skipped {f} (not .md or .txt)" for f in corpus.skipped_files]
+
+    queries = dict(imported.queries)
+    in_split = [q for q, meta in queries.items() if meta.split == request.split]
+    if not in_split:
+        splits = sorted({meta.split for meta in queries.values()})
+        raise ContractError(
+            f"no query of split {request.split!r} (the file has: {', '.join(splits)})", file=request.queries
+        )
+    if request.sample_queries is not None:
+        if request.sample_queries > len(in_split):
+            raise ContractError(
+                f"--sample-queries {request.sample_queries} is more than the {len(in_split)} queries of split "
+                f"{request.split!r}",
+                file=request.queries,
+            )
+        chosen = set(random.Random(request.seed).sample(in_split, request.sample_queries))
+        queries = {q: meta for q, meta in queries.items() if q in chosen}
+    kept_labels = {q: row for q, row in (labels.labels if labels else {}).items() if q in queries}
+
+    documents = corpus.documents
+    if request.pool_depth is not None:
+        pool = {d for run in runs for q in queries for d in run.rankings.get(q, [])[: request.pool_depth]}
+        pool.update(d for row in kept_labels.values() for d in row)
+        documents = {d: text for d, text in corpus.documents.items() if d in pool}
+        if not documents:
+            raise ContractError("the pool is empty: no run ranks a document for the kept queries, and none is labelled")
+
+    definition = ProtocolDefinition(
+        name=request.name or directory.absolute().name,
+        k=request.k,
+        split=request.split,
+        relevance=request.relevance,
+        documents=documents,
+        queries=queries,
+        titles={d: t for d, t in corpus.titles.items() if d in documents},
+        provenance=provenance(
+            request,
+            corpus.format,
+            imported.format,
+            imported.split_from_file,
+            labels,
+            runs,
+            plan_sizes(corpus.documents, imported.queries, documents, queries, corpus.skipped_files),
+        ),
+        source=directory / PROTOCOL_FILE,
+    )
+    qrels = None
+    if labels is not None:
+        qrels = QrelsFile(labels=kept_labels, provenance=qrels_provenance(request, labels, kept_labels))
+    cut = request.sample_queries is not None or request.pool_depth is not None
+    if cut:
+        files = {f"{run.name}.json": cut_run(run, queries, request.pool_depth) for run in runs}
+    else:
+        files = {run_file_name(run): raw(run) for run in runs}
+    if cut and runs:
+        notices.append(
+            "runs were cut to the protocol's queries"
+            + (f" and their top {request.pool_depth}" if request.pool_depth else "")
+            + " and written as JSON (the original files are unchanged)"
+        )
+    return PlannedProtocol(directory, definition, qrels, files, notices)
+
+
+def plan_sizes(
+    read_documents: dict[str, str],
+    read_queries: dict[str, Any],
+    documents: dict[str, str],
+    queries: dict[str, Any],
+    skipped: Sequence[str],
+) -> dict[str, int]:
+    return {
+        "documents_read": len(read_documents),
+        "documents": len(documents),
+        "queries_read": len(read_queries),
+        "queries": len(queries),
+        "files_skipped": len(skipped),
+    }
+
+
+def provenance(
+    request: InitRequest,
+    corpus_format: str,
+    queries_format: str,
+    split_from_file: bool,
+    labels: ImportedLabels | None,
+    runs: Sequence[Run],
+    sizes: dict[str, int],
+) -> dict[str, Any]:
+    """``[provenance]`` of protocol.toml: where every part came from and how it was chosen.
+    Never part of the protocol hash: two protocols with the same contents compare equal."""
+    if request.pool_depth is None:
+        selection = "every document of the corpus source"
+    else:
+        names = ", ".join(run.name for run in runs)
+        selection = (
+            f"pool: the documents in the top {request.pool_depth} of runs {names} for the protocol's queries, "
+            "plus every document with an imported label; Recall@k counts relevant documents of this pool only"
+        )
+    corpus: dict[str, Any] = {
+        "source": str(request.corpus),
+        "format": corpus_format,
+        "documents_read": sizes["documents_read"],
+        "documents": sizes["documents"],
+        "selection": selection,
+    }
+    if sizes["files_skipped"]:
+        corpus["files_skipped"] = sizes["files_skipped"]
+    if request.pool_depth is not None:
+        corpus["pool_depth"] = request.pool_depth
+    queries: dict[str, Any] = {
+        "source": str(request.queries),
+        "format": queries_format,
+        "split_from": "the file" if split_from_file else "--split",
+        "queries_read": sizes["queries_read"],
+        "queries": sizes["queries"],
+    }
+    if request.sample_queries is not None:
+        queries["sample_size"] = request.sample_queries
+        queries["seed"] = request.seed
+        queries["sample_rule"] = f"random.Random(seed).sample(queries of split {request.split!r} in file order, size)"
+    data: dict[str, Any] = {
+        "created_by": f"rankeval-tui {__version__} init",
+        "created_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "corpus": corpus,
+        "queries": queries,
+    }
+    if labels is not None:
+        data["qrels"] = {"source": str(request.qrels), "format": labels.format, "labels_read": labels.count}
+        if labels.threshold is not None:
+            data["qrels"]["threshold"] = labels.threshold
+    if runs:
+        data["runs"] = {run.name: str(run.source) for run in runs}
+    return data
+
+
+def qrels_provenance(request: InitRequest, labels: ImportedLabels, kept: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """The keys part B's validate/judge read: ``imported_from``, ``imported_labels``, ``threshold``."""
+    count = sum(map(len, kept.values()))
+    data: dict[str, Any] = {"imported_from": str(request.qrels), "imported_labels": count, "format": labels.format}
+    if labels.threshold is not None:
+        data["threshold"] = labels.threshold
+        data["threshold_rule"] = f"rel >= {labels.threshold} -> 1, otherwise 0"
+        data["graded_labels"] = labels.graded
+    if count != labels.count:
+        data["labels_outside_protocol"] = labels.count - count
+    return data
+
+
+def run_file_name(run: Run) -> str:
+    """``NAME`` plus the source's extension when it is a run extension, else the format's."""
+    assert run.source is not None
+    suffix = run.source.suffix
+    if suffix not in RUN_SUFFIXES:
+        suffix = ".tsv" if run_text_format(run.source.read_text(encoding="utf-8")) == "msmarco" else ".trec"
+    return run.name + suffix
+
+
+def raw(run: Run) -> bytes:
+    assert run.source is not None
+    return run.source.read_bytes()
+
+
+def cut_run(run: Run, queries: dict[str, Any], depth: int | None) -> bytes:
+    rankings = {q: list(r[:depth] if depth else r) for q, r in run.rankings.items() if q in queries}
+    return (json.dumps(rankings, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def write_protocol(plan: PlannedProtocol) -> None:
+    """Write the planned directory beside the target, then rename it into place (atomic)."""
+    target = plan.directory.absolute()
+    check_target(target)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.init-", dir=target.parent))
+    try:
+        staging.chmod(0o777 & ~current_umask())  # mkdtemp's 0700 would hide the protocol from the team
+        atomic_write_text(staging / PROTOCOL_FILE, definition_to_toml(plan.definition))
+        if plan.qrels is not None:
+            atomic_write_text(staging / QRELS_FILE, qrels_to_toml(plan.qrels, plan.definition))
+        (staging / RUNS_DIR).mkdir()
+        for name, content in plan.run_files.items():
+            atomic_write_bytes(staging / RUNS_DIR / name, content)
+        fsync_directory(staging)
+        os.replace(staging, target)  # an empty target directory is replaced; a nonempty one refuses
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    fsync_directory(target.parent)
+
+
+def current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
