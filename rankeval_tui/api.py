@@ -82,13 +82,11 @@ def evaluate(protocol: Protocol, run: Run, metrics: Iterable[str] = ("R", "RR"))
     return evaluate_metrics(protocol, run, resolve_metrics(metrics, protocol.k))
 
 
-def statistics(
-    comparisons: Comparison | Sequence[Comparison], *, both: bool = False, **settings: Any
-) -> PairedStatistics:
+def statistics(comparisons: Comparison | Sequence[Comparison], **settings: Any) -> PairedStatistics:
     """Paired significance per metric, Holm-adjusted across the candidates facing one baseline;
     ``settings`` as ``paired_statistics`` (``test``, ``seed``, ``samples``, ``alpha``). Like
-    ``score``, only the chosen test is computed unless ``both`` (the scoring screen shows both)."""
-    return paired_statistics(comparisons, both=both, **settings)
+    ``score --baseline``, only the requested test is computed (``both=True`` adds the other)."""
+    return paired_statistics(comparisons, **{"both": False, **settings})
 
 
 def report_json(

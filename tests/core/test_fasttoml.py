@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core import files
@@ -290,7 +290,8 @@ def layout_documents(draw: st.DrawFn) -> str:
     def section(path: list[str], table: dict[str, Any]) -> None:
         scalars = [(k, v) for k, v in table.items() if not is_table(v)]
         subtables = [(k, v) for k, v in table.items() if is_table(v)]
-        if path and (scalars or not subtables or draw(st.booleans())):
+        headed = bool(path) and (scalars or not subtables or draw(st.booleans()))
+        if headed:
             sep = draw(st.sampled_from((".", " . ", ".")))
             pad = draw(st.sampled_from(("", "", " ")))
             lines.append(f"[{pad}{sep.join(key_text(draw, p) for p in path)}{pad}]{tail(draw)}")
@@ -298,7 +299,8 @@ def layout_documents(draw: st.DrawFn) -> str:
             lines.append(pair_text(draw, key, value))
             if draw(st.integers(0, 9)) == 0:
                 lines.append(draw(st.sampled_from(("", "# a comment", "  \t", "#"))))
-        inline = [(k, v) for k, v in subtables if path and v and not any(is_table(x) for x in v.values())]
+        # dotted keys only under their own header, for tables no later header reaches into
+        inline = [(k, v) for k, v in subtables if headed and v and not any(is_table(x) for x in v.values())]
         for key, value in inline if draw(st.booleans()) else []:  # dotted keys instead of a header
             for inner, item in value.items():
                 lines.append(f"{key_text(draw, key)}.{key_text(draw, inner)} = {value_text(draw, item, '')}")
@@ -372,8 +374,10 @@ def test_invalid_toml_gets_tomllib_s_error_from_read_toml(tmp_path_factory, text
         expected = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         assert fasttoml.loads(text) is None, text
+        # read_utf8's own rules (a BOM, bytes that are not UTF-8) come before any TOML parser
+        assume(not text.startswith("\ufeff") and not any(0xD800 <= ord(c) <= 0xDFFF for c in text))
         path = tmp_path_factory.mktemp("bad") / "qrels.toml"
-        path.write_bytes(text.encode("utf-8", "surrogatepass"))
+        path.write_bytes(text.encode("utf-8"))
         with pytest.raises(ContractError) as raised:
             tomlio.read_toml(path)
         assert raised.value.rule == f"invalid TOML: {error}"
@@ -484,9 +488,11 @@ def test_valid_toml_outside_the_line_grammar_is_taken(text: str) -> None:
     check_taken(text)
 
 
-@pytest.mark.parametrize("text", ["[[a]]\n[a.b]\n", "[a.b.c]\n[a]\nb.d = 1\n", 'x = """\n[a]\n"""\n'])
+@pytest.mark.parametrize(
+    "text", ["[[a]]\n[a.b]\n", "a.b = 1\n[a.c]\n", "[a.b.c]\n[a]\nb.d = 1\n", 'x = """\n[a]\n"""\n']
+)
 def test_the_valid_constructs_that_go_to_tomllib_whole(text: str) -> None:
-    """A header into an array of tables, dotted keys reaching into a table an earlier header implied, and a
+    """A header into an array of tables or into a table a dotted key made, dotted keys reaching into a table an earlier header implied, and a
     multi-line string with a line that reads as a header: valid, in no file the project writes, and
     left whole to tomllib (fasttoml's docstring)."""
     assert tomllib.loads(text)

@@ -10,19 +10,17 @@ from fractions import Fraction as F
 
 import pytest
 
-from rankeval_tui.core.evaluation import stats as stats_module
+from rankeval_tui.core.evaluation import draws as draws_module
 from rankeval_tui.core.evaluation.compare import compare
+from rankeval_tui.core.evaluation.draws import masked_sums, masked_sums_python, resampled_sums
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 from rankeval_tui.core.evaluation.stats import (
     bootstrap,
     bootstraps,
     holm,
-    masked_sums,
-    masked_sums_python,
     paired_statistics,
     regression_failures,
-    resampled_sums,
     scaled,
     sign_flip_exact,
     sign_flip_monte_carlo,
@@ -318,7 +316,7 @@ def test_resampled_sums_in_blocks_and_beyond_float_precision(monkeypatch):
     values = [3, -1, 0, 7]
     rng = random.Random(5)
     expected = [sum(rng.choices(values, k=4)) for _ in range(50)]
-    monkeypatch.setattr(stats_module, "RESAMPLE_BLOCK", 9)  # two resamples per numpy block
+    monkeypatch.setattr(draws_module, "RESAMPLE_BLOCK", 9)  # two resamples per numpy block
     assert resampled_sums([values], 50, 5) == [expected]
     huge = [v * 2**61 for v in values]  # sums past float64's exact integers: the Python loop, same draws
     assert resampled_sums([huge], 50, 5) == [[s * 2**61 for s in expected]]

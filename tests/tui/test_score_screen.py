@@ -411,15 +411,35 @@ async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) ->
 
 
 async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_dir: Path) -> None:
-    """Three runs, baseline fixture_A: Holm over all_empty and fixture_B, as ``score --baseline``."""
-
-    def score_json(test: str) -> dict[str, dict]:
-        """``score`` computes the requested test only; the screen shows both."""
-        command = [sys.executable, "-m", "rankeval_tui", "score", str(seed_dir), "--baseline", "fixture_A"]
-        out = subprocess.run([*command, "--test", test, "--format", "json"], capture_output=True, text=True, check=True)
-        return {c["candidate"]: c["metrics"] for c in json.loads(out.stdout)["comparisons"]}
-
-    cli, cli_bootstrap = score_json("sign-flip"), score_json("bootstrap")
+    """Three runs, baseline fixture_A: Holm over all_empty and fixture_B, as ``score --baseline``.
+    score computes only the requested test, the screen both: the sign-flip and Holm from the
+    default run, the bootstrap interval from ``--test bootstrap``."""
+    cli, boot = (
+        {
+            c["candidate"]: c["metrics"]
+            for c in json.loads(
+                subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "rankeval_tui",
+                        "score",
+                        str(seed_dir),
+                        "--baseline",
+                        "fixture_A",
+                        "--format",
+                        "json",
+                        "--test",
+                        test,
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                ).stdout  # fmt: skip
+            )["comparisons"]
+        }
+        for test in ("randomization", "bootstrap")
+    )
     app = RankevalApp(seed_dir)  # all_empty, fixture_A, fixture_B
     async with app.run_test(size=SIZE) as pilot:
         await open_comparison(pilot)
@@ -438,8 +458,8 @@ async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_d
             block = metric_block(summary, label)
             assert f"sign-flip p = {stats['sign_flip']['p_value']}" in block
             assert f"Holm-adjusted p = {stats['p_holm']} (2 candidates)" in block
-            bootstrap = cli_bootstrap["fixture_B"][metric]["statistics"]["bootstrap"]
-            assert f"[{bootstrap['ci_low']}, {bootstrap['ci_high']}]" in block
+            interval = boot["fixture_B"][metric]["statistics"]["bootstrap"]
+            assert f"[{interval['ci_low']}, {interval['ci_high']}]" in block
         assert "Holm-adjusted p = 1 (2 candidates)" in metric_block(summary, "MRR@2")
 
 

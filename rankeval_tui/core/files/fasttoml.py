@@ -43,8 +43,9 @@ Everything else is delegated, never guessed:
 - a ``[[array of tables]]`` section goes to tomllib and its table is appended to the array
   (made by ``[[...]]`` headers only; a header into it, ``[a.b]`` after ``[[a]]``, is ``None``);
 - any section or line tomllib rejects means ``None``: the whole text goes to tomllib, which
-  accepts it or gives its error. So do three valid constructs no file of the project has:
-  a header into an array of tables, a dotted key reaching into a table an earlier header
+  accepts it or gives its error. So do four valid constructs no file of the project has:
+  a header into an array of tables or into a table a dotted key made (``a.b = 1`` then
+  ``[a.c]``), a dotted key reaching into a table an earlier header
   implied (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that
   reads as a header.
 """
