@@ -17,8 +17,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Header, Input, ProgressBar, Static
+from textual.screen import Screen
+from textual.widgets import Header, ProgressBar, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
@@ -26,65 +26,12 @@ from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
+from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.overview_screen import OverviewScreen
+from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
+from rankeval_tui.tui.wording import counted, floored_percent
 
 LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
-
-
-class NoteScreen(ModalScreen[str | None]):
-    """A note for one pair. Keys typed here go to the Input only: no judging shortcut fires."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="note.cancel")]
-
-    def __init__(self, query: str, doc: str, text: str | None) -> None:
-        super().__init__()
-        self.pair = (query, doc)
-        self.text = text or ""
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="note-dialog"):
-            yield Static(
-                Text.assemble(
-                    "Note for query ",
-                    (self.pair[0], "bold"),
-                    ", document ",
-                    (self.pair[1], "bold"),
-                    "  (Enter saves, empty removes, Esc cancels)",
-                )
-            )
-            yield Input(self.text, placeholder="why this label, or what is disputed", id="note-input")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class HelpScreen(ModalScreen[None]):
-    """The judging keys, generated from JudgeScreen.BINDINGS so help never disagrees with them."""
-
-    BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
-
-    def __init__(self, bindings: list[Binding]) -> None:
-        super().__init__()
-        self.bindings = bindings
-
-    def compose(self) -> ComposeResult:
-        lines = Text("Judging keys\n\n", style="bold")
-        for binding in self.bindings:
-            keys = binding.key_display or binding.key
-            lines.append(f"  {keys:<8}", style="bold cyan")
-            lines.append(f"{binding.tooltip or binding.description}\n")
-        lines.append(
-            "\nA pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
-            "Every change is fsynced to the journal before it is shown."
-        )
-        with Vertical(id="help-dialog"):
-            yield Static(lines)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 class JudgeScreen(Screen[None]):
@@ -125,6 +72,13 @@ class JudgeScreen(Screen[None]):
         Binding("n", "note", "Note", tooltip="write a note on this pair", id="judge.note"),
         Binding("d", "dispute", "Dispute", tooltip="toggle the disputed flag of this pair", id="judge.dispute"),
         Binding("o", "overview", "Overview", tooltip="matrix of all pairs; jump to any", id="judge.overview"),
+        Binding(
+            "e",
+            "toggle_need",
+            "Need",
+            tooltip="show the need and relevance in full, or fold them to one line each",
+            id="judge.toggle_need",
+        ),
         Binding("w", "write", "Write", tooltip="write qrels.toml now (when every pair is judged)", id="judge.write"),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="judge.help"),
         Binding(
@@ -152,19 +106,20 @@ class JudgeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        with Vertical(id="judge-head"):
+        with Vertical(id="judge-head"):  # class -folded: need and criterion one line each
             yield Static(id="judge-query")
+            yield Static(id="judge-need")
             yield Static(id="judge-criterion")
             with Horizontal(id="judge-progress"):
                 yield Static(id="judge-query-count")
-                yield ProgressBar(show_eta=False, id="judge-query-bar")
+                yield ProgressBar(show_eta=False, show_percentage=False, id="judge-query-bar")
                 yield Static(id="judge-total-count")
-                yield ProgressBar(show_eta=False, id="judge-total-bar")
+                yield ProgressBar(show_eta=False, show_percentage=False, id="judge-total-bar")
         yield Static(id="judge-pair")
         with VerticalScroll(id="judge-doc"):
             yield Static(id="judge-doc-text")
         yield Static(id="judge-status")
-        yield Footer(compact=True)
+        yield PinnedFooter(("help", "quit_judging"))
 
     def on_mount(self) -> None:
         session = self.session
@@ -174,6 +129,7 @@ class JudgeScreen(Screen[None]):
         self.query_one("#judge-criterion", Static).update(
             Text.assemble(("Relevance: ", "bold"), session.definition.relevance)
         )
+        self.query_one("#judge-head").add_class("-folded")
         self.query_one("#judge-total-bar", ProgressBar).update(total=session.total)
         self.query_one("#judge-doc", VerticalScroll).focus()
         if self.exit_app_on_quit:
@@ -217,9 +173,9 @@ class JudgeScreen(Screen[None]):
             pair_line.append(note)
         self.query_one("#judge-pair", Static).update(pair_line)
         done, size = session.query_progress(query)
-        self.query_one("#judge-query-count", Static).update(f"query {done}/{size}")
+        self.query_one("#judge-query-count", Static).update(progress_text("query", done, size))
         self.query_one("#judge-query-bar", ProgressBar).update(total=size, progress=done)
-        self.query_one("#judge-total-count", Static).update(f"overall {session.judged}/{session.total}")
+        self.query_one("#judge-total-count", Static).update(progress_text("overall", session.judged, session.total))
         self.query_one("#judge-total-bar", ProgressBar).update(progress=session.judged)
         if session.complete and not self._was_complete:
             self.write_when_complete()
@@ -242,10 +198,10 @@ class JudgeScreen(Screen[None]):
                 "\n",
                 meta.text,
             )
-            if meta.need:
-                text.append("\nNeed: ", style="bold")
-                text.append(meta.need)
             self.query_one("#judge-query", Static).update(text)
+            need = self.query_one("#judge-need", Static)
+            need.display = bool(meta.need)
+            need.update(Text.assemble(("Need ", "bold"), ("(e) ", "dim"), meta.need or ""))
             self._shown_query = query
         self.query_one("#judge-doc-text", Static).update(document_text(session.definition, doc))
         self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
@@ -269,7 +225,18 @@ class JudgeScreen(Screen[None]):
             self.set_status("nothing to do")
         self.sync()
 
+    def document_lines_on_screen(self) -> int:
+        """How many lines of the document box the terminal shows (0: none, the box is squeezed
+        out by a small terminal or an unfolded need)."""
+        box = self.query_one("#judge-doc", VerticalScroll)
+        return box.content_region.intersection(self.region).height
+
     def action_label(self, value: int) -> None:
+        if self.document_lines_on_screen() < 1:
+            message = "NOT recorded: the document is not on screen; enlarge the terminal or fold the need (e)"
+            self.set_status(message)
+            self.notify(message, severity="warning")
+            return
         self.record(
             lambda: self.session.label(value),
             lambda c: (
@@ -331,6 +298,9 @@ class JudgeScreen(Screen[None]):
 
         self.app.push_screen(OverviewScreen(self.session), jump)
 
+    def action_toggle_need(self) -> None:
+        self.query_one("#judge-head").toggle_class("-folded")
+
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
 
@@ -352,12 +322,15 @@ class JudgeScreen(Screen[None]):
             self.app.call_from_thread(self.notify, f"qrels NOT written: {message}", severity="error", timeout=30)
             return
         self.app.call_from_thread(
-            self.set_status, f"all {self.session.total} pairs judged: wrote {self.session.qrels_path.name}"
+            self.set_status, f"all {counted(self.session.total, 'pair')} judged: wrote {self.session.qrels_path.name}"
         )
 
     def action_write(self) -> None:
         if not self.session.complete:
-            self.set_status(f"{self.session.remaining} pairs are unjudged; qrels are written when all are judged")
+            left = self.session.remaining
+            self.set_status(
+                f"{counted(left, 'pair')} {'is' if left == 1 else 'are'} unjudged; qrels are written when all are judged"
+            )
             return
         self.write_when_complete()
 
@@ -388,6 +361,13 @@ def document_text(definition: ProtocolDefinition, doc: str) -> Text:
     title = definition.titles.get(doc)
     body = Text(definition.documents[doc])
     return Text.assemble((title, "bold"), "\n\n", body) if title else body
+
+
+def progress_text(what: str, done: int, total: int) -> str:
+    """``overall 239/240 99% · 1 left``: the exact count, its floored percentage, and what is
+    left, so a nearly done job never reads as complete."""
+    left = total - done
+    return f"{what} {done}/{total} {floored_percent(done, total)}" + (f" · {left} left" if left else "")
 
 
 def describe(change: Change, now: object) -> str:

@@ -1,0 +1,70 @@
+"""The judging screen's two dialogs: a note for one pair, and the list of judging keys.
+
+Kept apart from ``judge_screen`` so that module stays about judging. Both dialogs size to the
+terminal (at most their reading width, never wider than the screen), so they fit 80 columns.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+
+class NoteScreen(ModalScreen[str | None]):
+    """A note for one pair. Keys typed here go to the Input only: no judging shortcut fires."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="note.cancel")]
+
+    def __init__(self, query: str, doc: str, text: str | None) -> None:
+        super().__init__()
+        self.pair = (query, doc)
+        self.text = text or ""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="note-dialog"):
+            yield Static(
+                Text.assemble(
+                    "Note for query ",
+                    (self.pair[0], "bold"),
+                    ", document ",
+                    (self.pair[1], "bold"),
+                    "\nEnter saves, empty removes, Esc cancels",
+                )
+            )
+            yield Input(self.text, placeholder="why this label, what is disputed", id="note-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HelpScreen(ModalScreen[None]):
+    """The judging keys, generated from JudgeScreen.BINDINGS so help never disagrees with them."""
+
+    BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
+
+    def __init__(self, bindings: list[Binding]) -> None:
+        super().__init__()
+        self.bindings = bindings
+
+    def compose(self) -> ComposeResult:
+        lines = Text("Judging keys\n\n", style="bold")
+        for binding in self.bindings:
+            keys = binding.key_display or binding.key
+            lines.append(f"  {keys:<8}", style="bold cyan")
+            lines.append(f"{binding.tooltip or binding.description}\n")
+        lines.append(
+            "\nA pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
+            "Every change is fsynced to the journal before it is shown."
+        )
+        with VerticalScroll(id="help-dialog"):  # scrolls when the terminal is shorter than the list
+            yield Static(lines)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,23 @@
+"""Words around numbers on the screens: one place for plurals and progress percentages.
+
+Why a module: counts were pluralized ad hoc ("1 pairs") and a rounded percentage read 100% with
+a pair still unjudged; every screen now words its counts through these two functions.
+"""
+
+from __future__ import annotations
+
+IRREGULAR = {"query": "queries"}
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 pair``, ``2 pairs``, ``0 queries``: the count with its noun in the right number."""
+    if n == 1:
+        return f"{n} {noun}"
+    return f"{n} {IRREGULAR.get(noun, noun + 's')}"
+
+
+def floored_percent(done: int, total: int) -> str:
+    """``99%`` for 239 of 240: floored, so it reads 100% only when nothing is left."""
+    if total <= 0:
+        return "100%"
+    return f"{done * 100 // total}%"
