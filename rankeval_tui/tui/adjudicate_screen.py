@@ -3,8 +3,12 @@
 It shows both labels and both notes beside the query and document text; the adjudicator
 presses 0 or 1, types the reason and presses Enter. The decision is recorded by
 ``core.adjudication.AdjudicationSession`` (journal fsynced first), then shown; this screen
-never reads or writes a qrels file itself. ``w`` writes the exhaustive result once every
-disagreement is decided.
+never reads or writes a qrels file itself. The last decision writes the exhaustive result (in a
+worker, as judging writes on its last label); a decision changed afterwards writes it again,
+and ``q`` never leaves decisions made and no file.
+
+Layout: side by side from 110 columns; narrower, the queue sits above the pair (the ``-narrow``
+breakpoint class). The reason field is below both at full width, so it is never out of view.
 """
 
 from __future__ import annotations
@@ -15,16 +19,19 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
+from textual.worker import Worker
 
-from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.core.annotation.adjudication import AdjudicationSession, AdjudicationSnapshot
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
+from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
+from rankeval_tui.tui.wording import counted
 
 COLUMNS = (
     ("n", "#"),
@@ -45,12 +52,19 @@ def short(text: str, width: int) -> str:
 class AdjudicateScreen(Screen[str | None]):
     """Queue of disagreeing pairs on the left, the current pair in full on the right."""
 
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("0", "choose(0)", "Final 0", id="adjudicate.final_0"),
         Binding("1", "choose(1)", "Final 1", id="adjudicate.final_1"),
         Binding("n", "next_undecided", "Next undecided", id="adjudicate.next_undecided"),
         Binding("w", "write", "Write qrels", id="adjudicate.write"),
-        Binding("q", "quit_keep", "Quit (keep progress)", id="adjudicate.quit"),
+        Binding(
+            "q",
+            "quit_keep",
+            "Quit",
+            tooltip="quit: writes if all are decided, else keeps the journal",
+            id="adjudicate.quit",
+        ),
         Binding("escape", "cancel", "Cancel", show=False, id="adjudicate.cancel"),
     ]
 
@@ -64,6 +78,8 @@ class AdjudicateScreen(Screen[str | None]):
     def __init__(self, session: AdjudicationSession) -> None:
         super().__init__()
         self.session = session
+        self._write_worker: Worker[None] | None = None
+        self._written_message: str | None = None
 
     # ------------------------------------------------------------ layout
 
@@ -72,16 +88,13 @@ class AdjudicateScreen(Screen[str | None]):
         yield Static(id="adjudicate-summary")
         with Horizontal(id="adjudicate-body"):
             yield DataTable(id="adjudicate-queue", cursor_type="row", zebra_stripes=True)
-            with Vertical(id="adjudicate-detail"):
-                yield Static(id="adjudicate-pair")
+            with VerticalScroll(id="adjudicate-detail"):  # a long document scrolls here
                 yield Static(id="adjudicate-labels")
                 yield Static(id="adjudicate-decision")
-                yield Input(
-                    placeholder="press 0 or 1, then type the reason and press Enter",
-                    id="adjudicate-reason",
-                    disabled=True,
-                )
-        yield Footer()
+                yield Static(id="adjudicate-pair")
+        yield Input(placeholder="0 or 1, then the reason; Enter records", id="adjudicate-reason", disabled=True)
+        yield Static(id="adjudicate-status")
+        yield PinnedFooter(("quit_keep",))
 
     def on_mount(self) -> None:
         exit_on_hangup(self.app)  # SIGHUP/SIGTERM end the app; the command then releases the lock
@@ -126,16 +139,16 @@ class AdjudicateScreen(Screen[str | None]):
             exact_and_decimal(overall.kappa) if overall.kappa is not None else f"undefined ({overall.undefined_reason})"
         )
         if not session.items:
-            state = "the annotators agree on every pair: nothing to adjudicate; press w to write the qrels"
+            state = "the annotators agree on every pair: nothing to adjudicate; w or q writes the qrels"
         elif session.complete:
-            state = f"all {len(session.items)} decided: press w to write {session.output}"
+            state = f"all {len(session.items)} decided"
         else:
             state = f"{decided}/{len(session.items)} decided, {len(session.items) - decided} left"
         self.query_one("#adjudicate-summary", Static).update(
             Text.assemble(
                 ("Adjudication ", "bold"),
                 f"A = {a}, B = {b}; adjudicator {session.adjudicator}; ",
-                f"kappa {kappa}, {overall.pairs} pairs; ",
+                f"kappa {kappa}, {counted(overall.pairs, 'pair')}; ",
                 (state, "bold"),
             )
         )
@@ -255,8 +268,8 @@ class AdjudicateScreen(Screen[str | None]):
         self.action_cancel()
         table.move_cursor(row=self.session.index)
         self.show_current()
-        if self.session.complete:
-            self.notify(f"all {len(self.session.items)} disagreements decided; press w to write")
+        if self.session.complete and not self.session.written:
+            self.write_output(self.session.snapshot())
 
     def on_unmount(self) -> None:
         stop_exiting_on_hangup()
@@ -272,21 +285,30 @@ class AdjudicateScreen(Screen[str | None]):
         if not self.session.complete:
             left = len(self.session.items) - self.session.decided
             self.notify(
-                f"{left} disagreements are undecided; the qrels are written only when all are decided",
+                f"{counted(left, 'disagreement')} undecided; the qrels are written only when all are decided",
                 severity="warning",
             )
             return
-        self.write_output()
+        self.write_output(self.session.snapshot())
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#adjudicate-status", Static).update(text)
+
+    def write_output(self, snapshot: AdjudicationSnapshot) -> Worker[None]:
+        """Write ``snapshot`` in a worker (atomic; a large protocol's TOML takes a while)."""
+        self.set_status(f"writing {self.session.output.name}…")
+        self._write_worker = self._write(snapshot)
+        return self._write_worker
 
     @work(exclusive=True, group="adjudicate-write")
-    async def write_output(self) -> None:
-        """Atomic write off the event loop: a large protocol's TOML takes a while to build."""
+    async def _write(self, snapshot: AdjudicationSnapshot) -> None:
         try:
-            message = await asyncio.to_thread(self.session.write)
+            self._written_message = await asyncio.to_thread(self.session.write, snapshot)
         except ContractError as error:
-            self.notify(error.one_line(), severity="error")
+            self.set_status(f"qrels NOT written: {error.one_line()}")
             return
         except OSError as error:
+            self.set_status(f"qrels NOT written: {describe_os_error(error)}")
             self.notify(
                 f"qrels NOT written: {describe_os_error(error)}; every decision is safe in "
                 f"{self.session.journal_path}; press w to retry, or quit and run adjudicate again",
@@ -294,13 +316,21 @@ class AdjudicateScreen(Screen[str | None]):
                 timeout=30,
             )
             return
-        self.dismiss(message)
+        self.set_status(f"all {counted(len(snapshot.decisions), 'disagreement')} decided: wrote {self.session.output}")
 
-    def action_quit_keep(self) -> None:
+    async def action_quit_keep(self) -> None:
+        """Quit. All decided: the file holds every decision first (written now if it does not)."""
+        if self._write_worker is not None:
+            await self._write_worker.wait()
+        if self.session.complete and not self.session.written:
+            await self.write_output(self.session.snapshot()).wait()
+            if not self.session.written:
+                return  # the write failed and says so; the adjudicator retries or ctrl+q
+        if self.session.written:
+            self.dismiss(self._written_message)
+            return
         left = len(self.session.items) - self.session.decided
         self.dismiss(
-            None
-            if self.session.written
-            else f"{left} of {len(self.session.items)} disagreements undecided; progress is kept in "
+            f"{left} of {counted(len(self.session.items), 'disagreement')} undecided; progress is kept in "
             f"{self.session.journal_path}; run adjudicate again to continue"
         )

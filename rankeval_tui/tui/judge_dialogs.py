@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -25,7 +25,7 @@ class NoteScreen(ModalScreen[str | None]):
         self.text = text or ""
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="note-dialog"):
+        with Vertical(id="note-dialog"):
             yield Static(
                 Text.assemble(
                     "Note for query ",
@@ -45,19 +45,21 @@ class NoteScreen(ModalScreen[str | None]):
 
 
 class HelpScreen(ModalScreen[None]):
-    """The judging keys, generated from JudgeScreen.BINDINGS so help never disagrees with them."""
+    """A screen's keys, generated from its BINDINGS so help never disagrees with them."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
 
-    def __init__(self, bindings: list[Binding]) -> None:
+    def __init__(self, bindings: list[Binding], *, title: str = "Judging keys") -> None:
         super().__init__()
         self.bindings = bindings
+        self.title_text = title
 
     def compose(self) -> ComposeResult:
-        lines = Text("Judging keys\n\n", style="bold")
+        lines = Text(f"{self.title_text}\n\n", style="bold")
+        width = max((len(binding.key_display or binding.key) for binding in self.bindings), default=0) + 2
         for binding in self.bindings:
             keys = binding.key_display or binding.key
-            lines.append(f"  {keys:<8}", style="bold cyan")
+            lines.append(f"  {keys:<{width}}", style="bold cyan")
             lines.append(f"{binding.tooltip or binding.description}\n")
         lines.append(
             "\nA pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"

@@ -27,7 +27,7 @@ from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
-from rankeval_tui.tui.overview_screen import OverviewScreen
+from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 from rankeval_tui.tui.wording import counted, floored_percent
 
@@ -76,7 +76,7 @@ class JudgeScreen(Screen[None]):
             "e",
             "toggle_need",
             "Need",
-            tooltip="show the need and relevance in full, or fold them to one line each",
+            tooltip="need and relevance in full, or folded to one line",
             id="judge.toggle_need",
         ),
         Binding("w", "write", "Write", tooltip="write qrels.toml now (when every pair is judged)", id="judge.write"),
@@ -290,8 +290,10 @@ class JudgeScreen(Screen[None]):
         self.move(self.session.next_unjudged)
 
     def action_overview(self) -> None:
-        def jump(pair: tuple[str, str] | None) -> None:
-            if pair is not None:
+        def jump(pair: tuple[str, str] | str | None) -> None:
+            if pair == QUIT:
+                self.call_later(self.action_quit_judging)
+            elif isinstance(pair, tuple):
                 self.move(lambda: self.session.goto(*pair))
             else:
                 self.sync()

@@ -1,7 +1,8 @@
 """The overview: every pair of the protocol at a glance, and a jump to any of them.
 
 It reads the judging session (never a file) and returns the chosen pair to the judging
-screen, which records the jump; this screen changes nothing itself.
+screen, which records the jump (or ``QUIT``: the judging screen then quits as its own ``q``
+does); this screen changes nothing itself.
 """
 
 from __future__ import annotations
@@ -10,19 +11,27 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.tui.judge_dialogs import HelpScreen
 from rankeval_tui.tui.widgets.label_matrix import UNJUDGED, LabelMatrix
+from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
+from rankeval_tui.tui.wording import counted
+
+QUIT = "quit"
+"""The overview's result when the annotator quits from it: judging quits, as with its own ``q``."""
 
 
-class OverviewScreen(Screen[tuple[str, str] | None]):
+class OverviewScreen(Screen[tuple[str, str] | str | None]):
     """Queries x documents: 1, 0, unjudged, disputed. Enter jumps to the pair under the cursor."""
 
     BINDINGS = [
         Binding("escape", "back", "Back", id="overview.back"),
         Binding("o", "back", "Back", show=False, id="overview.back_o"),
         Binding("g", "next_unjudged", "Next unjudged", id="overview.next_unjudged"),
+        Binding("question_mark", "help", "Help", key_display="?", id="overview.help"),
+        Binding("q", "quit", "Quit", tooltip="quit judging (as q on the judging screen)", id="overview.quit"),
     ]
 
     def __init__(self, session: JudgingSession) -> None:
@@ -44,7 +53,8 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
         yield Static(
             Text.assemble(
                 ("Overview ", "bold"),
-                f"{len(session.query_ids)} queries x {len(session.definition.documents)} documents, {order}; "
+                f"{counted(len(session.query_ids), 'query')} x {counted(len(session.definition.documents), 'document')}, "
+                f"{order}; "
                 f"{session.remaining} of {session.total} left   ",
                 ("1", "bold green"),
                 " relevant  ",
@@ -62,7 +72,7 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
         )
         yield LabelMatrix(session, id="overview-matrix")
         yield Static(id="overview-cell")
-        yield Footer(compact=True)
+        yield PinnedFooter(("help", "quit"))
 
     def on_mount(self) -> None:
         self.sub_title = "overview"
@@ -101,6 +111,13 @@ class OverviewScreen(Screen[tuple[str, str] | None]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+    def action_quit(self) -> None:
+        self.dismiss(QUIT)
+
+    def action_help(self) -> None:
+        keys = [b for b in (*self.BINDINGS, *LabelMatrix.BINDINGS) if isinstance(b, Binding)]
+        self.app.push_screen(HelpScreen(keys, title="Overview keys"))
 
     def action_next_unjudged(self) -> None:
         """Move the matrix cursor (not the session) to the next unjudged cell after it."""

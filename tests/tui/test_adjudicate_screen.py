@@ -113,8 +113,12 @@ async def test_decisions_are_written_as_exhaustive_adjudicated_qrels(definition,
             # the reason is shown, not cut to the width of the column's header
             assert screen.query_one(DataTable).columns["reason"].width >= len("about download location")
             assert "all 3 decided" in text_of(screen, "#adjudicate-summary")
-            await pilot.press("w")
+            # the last decision writes the file (in a worker), as the last judged pair does
             await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert out.exists() and session.written
+            assert f"wrote {out}" in text_of(screen, "#adjudicate-status")
+            await pilot.press("q")
             await pilot.pause()
         assert app.return_value.startswith(f"wrote {out}")
     finally:

@@ -137,6 +137,14 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(read_input_bytes(path)).hexdigest()
 
 
+@dataclass(frozen=True)
+class AdjudicationSnapshot:
+    """The adjudicated qrels at one moment, with the decisions they were built from."""
+
+    qrels: QrelsFile
+    decisions: dict[Pair, Decision]
+
+
 @dataclass
 class AdjudicationSession:
     """The queue of disagreeing pairs and the decisions taken, backed by a journal.
@@ -157,7 +165,8 @@ class AdjudicationSession:
     journal: Journal | None = None
     lock: Lock | None = None
     warnings: list[str] = field(default_factory=list)
-    written: bool = False
+    written_decisions: dict[Pair, Decision] | None = None
+    """The decisions the output file on disk holds (None: not written by this session)."""
 
     # ------------------------------------------------------------ opening
 
@@ -331,6 +340,17 @@ class AdjudicationSession:
 
     # ------------------------------------------------------------ output
 
+    @property
+    def written(self) -> bool:
+        """The output file holds every current decision (a decision changed after the write
+        makes this False again until the next write; the journal has it meanwhile)."""
+        return self.written_decisions == self.decisions
+
+    def snapshot(self) -> AdjudicationSnapshot:
+        """The qrels to write and the decisions they hold, taken now (the write may run in a
+        worker while the adjudicator changes a decision; that change is written next time)."""
+        return AdjudicationSnapshot(self.qrels(), dict(self.decisions))
+
     def qrels(self) -> QrelsFile:
         return adjudicated_qrels(
             self.definition,
@@ -342,23 +362,28 @@ class AdjudicationSession:
             {"input_sha256": [i["sha256"] for i in self.inputs]},
         )
 
-    def write(self) -> str:
-        """Write the exhaustive adjudicated qrels atomically, then drop the journal."""
-        qrels = self.qrels()  # raises while anything is undecided
-        write_qrels(self.output, qrels, self.definition)
-        self.written = True
-        if self.journal is not None:
-            self.journal.remove()
-            self.journal = None
+    def write(self, snapshot: AdjudicationSnapshot | None = None) -> str:
+        """Write the exhaustive adjudicated qrels atomically (``snapshot``, or one taken now).
+
+        The journal stays until ``close``: a decision changed after this write is journaled
+        like any other, and ``close`` drops the journal only when the file holds every decision."""
+        taken = snapshot or self.snapshot()  # raises while anything is undecided
+        write_qrels(self.output, taken.qrels, self.definition)
+        self.written_decisions = taken.decisions
         return (
             f"wrote {self.output}: {self.definition.pair_count} pairs, {len(self.items)} adjudicated by "
             f"{self.adjudicator}"
         )
 
     def close(self) -> None:
-        """Close the journal and release the lock; an unfinished journal stays for the next run."""
+        """Close the journal and release the lock. The journal is removed when the output holds
+        every decision; otherwise (unfinished, or changed since the write) it stays for the next run."""
         if self.journal is not None:
-            self.journal.close()
+            if self.written:
+                self.journal.remove()
+            else:
+                self.journal.close()
+            self.journal = None
         if self.lock is not None:
             self.lock.release()
             self.lock = None

@@ -20,7 +20,7 @@ class PinnedFooter(Footer):
     """``Footer`` with the keys of the ``pinned`` actions always shown at its right edge."""
 
     DEFAULT_CSS = """
-    PinnedFooter > .footer-unpinned { width: 1fr; height: 1; overflow: hidden hidden; }
+    PinnedFooter > .footer-unpinned { width: 1fr; height: 1; overflow: hidden hidden; margin-right: 1; }
     PinnedFooter.-compact FooterLabel { margin: 0 1 0 0; }
     """
     """The last rule keeps a space after a group's label (``[ ] Query``): the compact footer's
