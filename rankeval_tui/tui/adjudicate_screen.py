@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -297,10 +296,9 @@ class AdjudicateScreen(Screen[str | None]):
     def write_output(self, snapshot: AdjudicationSnapshot) -> Worker[None]:
         """Write ``snapshot`` in a worker (atomic; a large protocol's TOML takes a while)."""
         self.set_status(f"writing {self.session.output.name}…")
-        self._write_worker = self._write(snapshot)
+        self._write_worker = self.run_worker(self._write(snapshot), exclusive=True, group="adjudicate-write")
         return self._write_worker
 
-    @work(exclusive=True, group="adjudicate-write")
     async def _write(self, snapshot: AdjudicationSnapshot) -> None:
         try:
             self._written_message = await asyncio.to_thread(self.session.write, snapshot)
