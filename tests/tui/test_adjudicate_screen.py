@@ -4,6 +4,7 @@ decisions need a reason, are journaled, survive a restart, and ``w`` writes the 
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 
 import pytest
@@ -330,3 +331,131 @@ def test_cli_runner_uses_the_one_app_and_always_closes_the_session(definition, f
     with pytest.raises(RuntimeError):
         run_adjudication_app(DEMO, session)
     assert not lock.exists()
+
+
+def in_view(screen, selector: str) -> bool:
+    """The widget is drawn whole inside the terminal, above the footer."""
+    region = screen.query_one(selector).region
+    footer_top = screen.query_one("PinnedFooter").region.y
+    return region.height > 0 and screen.region.contains_region(region) and region.bottom <= footer_top
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+async def test_last_decision_writes_the_qrels_and_the_reason_field_is_in_view(definition, files, size):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    app = adjudication_app(session)
+    try:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            await pilot.press("1")
+            reason = screen.query_one("#adjudicate-reason", Input)
+            assert in_view(screen, "#adjudicate-reason") and reason.has_focus  # typed where it is seen
+            assert len(reason.placeholder) < reason.content_region.width  # never cut to "...and press"
+            assert in_view(screen, "#adjudicate-labels") and in_view(screen, "#adjudicate-status")
+            await pilot.press("escape")
+            await decide(pilot, "0", "location only")
+            await decide(pilot, "1", "CSV is an export")
+            assert not out.exists()
+            await decide(pilot, "1", "dark theme")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert f"all 3 disagreements decided: wrote {out}" in text_of(screen, "#adjudicate-status")
+            assert in_view(screen, "#adjudicate-status")
+            written = read_qrels_file(out, definition)  # on disk before q is pressed
+            assert {q: {d: r["final"] for d, r in row.items()} for q, row in written.adjudication.items()} == {
+                "q1": {"d1": 0},
+                "q2": {"d4": 1},
+                "q4": {"d6": 1},
+            }
+            await pilot.press("q")
+            await pilot.pause()
+        assert app.return_value == f"wrote {out}: 30 pairs, 3 adjudicated by carol"
+    finally:
+        session.close()
+    assert not out.with_name(out.name + JOURNAL_SUFFIX).exists()
+
+
+async def test_a_decision_changed_after_the_write_is_journaled_and_written_again(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    journal = out.with_name(out.name + JOURNAL_SUFFIX)
+    app = adjudication_app(session)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for key, reason in (("0", "location only"), ("1", "CSV"), ("1", "dark theme")):
+                await decide(pilot, key, reason)
+            await app.workers.wait_for_complete()
+            assert session.written and journal.exists()  # the journal stays while the app runs
+            app.screen.query_one(DataTable).move_cursor(row=0)
+            await pilot.pause()
+            await decide(pilot, "1", "saving is downloading")  # changed: journaled first
+            entries = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+            assert entries[-1] == {"op": "decide", "q": "q1", "d": "d1", "final": 1, "reason": "saving is downloading"}
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert session.written
+            assert read_qrels_file(out, definition).adjudication["q1"]["d1"]["final"] == 1  # written again
+            await pilot.press("q")
+            await pilot.pause()
+    finally:
+        session.close()
+    assert not journal.exists()
+
+
+async def test_quit_right_after_the_last_decision_waits_for_the_file(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    app = adjudication_app(session)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for key, reason in (("0", "location only"), ("1", "CSV"), ("1", "dark theme")):
+                await decide(pilot, key, reason)
+            await pilot.press("q")  # no wait for the write worker: q waits for it
+            await pilot.pause()
+        assert app.return_value.startswith(f"wrote {out}")
+    finally:
+        session.close()
+    assert read_qrels_file(out, definition).adjudication["q4"]["d6"]["reason"] == "dark theme"
+
+
+async def test_quit_on_unanimous_files_writes_them(definition, files, tmp_path):
+    a, _, out = files
+    same = tmp_path / "alice-again.toml"
+    same.write_bytes(a.read_bytes())
+    session = AdjudicationSession.open(definition, a, same, out, adjudicator="carol")
+    app = adjudication_app(session)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "nothing to adjudicate" in text_of(app.screen, "#adjudicate-summary")
+            assert "1 pairs" not in text_of(app.screen, "#adjudicate-summary")
+            await pilot.press("q")
+            await pilot.pause()
+        assert app.return_value.startswith(f"wrote {out}")
+    finally:
+        session.close()
+    assert read_qrels_file(out, definition).labels == read_qrels_file(a, definition).labels
+
+
+def test_changed_decision_after_a_write_keeps_the_journal_until_written(definition, files):
+    a, b, out = files
+    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
+    for final in (0, 1, 1):
+        session.decide(final, "checked")
+    session.write()
+    assert session.written
+    session.select(0)
+    session.decide(1, "second look")
+    assert not session.written  # the file holds the old decision; the journal has the new one
+    session.close()
+    journal = out.with_name(out.name + JOURNAL_SUFFIX)
+    assert journal.exists()
+    again = AdjudicationSession.open(definition, a, b, out)
+    try:
+        assert again.decisions[("q1", "d1")].reason == "second look" and again.complete
+    finally:
+        again.close()
