@@ -64,7 +64,7 @@ class AdjudicateScreen(Screen[str | None]):
             tooltip="quit: writes if all are decided, else keeps the journal",
             id="adjudicate.quit",
         ),
-        Binding("escape", "cancel", "Cancel", show=False, id="adjudicate.cancel"),
+        Binding("escape", "cancel", "Cancel", key_display="esc", id="adjudicate.cancel"),
     ]
 
     pending_final: reactive[int | None] = reactive(None)
@@ -156,6 +156,12 @@ class AdjudicateScreen(Screen[str | None]):
         reason = self.query_one("#adjudicate-reason", Input)
         reason.disabled = final is None
         self.show_decision()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape is shown only while a choice waits for its reason: then it is the one key the
+        footer can offer (typed characters go to the reason, so 0, 1, n, w and q are inactive)."""
+        return action != "cancel" or self.pending_final is not None
 
     def show_current(self) -> None:
         item = self.session.current

@@ -297,10 +297,45 @@ def adjudication_in_copy(seed_copy: Path):
         session.close()
 
 
-def test_adjudication_snapshot(snap_compare, adjudication_in_copy: RankevalApp) -> None:
+SNAPSHOT_SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((140, 40), id="140x40")]
+
+
+@pytest.mark.parametrize("size", SNAPSHOT_SIZES)
+def test_adjudication_snapshot(snap_compare, adjudication_in_copy: RankevalApp, size: tuple[int, int]) -> None:
     """q1/d1 decided with a reason; the cursor moved on to q2/d4, whose two notes disagree."""
     keys = ["0", *("space" if ch == " " else ch for ch in "about download location"), "enter"]
-    assert snap_compare(adjudication_in_copy, press=keys, terminal_size=(120, 36))
+    assert snap_compare(adjudication_in_copy, press=keys, terminal_size=size)
+
+
+@pytest.fixture()
+def big_adjudication(tmp_path: Path):
+    """The 2,000-query protocol; bob flips five of alice's 80,000 labels (one per 400 queries)."""
+    from rankeval_tui.core.files import load_definition
+    from tests.tui.big_protocol import write_big_protocol
+
+    directory = write_big_protocol(tmp_path / "big")
+    labels = tomllib.loads((directory / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
+    bob = copy.deepcopy(labels)
+    for query in list(bob)[::400]:
+        doc = next(iter(bob[query]))
+        bob[query][doc] = 1 - bob[query][doc]
+    a, b = directory / "qrels-alice.toml", directory / "qrels-bob.toml"
+    a.write_text(tomli_w.dumps({"provenance": {"annotators": ["alice"]}, "qrels": labels}), encoding="utf-8")
+    b.write_text(tomli_w.dumps({"provenance": {"annotators": ["bob"]}, "qrels": bob}), encoding="utf-8")
+    session = AdjudicationSession.open(
+        load_definition(directory), a, b, directory / "qrels-adjudicated.toml", adjudicator="carol"
+    )
+    try:
+        yield RankevalApp(directory, start="adjudicate", adjudication_session=session)
+    finally:
+        session.close()
+
+
+@pytest.mark.parametrize("size", SNAPSHOT_SIZES)
+def test_adjudication_snapshot_2000_queries(snap_compare, big_adjudication: RankevalApp, size: tuple[int, int]) -> None:
+    """One of five decided; the reason of the second being typed, in view at both sizes."""
+    keys = ["1", *("space" if ch == " " else ch for ch in "answers it"), "enter", "0", *"partly"]
+    assert snap_compare(big_adjudication, press=keys, terminal_size=size)
 
 
 def test_cli_runner_uses_the_one_app_and_always_closes_the_session(definition, files, monkeypatch):

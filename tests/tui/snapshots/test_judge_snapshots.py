@@ -1,7 +1,9 @@
-"""Snapshots (pytest-textual-snapshot, 120x36) of the judging screen and the overview matrix.
+"""Snapshots (pytest-textual-snapshot) of the judging screen and the overview matrix, at
+80x24 and 140x40 (issue 14: every screen fits the smallest common terminal and grows).
 
-Built on a copy of the seed protocol without qrels, corpus order, a fixed annotator, so the
-picture is the same on every machine. Update deliberately with ``--snapshot-update``.
+Built on a copy of the seed protocol without qrels, and on the seeded 2,000-query protocol left
+to judge (``tests/tui/big_protocol.py``), corpus order, a fixed annotator, so the picture is the
+same on every machine. Update deliberately with ``--snapshot-update``, then look at the SVGs.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
 
 SIZE = (120, 36)
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((140, 40), id="140x40")]
 # q1 judged, then q2 d1 and d2; back to q1 d2, disputed with a note (the cursor stays there).
 KEYS = [
     "0",
@@ -46,12 +49,37 @@ def judging_app(seed_copy: Path) -> RankevalApp:
     return RankevalApp(seed_copy, qrels_path=seed_copy / "qrels.toml", start="judge", judge_session=session)
 
 
-def test_judging_screen(snap_compare, judging_app: RankevalApp) -> None:
-    assert snap_compare(judging_app, press=KEYS, terminal_size=SIZE)
+@pytest.mark.parametrize("size", SIZES)
+def test_judging_screen(snap_compare, judging_app: RankevalApp, size: tuple[int, int]) -> None:
+    assert snap_compare(judging_app, press=KEYS, terminal_size=size)
 
 
-def test_overview_matrix(snap_compare, judging_app: RankevalApp) -> None:
-    assert snap_compare(judging_app, press=[*KEYS, "o", "down", "right", "right"], terminal_size=SIZE)
+@pytest.mark.parametrize("size", SIZES)
+def test_overview_matrix(snap_compare, judging_app: RankevalApp, size: tuple[int, int]) -> None:
+    assert snap_compare(judging_app, press=[*KEYS, "o", "down", "right", "right"], terminal_size=size)
+
+
+@pytest.fixture()
+def big_judging_app(tmp_path: Path) -> RankevalApp:
+    """2,000 queries x 40 documents to judge; the first query has a need of several lines."""
+    from tests.tui.big_protocol import write_big_protocol
+
+    directory = write_big_protocol(tmp_path / "big", qrels=False)
+    session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
+    return RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_judging_screen_2000_queries(snap_compare, big_judging_app: RankevalApp, size: tuple[int, int]) -> None:
+    """Two pairs judged; the long need folded to one line, the document below it."""
+    assert snap_compare(big_judging_app, press=["1", "0"], terminal_size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_overview_2000_queries(snap_compare, big_judging_app: RankevalApp, size: tuple[int, int]) -> None:
+    """Scrolled down two pages and right, so the cursor's row and column are not the first."""
+    keys = ["1", "0", "o", "pagedown", "pagedown", *["right"] * 3]
+    assert snap_compare(big_judging_app, press=keys, terminal_size=size)
 
 
 @pytest.fixture()
