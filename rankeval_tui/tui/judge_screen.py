@@ -68,7 +68,8 @@ class JudgeScreen(Screen[None]):
         ),
         Binding("g", "next_unjudged", "Unjudged", tooltip="jump to the next unjudged pair", id="judge.next_unjudged"),
         Binding("u", "undo", "Undo", tooltip="undo the last change (whole session, across restarts)", id="judge.undo"),
-        Binding("ctrl+r,U", "redo", "Redo", key_display="^r", tooltip="redo (also U)", id="judge.redo"),
+        # redo and write are listed by ? (help) only: the footer keeps room for the keys used on every pair
+        Binding("ctrl+r,U", "redo", "Redo", key_display="^r", tooltip="redo (also U)", show=False, id="judge.redo"),
         Binding("n", "note", "Note", tooltip="write a note on this pair", id="judge.note"),
         Binding("d", "dispute", "Dispute", tooltip="toggle the disputed flag of this pair", id="judge.dispute"),
         Binding("o", "overview", "Overview", tooltip="matrix of all pairs; jump to any", id="judge.overview"),
@@ -79,7 +80,14 @@ class JudgeScreen(Screen[None]):
             tooltip="need and relevance in full, or folded to one line",
             id="judge.toggle_need",
         ),
-        Binding("w", "write", "Write", tooltip="write qrels.toml now (when every pair is judged)", id="judge.write"),
+        Binding(
+            "w",
+            "write",
+            "Write",
+            tooltip="write qrels.toml now (when every pair is judged)",
+            show=False,
+            id="judge.write",
+        ),
         Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="judge.help"),
         Binding(
             "q",

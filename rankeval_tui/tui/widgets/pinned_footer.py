@@ -2,8 +2,8 @@
 
 Textual's ``Footer`` cuts its keys off at the right edge, and at 80 columns the judging
 screens' last keys (help and quit) fell off. This footer puts the other keys in a group that
-takes the room left (and is the one cut when the terminal is narrow) and the pinned actions'
-keys after it, at the right edge.
+takes the room left and the pinned actions' keys after it, at the right edge. A key that does
+not fit whole in the group is hidden rather than cut ("n" without its "Note"): ``?`` lists all.
 """
 
 from __future__ import annotations
@@ -41,3 +41,28 @@ class PinnedFooter(Footer):
                 else:
                     yield widget
         yield from pinned
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.call_after_refresh(self.hide_cut_keys)
+
+    def on_resize(self) -> None:
+        for key in self.query(".footer-unpinned > *"):
+            key.display = True  # laid out again at the new width, then the cut ones hidden
+        self.call_after_refresh(self.hide_cut_keys)
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self.hide_cut_keys)
+
+    def hide_cut_keys(self) -> None:
+        """Hide, from the first key that does not fit whole, every key after it in the group."""
+        groups = self.query(".footer-unpinned")
+        if not groups:
+            return
+        right = groups.first().region.right
+        cut = False
+        for key in groups.first().children:
+            cut = cut or key.region.right > right
+            if cut:
+                key.display = False
