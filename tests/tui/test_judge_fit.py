@@ -56,6 +56,16 @@ def footer_actions_on_screen(app: RankevalApp) -> set[str]:
     return shown
 
 
+def cut_footer_keys(app: RankevalApp) -> list[str]:
+    """Footer keys drawn only in part (their right edge past the room the pinned keys leave)."""
+    group = app.screen.query_one(".footer-unpinned")
+    return [
+        key.action
+        for key in group.query(FooterKey)
+        if key.display and key.region.width and key.region.right > group.region.right
+    ]
+
+
 # ------------------------------------------------------------------ wording
 
 
@@ -112,6 +122,9 @@ async def test_long_need_folds_so_query_and_document_are_on_screen(big: Path, si
         assert session.label_of("q:1001", session.docs_of["q:1001"][0]) == 1
         assert journal_ops(big).count("label") == 1
         assert {"help", "quit_judging"} <= footer_actions_on_screen(app)
+        await pilot.pause()  # the footer hides what it cannot show whole one frame after layout
+        assert cut_footer_keys(app) == []
+        assert ("note" in footer_actions_on_screen(app)) == (size[0] >= 100)  # measured: fits from 100 columns
 
 
 async def test_label_keys_record_nothing_while_no_document_line_is_on_screen(big: Path) -> None:
