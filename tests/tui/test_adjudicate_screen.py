@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -258,43 +259,37 @@ def test_torn_journal_tail_is_dropped_not_read_as_a_decision(definition, files):
         third.close()
 
 
+def adjudication_over(directory: Path, labels: dict, flipped: dict, notes: tuple[dict, dict] = ({}, {})):
+    """alice's labels and bob's ``flipped`` copy written beside the protocol in ``directory``;
+    yields the app in adjudication mode (carol adjudicating) and closes the session after."""
+    from rankeval_tui.core.files import load_definition
+
+    a, b = directory / "qrels-alice.toml", directory / "qrels-bob.toml"
+    for path, name, qrels, note in ((a, "alice", labels, notes[0]), (b, "bob", flipped, notes[1])):
+        document = {"provenance": {"annotators": [name]}, "qrels": qrels, **({"notes": note} if note else {})}
+        path.write_text(tomli_w.dumps(document), encoding="utf-8")
+    session = AdjudicationSession.open(
+        load_definition(directory), a, b, directory / "qrels-adjudicated.toml", adjudicator="carol"
+    )
+    try:
+        yield RankevalApp(directory, start="adjudicate", adjudication_session=session)
+    finally:
+        session.close()
+
+
 @pytest.fixture()
 def adjudication_in_copy(seed_copy: Path):
     """A temp copy of the demo with alice's and bob's files (3 disagreements), adjudicator carol.
 
     Only file names relative to the copy reach the screen before every pair is decided, so the
     picture is the same on every machine."""
-    from rankeval_tui.core.files import load_definition
-
     labels = tomllib.loads((seed_copy / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
     bob = copy.deepcopy(labels)
     bob["q1"]["d1"] = 1
     bob["q2"]["d4"] = 0
     bob["q4"]["d6"] = 0
-    a, b = seed_copy / "qrels-alice.toml", seed_copy / "qrels-bob.toml"
-    a.write_text(
-        tomli_w.dumps(
-            {
-                "provenance": {"annotators": ["alice"]},
-                "qrels": labels,
-                "notes": {"q2": {"d4": "CSV is an export format"}},
-            }
-        ),
-        encoding="utf-8",
-    )
-    b.write_text(
-        tomli_w.dumps(
-            {"provenance": {"annotators": ["bob"]}, "qrels": bob, "notes": {"q2": {"d4": "a table, not a text export"}}}
-        ),
-        encoding="utf-8",
-    )
-    session = AdjudicationSession.open(
-        load_definition(seed_copy), a, b, seed_copy / "qrels-adjudicated.toml", adjudicator="carol"
-    )
-    try:
-        yield RankevalApp(seed_copy, start="adjudicate", adjudication_session=session)
-    finally:
-        session.close()
+    notes = ({"q2": {"d4": "CSV is an export format"}}, {"q2": {"d4": "a table, not a text export"}})
+    yield from adjudication_over(seed_copy, labels, bob, notes)
 
 
 SNAPSHOT_SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((140, 40), id="140x40")]
@@ -310,7 +305,6 @@ def test_adjudication_snapshot(snap_compare, adjudication_in_copy: RankevalApp, 
 @pytest.fixture()
 def big_adjudication(tmp_path: Path):
     """The 2,000-query protocol; bob flips five of alice's 80,000 labels (one per 400 queries)."""
-    from rankeval_tui.core.files import load_definition
     from tests.tui.big_protocol import write_big_protocol
 
     directory = write_big_protocol(tmp_path / "big")
@@ -319,16 +313,7 @@ def big_adjudication(tmp_path: Path):
     for query in list(bob)[::400]:
         doc = next(iter(bob[query]))
         bob[query][doc] = 1 - bob[query][doc]
-    a, b = directory / "qrels-alice.toml", directory / "qrels-bob.toml"
-    a.write_text(tomli_w.dumps({"provenance": {"annotators": ["alice"]}, "qrels": labels}), encoding="utf-8")
-    b.write_text(tomli_w.dumps({"provenance": {"annotators": ["bob"]}, "qrels": bob}), encoding="utf-8")
-    session = AdjudicationSession.open(
-        load_definition(directory), a, b, directory / "qrels-adjudicated.toml", adjudicator="carol"
-    )
-    try:
-        yield RankevalApp(directory, start="adjudicate", adjudication_session=session)
-    finally:
-        session.close()
+    yield from adjudication_over(directory, labels, bob)
 
 
 @pytest.mark.parametrize("size", SNAPSHOT_SIZES)
@@ -375,85 +360,82 @@ def in_view(screen, selector: str) -> bool:
     return region.height > 0 and screen.region.contains_region(region) and region.bottom <= footer_top
 
 
-@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
-async def test_last_decision_writes_the_qrels_and_the_reason_field_is_in_view(definition, files, size):
-    a, b, out = files
+@asynccontextmanager
+async def adjudicating(definition, a: Path, b: Path, out: Path, size: tuple[int, int] = (80, 24)):
+    """carol adjudicating a against b in the app; the session is closed (as the CLI does) after."""
     session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
     app = adjudication_app(session)
     try:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            screen = app.screen
-            await pilot.press("1")
-            reason = screen.query_one("#adjudicate-reason", Input)
-            assert in_view(screen, "#adjudicate-reason") and reason.has_focus  # typed where it is seen
-            assert len(reason.placeholder) < reason.content_region.width  # never cut to "...and press"
-            assert in_view(screen, "#adjudicate-labels") and in_view(screen, "#adjudicate-status")
-            await pilot.press("escape")
-            await decide(pilot, "0", "location only")
-            await decide(pilot, "1", "CSV is an export")
-            assert not out.exists()
-            await decide(pilot, "1", "dark theme")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            assert f"all 3 disagreements decided: wrote {out}" in text_of(screen, "#adjudicate-status")
-            assert in_view(screen, "#adjudicate-status")
-            written = read_qrels_file(out, definition)  # on disk before q is pressed
-            assert {q: {d: r["final"] for d, r in row.items()} for q, row in written.adjudication.items()} == {
-                "q1": {"d1": 0},
-                "q2": {"d4": 1},
-                "q4": {"d6": 1},
-            }
-            await pilot.press("q")
-            await pilot.pause()
-        assert app.return_value == f"wrote {out}: 30 pairs, 3 adjudicated by carol"
+            yield app, session, pilot
     finally:
         session.close()
+
+
+async def decide_all(pilot, decisions=(("0", "location only"), ("1", "CSV is an export"), ("1", "dark theme"))):
+    for key, reason in decisions:
+        await decide(pilot, key, reason)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+async def test_last_decision_writes_the_qrels_and_the_reason_field_is_in_view(definition, files, size):
+    a, b, out = files
+    async with adjudicating(definition, a, b, out, size) as (app, session, pilot):
+        screen = app.screen
+        await pilot.press("1")
+        reason = screen.query_one("#adjudicate-reason", Input)
+        assert in_view(screen, "#adjudicate-reason") and reason.has_focus  # typed where it is seen
+        assert len(reason.placeholder) < reason.content_region.width  # never cut to "...and press"
+        assert in_view(screen, "#adjudicate-labels") and in_view(screen, "#adjudicate-status")
+        await pilot.press("escape")
+        await decide_all(pilot, (("0", "location only"), ("1", "CSV is an export")))
+        assert not out.exists()
+        await decide(pilot, "1", "dark theme")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert f"all 3 disagreements decided: wrote {out}" in text_of(screen, "#adjudicate-status")
+        assert in_view(screen, "#adjudicate-status")
+        written = read_qrels_file(out, definition)  # on disk before q is pressed
+        assert {q: {d: r["final"] for d, r in row.items()} for q, row in written.adjudication.items()} == {
+            "q1": {"d1": 0},
+            "q2": {"d4": 1},
+            "q4": {"d6": 1},
+        }
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value == f"wrote {out}: 30 pairs, 3 adjudicated by carol"
     assert not out.with_name(out.name + JOURNAL_SUFFIX).exists()
 
 
 async def test_a_decision_changed_after_the_write_is_journaled_and_written_again(definition, files):
     a, b, out = files
-    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
     journal = out.with_name(out.name + JOURNAL_SUFFIX)
-    app = adjudication_app(session)
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            for key, reason in (("0", "location only"), ("1", "CSV"), ("1", "dark theme")):
-                await decide(pilot, key, reason)
-            await app.workers.wait_for_complete()
-            assert session.written and journal.exists()  # the journal stays while the app runs
-            app.screen.query_one(DataTable).move_cursor(row=0)
-            await pilot.pause()
-            await decide(pilot, "1", "saving is downloading")  # changed: journaled first
-            entries = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
-            assert entries[-1] == {"op": "decide", "q": "q1", "d": "d1", "final": 1, "reason": "saving is downloading"}
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-            assert session.written
-            assert read_qrels_file(out, definition).adjudication["q1"]["d1"]["final"] == 1  # written again
-            await pilot.press("q")
-            await pilot.pause()
-    finally:
-        session.close()
+    async with adjudicating(definition, a, b, out) as (app, session, pilot):
+        await decide_all(pilot)
+        await app.workers.wait_for_complete()
+        assert session.written and journal.exists()  # the journal stays while the app runs
+        app.screen.query_one(DataTable).move_cursor(row=0)
+        await pilot.pause()
+        await decide(pilot, "1", "saving is downloading")  # changed: journaled first
+        entries = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+        assert entries[-1] == {"op": "decide", "q": "q1", "d": "d1", "final": 1, "reason": "saving is downloading"}
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert session.written
+        assert read_qrels_file(out, definition).adjudication["q1"]["d1"]["final"] == 1  # written again
+        await pilot.press("q")
+        await pilot.pause()
     assert not journal.exists()
 
 
 async def test_quit_right_after_the_last_decision_waits_for_the_file(definition, files):
     a, b, out = files
-    session = AdjudicationSession.open(definition, a, b, out, adjudicator="carol")
-    app = adjudication_app(session)
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            for key, reason in (("0", "location only"), ("1", "CSV"), ("1", "dark theme")):
-                await decide(pilot, key, reason)
-            await pilot.press("q")  # no wait for the write worker: q waits for it
-            await pilot.pause()
-        assert app.return_value.startswith(f"wrote {out}")
-    finally:
-        session.close()
+    async with adjudicating(definition, a, b, out) as (app, _, pilot):
+        await decide_all(pilot)
+        await pilot.press("q")  # no wait for the write worker: q waits for it
+        await pilot.pause()
+    assert app.return_value.startswith(f"wrote {out}")
     assert read_qrels_file(out, definition).adjudication["q4"]["d6"]["reason"] == "dark theme"
 
 
@@ -461,18 +443,11 @@ async def test_quit_on_unanimous_files_writes_them(definition, files, tmp_path):
     a, _, out = files
     same = tmp_path / "alice-again.toml"
     same.write_bytes(a.read_bytes())
-    session = AdjudicationSession.open(definition, a, same, out, adjudicator="carol")
-    app = adjudication_app(session)
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            assert "nothing to adjudicate" in text_of(app.screen, "#adjudicate-summary")
-            assert "1 pairs" not in text_of(app.screen, "#adjudicate-summary")
-            await pilot.press("q")
-            await pilot.pause()
-        assert app.return_value.startswith(f"wrote {out}")
-    finally:
-        session.close()
+    async with adjudicating(definition, a, same, out) as (app, _, pilot):
+        assert "nothing to adjudicate" in text_of(app.screen, "#adjudicate-summary")
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value.startswith(f"wrote {out}")
     assert read_qrels_file(out, definition).labels == read_qrels_file(a, definition).labels
 
 

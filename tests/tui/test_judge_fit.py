@@ -165,19 +165,20 @@ async def test_unfolded_need_at_80x24_squeezes_the_document_out_and_labels_are_r
         assert session.judged == 1 and journal_ops(big).count("label") == 1
 
 
+def dialog_fits(app: RankevalApp, selector: str) -> bool:
+    region = app.screen.query_one(selector).region
+    return region.width <= 80 and app.screen.region.contains_region(region)
+
+
 async def test_note_and_help_dialogs_fit_80x24(big: Path) -> None:
     app, _ = judging_app(big)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
-        dialog = app.screen.query_one("#help-dialog")
-        assert dialog.region.width <= 80 and app.screen.region.contains_region(dialog.region)
+        assert isinstance(app.screen, HelpScreen) and dialog_fits(app, "#help-dialog")
         await pilot.press("escape", "n")
         await pilot.pause()
-        assert isinstance(app.screen, NoteScreen)
-        dialog = app.screen.query_one("#note-dialog")
-        assert dialog.region.width <= 80 and app.screen.region.contains_region(dialog.region)
+        assert isinstance(app.screen, NoteScreen) and dialog_fits(app, "#note-dialog")
         note = app.screen.query_one("#note-input")
         assert app.screen.region.contains_region(note.region)
         assert len(note.placeholder) < note.content_region.width  # the placeholder whole, never cut
