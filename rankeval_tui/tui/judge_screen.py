@@ -114,7 +114,7 @@ class JudgeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        with Vertical(id="judge-head"):  # class -folded: need and criterion one line each
+        with Vertical(id="judge-head", classes="-folded"):  # -folded: need and criterion one line each (e)
             yield Static(id="judge-query")
             yield Static(id="judge-need")
             yield Static(id="judge-criterion")
@@ -137,7 +137,6 @@ class JudgeScreen(Screen[None]):
         self.query_one("#judge-criterion", Static).update(
             Text.assemble(("Relevance: ", "bold"), session.definition.relevance)
         )
-        self.query_one("#judge-head").add_class("-folded")
         self.query_one("#judge-total-bar", ProgressBar).update(total=session.total)
         self.query_one("#judge-doc", VerticalScroll).focus()
         if self.exit_app_on_quit:
