@@ -147,9 +147,9 @@ class RunView(ScoreView):
         )
         metrics = report.metrics
         sync_table(
-            table, run_columns(metrics), [(row.query, run_cells(row, metrics, row.query in adjudicated)) for row in rows]
+            table,
+            run_columns(metrics),
+            [(row.query, run_cells(row, metrics, row.query in adjudicated)) for row in rows],
         )
-        self.note(
-            None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING)
-        )
+        self.note(None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING))
         summary.update(run_summary(report, session.adjudicated_queries()))
