@@ -135,7 +135,9 @@ class QueryScreen(Screen[None]):
                 style="dim",
             )
         )
-        self.query_one(f"#query-table-{focus}", DataTable).focus()
+        table = self.query_one(f"#query-table-{focus}", DataTable)
+        table.focus()
+        self.show_document(table)
 
     def action_next_run(self, step: int) -> None:
         self.show_panels((self.focused_run() + step) % len(self.runs))
@@ -230,9 +232,15 @@ class QueryScreen(Screen[None]):
         return panel_width(rows, header)
 
     @on(DataTable.RowHighlighted)
-    def show_document(self, event: DataTable.RowHighlighted) -> None:
-        """The highlighted document's text and label, so a label can be checked against it."""
-        doc = event.row_key.value
+    def highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.has_focus:  # the other panels' cursors do not replace the text
+            self.show_document(event.data_table)
+
+    def show_document(self, table: DataTable) -> None:
+        """The text and label of ``table``'s highlighted document, so a label can be checked against it."""
+        if not table.row_count:
+            return
+        doc = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         if doc is None or doc == CUTOFF_KEY:
             return
         label = self.session.protocol.qrels[self.query_id][doc]
