@@ -67,17 +67,17 @@ class ScoreScreen(Screen[None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """``-short`` (under 30 lines) drops the margins that would cost table rows (rankeval.tcss)."""
 
-    BINDINGS = [
+    BINDINGS = [  # in the footer's order: what fits 80 columns first, help and quit always (ScoreFooter)
         Binding("v", "toggle_view", "view", id="score.view"),
-        Binding("plus,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
-        Binding("minus", "k_down", "k-", id="score.k_down"),
-        Binding("t", "next_split", "split", id="score.split"),
+        Binding("f", "next_filter", "filter", id="score.filter"),
+        Binding("slash", "find_query", "find", id="score.find", key_display="/"),
         Binding("b", "next_baseline", "base", id="score.baseline"),
         Binding("c", "next_candidate", "cand", id="score.candidate"),
         Binding("m", "next_metric", "metric", id="score.metric"),
         Binding("s", "next_sort", "sort", id="score.sort"),
-        Binding("f", "next_filter", "filter", id="score.filter"),
-        Binding("slash", "find_query", "find", id="score.find", key_display="/"),
+        Binding("plus,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
+        Binding("minus", "k_down", "k-", id="score.k_down"),
+        Binding("t", "next_split", "split", id="score.split"),
         Binding("r", "reload", "reload", id="score.reload"),
         Binding("j", "judge", "judge", id="score.judge"),
         Binding("question_mark", "help", "help", id="score.help", key_display="?"),

@@ -142,7 +142,7 @@ class RunView(ScoreView):
                 (f"  {shown_path(report.source, protocol_dir)}" if report.source else "", "dim"),
                 ("   showing: ", "dim"),
                 (showing if row_filter == "all" else f"{showing} ({len(rows)} of {len(report.rows)})", "bold"),
-                ("   (c: next run, f: filter, enter: detail)", "dim"),
+                ("   (enter: query detail)", "dim"),
             )
         )
         metrics = report.metrics

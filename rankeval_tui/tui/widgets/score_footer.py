@@ -62,7 +62,12 @@ class ScoreFooter(Footer):
             (binding.key, binding.action, binding.description, binding.key_display, enabled, tooltip)
             for binding, enabled, tooltip in self._shown_bindings()
         )
-        return keys, self.size.width, self.compact, self.show_command_palette, self.combine_groups
+        return keys, self.room(), self.compact, self.show_command_palette, self.combine_groups
+
+    def room(self) -> int:
+        """The width to fit: the footer's, or the app's before the footer is laid out (docked at
+        the bottom, it spans the screen), so the first layout does not rebuild it once more."""
+        return self.size.width or self.app.size.width
 
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
@@ -71,9 +76,7 @@ class ScoreFooter(Footer):
         displays = [self.app.get_key_display(binding) for binding, _, _ in bindings]
         widths = [key_width(binding, shown, self.compact) for (binding, _, _), shown in zip(bindings, displays)]
         kept = [binding.action in KEPT_ACTIONS for binding, _, _ in bindings]
-        for (binding, enabled, tooltip), display, show in zip(
-            bindings, displays, fitted(widths, kept, self.size.width or self.app.size.width)
-        ):
+        for (binding, enabled, tooltip), display, show in zip(bindings, displays, fitted(widths, kept, self.room())):
             if show:
                 yield FooterKey(
                     binding.key, display, binding.description, binding.action, disabled=not enabled, tooltip=tooltip
