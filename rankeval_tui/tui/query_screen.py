@@ -66,6 +66,8 @@ class QueryScreen(Screen[None]):
         Binding("escape,backspace", "app.pop_screen", "back", id="query.back"),
         Binding("tab", "next_run(1)", "next run", id="query.next_run"),
         Binding("shift+tab", "next_run(-1)", "previous run", id="query.previous_run", show=False),
+        Binding("n", "page('#query-head-box')", "need", id="query.need", tooltip="scroll the query's text and need"),
+        Binding("d", "page('#query-doc-box')", "doc", id="query.doc", tooltip="scroll the document's text"),
         Binding("q", "app.quit", "quit", id="query.quit"),
     ]
 
@@ -141,6 +143,14 @@ class QueryScreen(Screen[None]):
 
     def action_next_run(self, step: int) -> None:
         self.show_panels((self.focused_run() + step) % len(self.runs))
+
+    def action_page(self, box: str) -> None:
+        """A page further down a text box, back to its top after the end (the tables keep the keys)."""
+        scroll = self.query_one(box, VerticalScroll)
+        if scroll.scroll_y >= scroll.max_scroll_y:
+            scroll.scroll_home(animate=False)
+        else:
+            scroll.scroll_page_down(animate=False)
 
     # ------------------------------------------------------------------ content
 

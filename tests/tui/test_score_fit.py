@@ -13,6 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 
@@ -146,6 +147,12 @@ async def test_drill_down_reaches_every_run_with_its_columns_uncut(big: Path, wi
             await pilot.press("tab")
             await pilot.pause()
         assert seen == [0, 1, 2, 0]  # every run reached, then round again
+        for key, box in (("n", "#query-head-box"), ("d", "#query-doc-box")):  # the long need and document
+            scroll = screen.query_one(box, VerticalScroll)
+            assert scroll.max_scroll_y > 0 and scroll.scroll_y == 0
+            await pilot.press(key)
+            await pilot.pause()
+            assert scroll.scroll_y > 0, box
         assert_footer_fits(screen, width, "escape", "q")
 
 
