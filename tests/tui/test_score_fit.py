@@ -21,7 +21,7 @@ from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.query_screen import QueryScreen
 from rankeval_tui.tui.widgets.query_jump import find_query
 from tests.tui.big_protocol import write_big_protocol
-from tests.tui.test_score_screen import cell, order, plain, settle, specs
+from tests.tui.test_score_screen import cell, open_comparison, order, plain, settle, specs
 
 SMALL, LARGE = (80, 24), (140, 40)
 BIG_RUNS = ("bm25", "dense", "all_empty")
@@ -187,9 +187,7 @@ async def test_view_runs_metric_and_focus_survive_a_split_without_runs(seed_dir:
 
 async def test_regressions_filter_equals_the_verdict_column_on_every_metric(big: Path) -> None:
     async with big_app(big, "bm25", "dense").run_test(size=LARGE) as pilot:
-        await settle(pilot)
-        await pilot.press("v")
-        await settle(pilot)
+        await open_comparison(pilot)
         screen = pilot.app.screen
         table = screen.query_one("#score-compare-table", DataTable)
         verdicts = {q: cell(table, q, "verdict") for q in order(table)}
@@ -296,9 +294,7 @@ async def test_slash_jumps_to_a_query_and_names_an_unknown_one(big: Path) -> Non
 
 async def test_mean_change_shows_its_decimal(big: Path) -> None:
     async with big_app(big, "bm25", "dense").run_test(size=LARGE) as pilot:
-        await settle(pilot)
-        await pilot.press("v")
-        await settle(pilot)
+        await open_comparison(pilot)
         screen = pilot.app.screen
         comparison = screen.current_comparison()
         summary = plain(screen, "#score-compare-summary")
