@@ -17,6 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Static
@@ -112,7 +113,10 @@ class ScoreScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("loading…", id="score-header")
-        yield Static("", id="score-runs")
+        runs_box = VerticalScroll(id="score-runs-box")  # rejected runs' reasons scroll, never clipped
+        runs_box.can_focus = False  # the focus starts on the table, not here (mouse wheel scrolls it)
+        with runs_box:
+            yield Static("", id="score-runs")
         yield Static("", id="score-problem")
         with ContentSwitcher(initial="score-run-view", id="score-switcher"):
             yield RunView(id="score-run-view")
@@ -328,7 +332,10 @@ class ScoreScreen(Screen[None]):
         keys = [str(row.key.value) for row in table.ordered_rows]
         found = find_query(keys, event.text)
         if found is not None:
-            table.move_cursor(row=keys.index(found))
+            row = keys.index(found)
+            table.move_cursor(row=row, scroll=False)
+            visible = table.scrollable_content_region.height - table.header_height
+            table.scroll_to(y=max(0, row - visible // 2), animate=False)  # the row mid-table, not at an edge
             self.query_one(QueryJump).close()
             return
         known = self.session is not None and any(

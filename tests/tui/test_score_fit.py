@@ -166,6 +166,7 @@ async def test_view_runs_metric_and_focus_survive_a_split_without_runs(seed_dir:
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
+        assert screen.focused is screen.query_one("#score-run-table", DataTable)  # from the start
         await pilot.press("v", "b", "c", "m")
         await pilot.pause()
         chosen = (screen.view, screen.baseline, screen.candidate, screen.metric)
