@@ -29,7 +29,7 @@ from rankeval_tui.core.session import RunSpec, ScoringSession
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.query_screen import QueryScreen
 from rankeval_tui.tui.widgets.compare_view import SORT_MODES, CompareView, SortMode
-from rankeval_tui.tui.widgets.query_jump import QueryJump, find_query
+from rankeval_tui.tui.widgets.query_jump import QueryJump
 from rankeval_tui.tui.widgets.run_view import RUN_FILTERS, RunFilter, RunView
 from rankeval_tui.tui.widgets.score_footer import ScoreFooter
 from rankeval_tui.tui.widgets.score_header import header_text, runs_text
@@ -121,7 +121,7 @@ class ScoreScreen(Screen[None]):
         with ContentSwitcher(initial="score-run-view", id="score-switcher"):
             yield RunView(id="score-run-view")
             yield CompareView(id="score-compare-view")
-        yield QueryJump(id="score-jump")
+        yield QueryJump(self.current_table, self.split_queries, id="score-jump")
         yield ScoreFooter()
 
     def on_mount(self) -> None:
@@ -225,6 +225,9 @@ class ScoreScreen(Screen[None]):
     def current_table(self) -> ScoreTable:
         return self.query_one(f"#score-{self.view}-table", ScoreTable)
 
+    def split_queries(self) -> tuple[str, ...]:
+        return tuple(self.session.protocol.selected_queries) if self.session is not None else ()
+
     # Only the visible table is filled: a hidden table of thousands of rows would double the
     # cost of every k change. Switching views syncs the other one (in place where it can).
 
@@ -320,29 +323,6 @@ class ScoreScreen(Screen[None]):
 
     def action_find_query(self) -> None:
         self.query_one(QueryJump).open()
-
-    @on(QueryJump.Closed)
-    def jump_closed(self) -> None:
-        self.current_table().focus()
-
-    @on(QueryJump.Jump)
-    def jump_to_query(self, event: QueryJump.Jump) -> None:
-        """Move the cursor to the query typed (exact ID, else the first ID it begins); say why not."""
-        table = self.current_table()
-        keys = [str(row.key.value) for row in table.ordered_rows]
-        found = find_query(keys, event.text)
-        if found is not None:
-            row = keys.index(found)
-            table.move_cursor(row=row, scroll=False)
-            visible = table.scrollable_content_region.height - table.header_height
-            table.scroll_to(y=max(0, row - visible // 2), animate=False)  # the row mid-table, not at an edge
-            self.query_one(QueryJump).close()
-            return
-        known = self.session is not None and any(
-            q.startswith(event.text) for q in self.session.protocol.selected_queries
-        )
-        reason = "not shown under the current filter (f)" if known else "not a query of this split"
-        self.notify(f"no query {event.text!r} in this table: {reason}", severity="warning")
 
     def action_reload(self) -> None:
         """Re-read protocol, qrels and runs from disk (after a run file changed)."""

@@ -19,7 +19,7 @@ from textual.widgets._footer import FooterKey
 
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.query_screen import QueryScreen
-from rankeval_tui.tui.widgets.query_jump import find_query
+from rankeval_tui.tui.widgets.query_jump import find_query, not_found
 from tests.tui.big_protocol import write_big_protocol
 from tests.tui.test_score_screen import cell, open_comparison, order, plain, settle, specs
 
@@ -260,6 +260,8 @@ def test_find_query_prefers_the_exact_id_then_the_first_prefix() -> None:
     assert find_query(keys, " Q:1010 ") == "q:1010"  # trimmed, case ignored when nothing else matches
     assert find_query(keys, "docs/") == "docs/export.md"
     assert find_query(keys, "q:2") is None and find_query(keys, "") is None
+    assert not_found("docs/", keys) == "no query 'docs/' in this table: not shown under the current filter (f)"
+    assert not_found(" q:2 ", keys) == "no query 'q:2' in this table: not a query of this split"
 
 
 async def test_slash_jumps_to_a_query_and_names_an_unknown_one(big: Path) -> None:
