@@ -4,6 +4,10 @@ Shows the query text and need, then each run's ranking side by side with every d
 label, a cutoff line at k, the first relevant rank (from the evaluator's row), the relevant
 documents the run never returned, and the text of the highlighted document. Labels and
 rankings are read from the session's protocol and runs; no metric is computed here.
+
+Fits any terminal: as many run panels as fit side by side at their full width, Tab stepping
+to the next run (the window of panels follows); the query's head and the document text
+scroll in boxes of bounded height, so the rankings keep their room on 80x24.
 """
 
 from __future__ import annotations
@@ -14,25 +18,56 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from rankeval_tui.core.evaluation.metrics import label
 from rankeval_tui.core.evaluation.render import exact_and_decimal, row_status
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
+from rankeval_tui.tui.widgets.row_table import RowTable
+from rankeval_tui.tui.widgets.score_footer import ScoreFooter
+from rankeval_tui.tui.widgets.score_table import cell_width
 
 CUTOFF_KEY = " cutoff"
 """Row key of the cutoff line; document IDs cannot contain spaces, so it never clashes."""
+
+PANEL_CHROME = 4
+"""Cells of a run panel besides its columns: the border (2) and the table's vertical scrollbar (2)."""
+
+CELL_PADDING = 2
+"""Cells Textual adds around each column of a ``DataTable`` (one each side)."""
+
+
+def panel_width(rows: list[tuple[object, ...]], header: tuple[str, ...]) -> int:
+    """Cells a run panel needs to show every column of its table uncut."""
+    widths = [max(cell_width(row[i]) or 0 for row in [header, *rows]) for i in range(len(header))]
+    return sum(widths) + CELL_PADDING * len(widths) + PANEL_CHROME
+
+
+def window(focus: int, first: int, shown: int, panels: int) -> int:
+    """The first panel to show so that ``shown`` consecutive panels include ``focus``."""
+    shown = max(1, min(shown, panels))
+    if focus < first:
+        return focus
+    if focus >= first + shown:
+        return focus - shown + 1
+    return min(first, panels - shown)
 
 
 class QueryScreen(Screen[None]):
     """One query under the session's protocol, for the runs the scoring screen was showing."""
 
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    """``-short`` (under 30 lines): smaller head and document boxes (rankeval.tcss)."""
+
     BINDINGS = [
         Binding("escape,backspace", "app.pop_screen", "back", id="query.back"),
-        Binding("tab", "app.focus_next", "next run", id="query.next_run", show=False),
+        Binding("tab", "next_run(1)", "next run", id="query.next_run"),
+        Binding("shift+tab", "next_run(-1)", "previous run", id="query.previous_run", show=False),
+        Binding("n", "page('#query-head-box')", "need", id="query.need", tooltip="scroll the query's text and need"),
+        Binding("d", "page('#query-doc-box')", "doc", id="query.doc", tooltip="scroll the document's text"),
         Binding("q", "app.quit", "quit", id="query.quit"),
     ]
 
@@ -41,21 +76,81 @@ class QueryScreen(Screen[None]):
         self.session = session
         self.query_id = query
         self.runs = list(runs)
+        self.first_shown = 0
+        """Index of the leftmost run panel on screen (the others scroll in with Tab)."""
+        self.widths = [0] * len(self.runs)
+        """Cells each run panel needs to show its columns uncut (set when filled)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(self.head_text(), id="query-head")
+        with VerticalScroll(id="query-head-box"):
+            yield Static(self.head_text(), id="query-head")
+        yield Static("", id="query-window")
         with Horizontal(id="query-runs"):
             for index, name in enumerate(self.runs):
-                with Vertical(classes="query-run"):
+                with Vertical(id=f"query-run-{index}", classes="query-run"):
                     yield Static(self.run_title(name), classes="query-run-title")
-                    yield DataTable(id=f"query-table-{index}", classes="query-table", cursor_type="row")
+                    yield RowTable(id=f"query-table-{index}", classes="query-table", cursor_type="row")
                     yield Static(self.run_footer(name), classes="query-run-footer")
-        yield Static(Text("highlight a document to read it", style="dim"), id="query-doc")
-        yield Footer()
+        with VerticalScroll(id="query-doc-box"):
+            yield Static(Text("highlight a document to read it", style="dim"), id="query-doc")
+        yield ScoreFooter()
 
     def on_mount(self) -> None:
         for index, name in enumerate(self.runs):
-            self.fill(self.query_one(f"#query-table-{index}", DataTable), name)
+            self.widths[index] = self.fill(self.query_one(f"#query-table-{index}", DataTable), name)
+        self.show_panels(0)
+
+    def on_resize(self) -> None:
+        self.show_panels(self.focused_run())
+
+    # ------------------------------------------------------------------ run panels
+
+    def focused_run(self) -> int:
+        focused = self.focused
+        ids = [f"query-table-{index}" for index in range(len(self.runs))]
+        return ids.index(focused.id) if focused is not None and focused.id in ids else self.first_shown
+
+    def panels_fitting(self) -> int:
+        """How many panels fit side by side at full width (at least one: it scrolls if wider)."""
+        room = self.size.width or self.app.size.width
+        shown, used = 0, 0
+        for width in sorted(self.widths, reverse=True):  # the widest decide: any window must fit
+            if used + width > room:
+                break
+            shown, used = shown + 1, used + width
+        return max(1, shown)
+
+    def show_panels(self, focus: int) -> None:
+        """Show the window of panels that holds run ``focus``, and focus its table."""
+        shown = self.panels_fitting()
+        self.first_shown = window(focus, self.first_shown, shown, len(self.runs))
+        last = min(self.first_shown + shown, len(self.runs))
+        for index in range(len(self.runs)):
+            self.query_one(f"#query-run-{index}").display = self.first_shown <= index < last
+        note = self.query_one("#query-window", Static)
+        note.display = last - self.first_shown < len(self.runs)
+        note.update(
+            Text(
+                f"runs {self.first_shown + 1}-{last} of {len(self.runs)} shown (tab: next run)"
+                if last - self.first_shown > 1
+                else f"run {self.first_shown + 1} of {len(self.runs)} shown (tab: next run)",
+                style="dim",
+            )
+        )
+        table = self.query_one(f"#query-table-{focus}", DataTable)
+        table.focus()
+        self.show_document(table)
+
+    def action_next_run(self, step: int) -> None:
+        self.show_panels((self.focused_run() + step) % len(self.runs))
+
+    def action_page(self, box: str) -> None:
+        """A page further down a text box, back to its top after the end (the tables keep the keys)."""
+        scroll = self.query_one(box, VerticalScroll)
+        if scroll.scroll_y >= scroll.max_scroll_y:
+            scroll.scroll_home(animate=False)
+        else:
+            scroll.scroll_page_down(animate=False)
 
     # ------------------------------------------------------------------ content
 
@@ -91,7 +186,7 @@ class QueryScreen(Screen[None]):
         first = "null" if row.first_relevant_rank is None else str(row.first_relevant_rank)
         text = Text.assemble(
             (name, "bold"),
-            "\nfirst relevant rank ",
+            "  first relevant rank ",
             (first, "bold"),
             "\n" + "  ".join(f"{label(m, k)} {exact_and_decimal(row.value(m))}" for m in self.session.metrics),
         )
@@ -109,44 +204,53 @@ class QueryScreen(Screen[None]):
         text.append(", ".join(never) if never else "none", style=STYLE_LOSS if never else "")
         return text
 
-    def fill(self, table: DataTable, name: str) -> None:
-        """Rank, document, label, and the cutoff line after rank k (or after a shorter ranking)."""
+    def fill(self, table: DataTable, name: str) -> int:
+        """Rank, document, label, and the cutoff line after rank k (or after a shorter ranking);
+        returns the width the run's panel needs."""
         protocol = self.session.protocol
         labels = protocol.qrels[self.query_id]
         ranking = self.session.scored_run(name).rankings.get(self.query_id)
         first = self.session.report(name).row(self.query_id).first_relevant_rank
         k = protocol.k
-        table.add_column("rank", key="rank")
-        table.add_column("doc", key="doc")
-        table.add_column("label", key="label")
-        table.add_column("", key="note")
+        header = ("rank", "doc", "label", "")
+        for key, column in zip(("rank", "doc", "label", "note"), header):
+            table.add_column(column, key=key)
+        rows: list[tuple[object, ...]] = []
+        keys: list[str] = []
+        cutoff = Text(f"── cutoff k={k} ──", style="bold cyan")
         if ranking is None:
-            table.add_row("", Text("MISSING", style=STYLE_MISSING), "", "no ranking for this query", key=CUTOFF_KEY)
-            return
-        for rank, doc in enumerate(ranking, 1):
-            label = labels[doc]
-            table.add_row(
-                Text(str(rank), justify="right"),
-                doc,
-                Text("1 relevant", style=STYLE_WIN) if label == 1 else Text("0", style="dim"),
-                Text("← first relevant", style="bold") if rank == first else "",
-                key=doc,
+            rows.append(("", Text("MISSING", style=STYLE_MISSING), "", "no ranking for this query"))
+            keys.append(CUTOFF_KEY)
+        for rank, doc in enumerate(ranking or (), 1):
+            rows.append(
+                (
+                    Text(str(rank), justify="right"),
+                    doc,
+                    Text("1 relevant", style=STYLE_WIN) if labels[doc] == 1 else Text("0", style="dim"),
+                    Text("← first relevant", style="bold") if rank == first else "",
+                )
             )
+            keys.append(doc)
             if rank == k:
-                table.add_row("", Text(f"── cutoff k={k} ──", style="bold cyan"), "", "", key=CUTOFF_KEY)
-        if len(ranking) < k:
-            table.add_row(
-                "",
-                Text(f"── cutoff k={k} ──", style="bold cyan"),
-                "",
-                Text(f"ranking has {len(ranking)}", style="dim"),
-                key=CUTOFF_KEY,
-            )
+                rows.append(("", cutoff, "", ""))
+                keys.append(CUTOFF_KEY)
+        if ranking is not None and len(ranking) < k:
+            rows.append(("", cutoff, "", Text(f"ranking has {len(ranking)}", style="dim")))
+            keys.append(CUTOFF_KEY)
+        for key, row in zip(keys, rows):
+            table.add_row(*row, key=key)
+        return panel_width(rows, header)
 
     @on(DataTable.RowHighlighted)
-    def show_document(self, event: DataTable.RowHighlighted) -> None:
-        """The highlighted document's text and label, so a label can be checked against it."""
-        doc = event.row_key.value
+    def highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.has_focus:  # the other panels' cursors do not replace the text
+            self.show_document(event.data_table)
+
+    def show_document(self, table: DataTable) -> None:
+        """The text and label of ``table``'s highlighted document, so a label can be checked against it."""
+        if not table.row_count:
+            return
+        doc = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         if doc is None or doc == CUTOFF_KEY:
             return
         label = self.session.protocol.qrels[self.query_id][doc]

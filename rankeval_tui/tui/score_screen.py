@@ -17,6 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Static
@@ -28,9 +29,11 @@ from rankeval_tui.core.session import RunSpec, ScoringSession
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.query_screen import QueryScreen
 from rankeval_tui.tui.widgets.compare_view import SORT_MODES, CompareView, SortMode
-from rankeval_tui.tui.widgets.run_view import RunView
+from rankeval_tui.tui.widgets.query_jump import QueryJump
+from rankeval_tui.tui.widgets.run_view import RUN_FILTERS, RunFilter, RunView
 from rankeval_tui.tui.widgets.score_footer import ScoreFooter
 from rankeval_tui.tui.widgets.score_header import header_text, runs_text
+from rankeval_tui.tui.widgets.score_table import ScoreTable
 
 View = Literal["run", "compare"]
 
@@ -62,16 +65,20 @@ class LoadRequest:
 class ScoreScreen(Screen[None]):
     """Per-query scores of one run, or of a candidate against a baseline, with a drill-down."""
 
-    BINDINGS = [
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
+    """``-short`` (under 30 lines) drops the margins that would cost table rows (rankeval.tcss)."""
+
+    BINDINGS = [  # in the footer's order: what fits 80 columns first, help and quit always (ScoreFooter)
         Binding("v", "toggle_view", "view", id="score.view"),
-        Binding("plus,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
-        Binding("minus", "k_down", "k-", id="score.k_down"),
-        Binding("t", "next_split", "split", id="score.split"),
+        Binding("f", "next_filter", "filter", id="score.filter"),
+        Binding("slash", "find_query", "find", id="score.find", key_display="/"),
         Binding("b", "next_baseline", "base", id="score.baseline"),
         Binding("c", "next_candidate", "cand", id="score.candidate"),
         Binding("m", "next_metric", "metric", id="score.metric"),
         Binding("s", "next_sort", "sort", id="score.sort"),
-        Binding("f", "toggle_regressions", "regress", id="score.filter"),
+        Binding("plus,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
+        Binding("minus", "k_down", "k-", id="score.k_down"),
+        Binding("t", "next_split", "split", id="score.split"),
         Binding("r", "reload", "reload", id="score.reload"),
         Binding("j", "judge", "judge", id="score.judge"),
         Binding("question_mark", "help", "help", id="score.help", key_display="?"),
@@ -91,21 +98,30 @@ class ScoreScreen(Screen[None]):
     sort_mode: reactive[SortMode] = reactive("protocol", init=False)
     """Order of the comparison rows; deltas are sorted as exact Fractions."""
     regressions_only: reactive[bool] = reactive(False, init=False)
-    """Show only queries where the candidate lost to the baseline on ``metric``."""
+    """Comparison: show only the regressions, by the verdict column's rule (a loss on any metric)."""
+    run_filter: reactive[RunFilter] = reactive("all", init=False)
+    """Single run: all queries, or only its missing, no-relevant or adjudicated ones (``f``)."""
     problem: reactive[str | None] = reactive(None, init=False)
     """A protocol that failed to load or reload, as one line; shown instead of hiding it."""
 
     def __init__(self, request: LoadRequest) -> None:
         super().__init__()
         self.request = request
+        self.chosen_runs: tuple[str | None, str | None] = (None, None)
+        """Baseline and candidate as last chosen: restored when a split or reload that lost
+        them (runs of another split are rejected) gives them back."""
 
     def compose(self) -> ComposeResult:
         yield Static("loading…", id="score-header")
-        yield Static("", id="score-runs")
+        runs_box = VerticalScroll(id="score-runs-box")  # rejected runs' reasons scroll, never clipped
+        runs_box.can_focus = False  # the focus starts on the table, not here (mouse wheel scrolls it)
+        with runs_box:
+            yield Static("", id="score-runs")
         yield Static("", id="score-problem")
         with ContentSwitcher(initial="score-run-view", id="score-switcher"):
             yield RunView(id="score-run-view")
             yield CompareView(id="score-compare-view")
+        yield QueryJump(self.current_table, self.split_queries, id="score-jump")
         yield ScoreFooter()
 
     def on_mount(self) -> None:
@@ -134,22 +150,26 @@ class ScoreScreen(Screen[None]):
             self.notify(message, severity="error", timeout=8)
 
     def set_session(self, session: ScoringSession) -> None:
-        """Adopt a new session, keeping baseline/candidate where those runs are still accepted."""
+        """Adopt a new session, showing the chosen baseline/candidate where those runs are accepted.
+
+        The view, metric and chosen runs are the viewer's and outlive a session without them
+        (a split whose runs are all rejected): the comparison then says it needs two runs."""
         names = [s.name for s in session.accepted]
-        baseline = self.baseline if self.baseline in names else (names[0] if names else None)
+        chosen_baseline, chosen_candidate = self.chosen_runs
+        baseline = chosen_baseline if chosen_baseline in names else (names[0] if names else None)
         candidate: str | None
-        if self.candidate in names:
-            candidate = self.candidate
+        if chosen_candidate in names:
+            candidate = chosen_candidate
         else:
             others = [n for n in names if n != baseline]
             candidate = others[0] if others else baseline
+        if chosen_baseline is None or chosen_candidate is None:
+            self.chosen_runs = (baseline, candidate)
         self.problem = None
         self.set_reactive(ScoreScreen.baseline, baseline)
         self.set_reactive(ScoreScreen.candidate, candidate)
         if self.metric not in session.metrics:  # RR@k first where it is shown (the seed's q2)
             self.set_reactive(ScoreScreen.metric, "rr" if "rr" in session.metrics else session.metrics[0])
-        if self.view == "compare" and len(names) < 2:
-            self.set_reactive(ScoreScreen.view, "run")
         self.session = session
 
     # ------------------------------------------------------------------ reactive plumbing
@@ -157,9 +177,9 @@ class ScoreScreen(Screen[None]):
     def watch_session(self) -> None:
         self.refresh_all()
 
-    def watch_view(self, view: View) -> None:
+    def watch_view(self) -> None:
         self.refresh_all()
-        self.query_one(f"#score-{view}-table", DataTable).focus()
+        self.current_table().focus()
 
     def watch_baseline(self) -> None:
         self.refresh_all()
@@ -175,6 +195,9 @@ class ScoreScreen(Screen[None]):
 
     def watch_regressions_only(self) -> None:
         self.refresh_compare()
+
+    def watch_run_filter(self) -> None:
+        self.refresh_run()
 
     def watch_problem(self, problem: str | None) -> None:
         widget = self.query_one("#score-problem", Static)
@@ -196,13 +219,21 @@ class ScoreScreen(Screen[None]):
         self.query_one("#score-switcher", ContentSwitcher).current = f"score-{self.view}-view"
         self.refresh_run()
         self.refresh_compare()
+        if self.focused is None:  # the table of a view that was hidden had the focus
+            self.current_table().focus()
+
+    def current_table(self) -> ScoreTable:
+        return self.query_one(f"#score-{self.view}-table", ScoreTable)
+
+    def split_queries(self) -> tuple[str, ...]:
+        return tuple(self.session.protocol.selected_queries) if self.session is not None else ()
 
     # Only the visible table is filled: a hidden table of thousands of rows would double the
     # cost of every k change. Switching views syncs the other one (in place where it can).
 
     def refresh_run(self) -> None:
         if self.session is not None and self.view == "run":
-            self.query_one(RunView).show(self.session, self.candidate, self.request.protocol_dir)
+            self.query_one(RunView).show(self.session, self.candidate, self.request.protocol_dir, self.run_filter)
 
     def current_comparison(self) -> Comparison | None:
         session = self.session
@@ -221,10 +252,11 @@ class ScoreScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Comparison-only keys are greyed out where they would do nothing."""
-        if action in ("next_baseline", "next_metric", "next_sort", "toggle_regressions"):
+        if action in ("next_baseline", "next_metric", "next_sort"):
             return True if self.view == "compare" else None
-        if action == "toggle_view":
-            return True if self.session is not None and len(self.session.accepted) >= 2 else None
+        if action == "toggle_view":  # back from a comparison is always possible
+            comparable = self.session is not None and len(self.session.accepted) >= 2
+            return True if comparable or self.view == "compare" else None
         return True
 
     def action_toggle_view(self) -> None:
@@ -265,10 +297,12 @@ class ScoreScreen(Screen[None]):
 
     def action_next_baseline(self) -> None:
         self.baseline = self.cycle(self.baseline)
+        self.chosen_runs = (self.baseline, self.candidate)
         self.refresh_bindings()
 
     def action_next_candidate(self) -> None:
         self.candidate = self.cycle(self.candidate)
+        self.chosen_runs = (self.baseline, self.candidate)
 
     def action_next_metric(self) -> None:
         """The next of the session's metrics (``--metrics``; Recall@k and RR@k by default)."""
@@ -278,8 +312,17 @@ class ScoreScreen(Screen[None]):
     def action_next_sort(self) -> None:
         self.sort_mode = SORT_MODES[(SORT_MODES.index(self.sort_mode) + 1) % len(SORT_MODES)]
 
-    def action_toggle_regressions(self) -> None:
-        self.regressions_only = not self.regressions_only
+    def action_next_filter(self) -> None:
+        """Comparison: all queries <-> regressions. Single run: all -> missing -> no relevant ->
+        adjudicated (when any) -> all: the lists the summary counts, in full in the table."""
+        if self.view == "compare":
+            self.regressions_only = not self.regressions_only
+            return
+        filters = [f for f in RUN_FILTERS if f != "adjudicated" or (self.session and self.session.adjudicated)]
+        self.run_filter = filters[(filters.index(self.run_filter) + 1) % len(filters)]
+
+    def action_find_query(self) -> None:
+        self.query_one(QueryJump).open()
 
     def action_reload(self) -> None:
         """Re-read protocol, qrels and runs from disk (after a run file changed)."""
@@ -292,7 +335,9 @@ class ScoreScreen(Screen[None]):
     def action_help(self) -> None:
         self.notify(
             "v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort · "
-            "f regressions only · enter query detail · r reload · j judge · q quit",
+            "f filter (comparison: regressions; single run: missing, no relevant, adjudicated) · "
+            "/ find a query · home/end first/last row · pgup/pgdn page · enter query detail · "
+            "r reload · j judge · q quit",
             timeout=10,
         )
 

@@ -138,7 +138,7 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         screen = app.screen
         assert (screen.baseline, screen.candidate) == ("fixture_A", "fixture_B")
         table = screen.query_one("#score-compare-table", DataTable)
-        assert cell(table, "q2", "delta_rr") == "▼ -1/2"
+        assert cell(table, "q2", "delta_rr") == "▼ -1/2 (-0.5000)"
         assert "REGRESSION" in cell(table, "q2", "verdict")
         assert cell(table, "q2", "delta_recall") == "= 0"
         assert cell(table, "q4", "delta_rr") == "▲ +1" and "improved" in cell(table, "q4", "verdict")
@@ -170,8 +170,9 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
 
 
 async def test_footer_greys_comparison_keys_outside_the_comparison(seed_dir: Path) -> None:
-    """b/m/s/f only act on the comparison: the footer shows them disabled in the single-run view
-    and enabled after v (the focus change to the other table refreshes the footer)."""
+    """b/m/s only act on the comparison: the footer shows them disabled in the single-run view
+    and enabled after v (the focus change to the other table refreshes the footer); f filters
+    in both views (regressions there, missing / no-relevant queries here)."""
     from textual.widgets._footer import FooterKey
 
     def disabled(screen) -> dict[str, bool]:
@@ -180,12 +181,12 @@ async def test_footer_greys_comparison_keys_outside_the_comparison(seed_dir: Pat
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert disabled(app.screen) == {"v": False, "b": True, "m": True, "s": True, "f": True}
+        assert disabled(app.screen) == {"v": False, "b": True, "m": True, "s": True, "f": False}
         for view, greyed in (("compare", False), ("run", True)):
             await pilot.press("v")
             await pilot.pause()
             assert app.screen.view == view
-            assert disabled(app.screen) == {"v": False, "b": greyed, "m": greyed, "s": greyed, "f": greyed}
+            assert disabled(app.screen) == {"v": False, "b": greyed, "m": greyed, "s": greyed, "f": False}
 
 
 async def test_footer_is_rebuilt_once_per_view_change(seed_dir: Path, monkeypatch) -> None:
@@ -259,7 +260,10 @@ async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path,
         await pilot.press("+", "+")
         await pilot.pause()
         assert "k 3" in plain(screen, "#score-header")
-        assert cell(compare_table, "q2", "delta_recall") == "= 0" and cell(compare_table, "q2", "delta_rr") == "▼ -1/2"
+        assert (
+            cell(compare_table, "q2", "delta_recall") == "= 0"
+            and cell(compare_table, "q2", "delta_rr") == "▼ -1/2 (-0.5000)"
+        )
         await pilot.press("v")
         await pilot.pause()
         assert cell(run_table, "q2", "recall") == "1"  # d3 and d4 within the top 3
@@ -400,7 +404,7 @@ async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) ->
         await open_comparison(pilot)
         summary = plain(app.screen, "#score-compare-summary")
         mrr, recall = metric_block(summary, "MRR@2"), metric_block(summary, "Recall@2")
-        assert "Δ +1/3  win/tie/loss 2/0/1" in mrr
+        assert "Δ +1/3 (+0.3333)  win/tie/loss 2/0/1" in mrr
         assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in mrr
         assert "95% bootstrap CI of the mean Δ [-1/2, 1] (10000 resamples, seed 0)" in mrr
         assert "→ not significant at alpha 0.05 (n = 3: smallest possible p is 1/4)" in mrr
@@ -585,4 +589,4 @@ def test_summary_names_a_few_regressions_and_counts_the_rest() -> None:
 
     assert listed([]) == "none" and listed(["q2"]) == "q2"
     many = [f"q{i}" for i in range(LISTED + 3)]
-    assert listed(many) == f"{LISTED + 3} queries (q0, q1, q2, q3, q4, q5, …; f: only these)"
+    assert listed(many) == f"{LISTED + 3} queries (q0, q1, q2, q3, q4, q5, …; f: every regression)"

@@ -1,4 +1,6 @@
-"""Snapshots (fixed 120x36) of the single-run view, the comparison view and the drill-down.
+"""Snapshots of the single-run view, the comparison view and the drill-down: at 120x36 (the
+README's size), and at 80x24 and 140x40 on the demo and on the seeded 2,000-query protocol
+(issue 14: every screen fits both).
 
 Run files are given explicitly so a new file in the demo's runs/ does not change the pictures;
 paths on screen are shown relative to the protocol directory, so the SVGs are machine-independent.
@@ -7,9 +9,13 @@ Update after an intended change with ``pytest tests/tui/test_score_snapshots.py 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+
 from rankeval_tui.tui.app import RankevalApp
+from tests.tui.big_protocol import write_big_protocol
 
 SIZE = (120, 36)
 DEMO = Path(__file__).resolve().parents[2] / "protocols" / "help-docs-zh"
@@ -85,3 +91,45 @@ def test_comparison_view_every_metric_140x40(snap_compare) -> None:
 def test_single_run_view_every_metric_80x24(snap_compare) -> None:
     app = RankevalApp(DEMO, run_specs=[(None, DEMO / "runs" / "fixture_B.json")], metrics=ALL_METRICS)
     assert snap_compare(app, terminal_size=(80, 24), run_before=settle)
+
+
+# ---------------------------------------------------------------- issue 14: 80x24 and 140x40
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_big_protocol(tmp_path_factory.mktemp("snapshots") / "big")
+
+
+async def compare_view(pilot) -> None:
+    """The comparison with its paired statistics (the worker has finished)."""
+    await settle(pilot)
+    await pilot.press("v")
+    await settle(pilot)
+
+
+async def drill_down(pilot) -> None:
+    """Enter on the comparison's first query, the cursor one document down."""
+    await compare_view(pilot)
+    await pilot.press("enter", "down")
+    await settle(pilot)
+
+
+SCREENS: dict[str, Callable[..., Awaitable[None]]] = {
+    "score": settle,
+    "compare": compare_view,
+    "drill_down": drill_down,
+}
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "140x40"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_demo_fits(snap_compare, screen: str, size: tuple[int, int]) -> None:
+    assert snap_compare(app_with("fixture_A", "fixture_B"), terminal_size=size, run_before=SCREENS[screen])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "140x40"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_2000_queries_fit(snap_compare, big: Path, screen: str, size: tuple[int, int]) -> None:
+    app = RankevalApp(big, run_specs=[(None, big / "runs" / f"{name}.json") for name in ("bm25", "dense")])
+    assert snap_compare(app, terminal_size=size, run_before=SCREENS[screen])

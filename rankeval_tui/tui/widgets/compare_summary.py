@@ -18,15 +18,16 @@ from textual.worker import get_current_worker
 
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import mean_label
-from rankeval_tui.core.evaluation.render import exact_and_decimal, signed
+from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession, statistics_in_process
-from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS
+from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
 from rankeval_tui.tui.widgets.score_stats import pending_line, statistics_lines
 
 LISTED = 6
-"""Regressions named in the summary; more would push the table off the screen (``f`` lists them all)."""
+"""Regressions named in the summary; more would push the table off the screen (``f`` shows
+every regression in the table)."""
 
 PROCESS_MIN_WORK = 200
 """Queries x candidates above which the statistics run in a child process: below it, starting
@@ -38,7 +39,7 @@ def listed(queries: Sequence[str]) -> str:
         return "none"
     if len(queries) <= LISTED:
         return ", ".join(queries)
-    return f"{len(queries)} queries ({', '.join(queries[:LISTED])}, …; f: only these)"
+    return f"{len(queries)} queries ({', '.join(queries[:LISTED])}, …; f: every regression)"
 
 
 DETAILED_METRICS = 2
@@ -112,7 +113,7 @@ class CompareSummary(Static):
             text.append(f"{mean_label(metric, k):<9}", style="bold reverse" if metric == chosen else "bold")
             text.append(
                 f" {base.run} {exact_and_decimal(base.mean(metric))} → "
-                f"{cand.run} {exact_and_decimal(cand.mean(metric))}  Δ {signed(comparison.mean_delta(metric))}"
+                f"{cand.run} {exact_and_decimal(cand.mean(metric))}  Δ {signed_and_decimal(comparison.mean_delta(metric))}"
                 f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
             )
             text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")

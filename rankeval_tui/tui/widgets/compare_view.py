@@ -10,9 +10,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
+from textual.widget import Widget
 
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
@@ -26,7 +24,8 @@ from rankeval_tui.tui.widgets.delta_chart import (
     value_cell,
     verdict_cell,
 )
-from rankeval_tui.tui.widgets.score_table import ScoreTable, sync_table
+from rankeval_tui.tui.widgets.score_table import sync_table
+from rankeval_tui.tui.widgets.score_view import ScoreView
 
 SortMode = Literal["protocol", "worst", "best"]
 SORT_MODES: tuple[SortMode, ...] = ("protocol", "worst", "best")
@@ -83,13 +82,18 @@ def compare_cells(
     return [query, *values]
 
 
-class CompareView(Vertical):
+def is_regression(row: PairedRow) -> bool:
+    """The regressions filter's rule: the verdict column's (a loss on any compared metric)."""
+    return row.verdict() == "regression"
+
+
+class CompareView(ScoreView):
     """Title (who against whom, on which metric, in which order), the paired table, the summary."""
 
-    def compose(self) -> ComposeResult:
-        yield Static("", id="score-compare-title", classes="score-title")
-        yield ScoreTable(id="score-compare-table", cursor_type="row", zebra_stripes=True)
-        yield CompareSummary(id="score-compare-summary", classes="score-summary")
+    name_in_ids = "compare"
+
+    def summary_widget(self, widget_id: str) -> Widget:
+        return CompareSummary(id=widget_id, classes="score-summary")
 
     def show(
         self,
@@ -99,32 +103,32 @@ class CompareView(Vertical):
         sort_mode: SortMode,
         regressions_only: bool,
     ) -> None:
-        table = self.query_one(ScoreTable)
-        title = self.query_one("#score-compare-title", Static)
+        table = self.table
         summary = self.query_one(CompareSummary)
         if comparison is None:
-            title.update(Text("comparison needs two accepted runs", style=STYLE_MISSING))
+            self.title.update(Text("comparison needs two accepted runs (v: single run)", style=STYLE_MISSING))
             sync_table(table, compare_columns(session.metrics), [])
+            self.note(None)
             summary.clear()
             return
         rows = list(comparison.rows)
         if regressions_only:
-            rows = [row for row in rows if row.outcome(metric) == "loss"]
+            rows = [row for row in rows if is_regression(row)]
         if sort_mode != "protocol":
             rows.sort(key=sort_key(sort_mode, metric))
-        title.update(
+        self.title.update(
             Text.assemble(
                 ("candidate ", "dim"),
                 (comparison.candidate.run, "bold"),
                 (" vs baseline ", "dim"),
                 (comparison.baseline.run, "bold"),
                 ("   (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
-                ("   chart/sort/filter: ", "dim"),
+                ("   chart/sort: ", "dim"),
                 (METRIC_LABELS[metric], "bold"),
                 ("   order: ", "dim"),
                 (SORT_LABELS[sort_mode], "bold"),
                 ("   showing: ", "dim"),
-                ("regressions only" if regressions_only else "all queries", "bold"),
+                (f"regressions, any metric ({len(rows)})" if regressions_only else "all queries", "bold"),
             )
         )
         adjudicated = session.adjudicated
@@ -134,4 +138,6 @@ class CompareView(Vertical):
             compare_columns(comparison.metrics),
             [(row.query, compare_cells(row, metric, row.query in adjudicated, memo)) for row in rows],
         )
+        empty = f"no regressions: {comparison.candidate.run} is worse than {comparison.baseline.run} on no query"
+        self.note(Text(f"{empty} (f: all queries)", style=STYLE_MISSING) if not rows else None)
         summary.show(session, comparison, metric)

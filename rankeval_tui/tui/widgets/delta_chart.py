@@ -60,15 +60,23 @@ def status_cell(row: QueryRow, adjudicated: bool = False) -> Text:
     return text
 
 
+def signed_and_decimal(delta: Fraction | None) -> str:
+    """``+1/3 (+0.3333)``: ``signed``'s exact delta and its signed decimal (``exact_and_decimal``'s
+    four places); whole numbers (``+1``, ``0``) and ``n/a`` need no decimal."""
+    if delta is None or delta.denominator == 1:
+        return signed(delta)
+    return f"{signed(delta)} ({float(delta):+.4f})"
+
+
 @lru_cache(maxsize=CACHE)
 def delta_cell(delta: Fraction | None) -> Text:
-    """``▲ +1/2`` green, ``▼ -1/2`` red, ``= 0`` plain, ``n/a`` for a query with no relevant document."""
+    """``▲ +1/2 (+0.5000)`` green, ``▼ -1`` red, ``= 0`` plain, ``n/a`` for a query with no relevant document."""
     if delta is None:
         return Text("n/a", style=STYLE_NO_RELEVANT, justify="right")
     if delta > 0:
-        return Text(f"▲ {signed(delta)}", style=STYLE_WIN, justify="right")
+        return Text(f"▲ {signed_and_decimal(delta)}", style=STYLE_WIN, justify="right")
     if delta < 0:
-        return Text(f"▼ {signed(delta)}", style=STYLE_LOSS, justify="right")
+        return Text(f"▼ {signed_and_decimal(delta)}", style=STYLE_LOSS, justify="right")
     return Text("= 0", justify="right")
 
 

@@ -5,13 +5,11 @@ Formatting only: the rows and means come from a ``Report`` of the screen's ``Sco
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.widgets import Static
 
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
@@ -27,10 +25,11 @@ from rankeval_tui.tui.widgets.delta_chart import (
     value_cell,
 )
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, RUN_LEGEND
-from rankeval_tui.tui.widgets.score_table import ScoreTable, sync_table
+from rankeval_tui.tui.widgets.query_lists import named_or_counted
+from rankeval_tui.tui.widgets.score_table import sync_table
+from rankeval_tui.tui.widgets.score_view import ScoreView
 
 FACT_COLUMNS = (
-    ("query", "query"),
     ("status", "status"),
     ("missing", "missing"),
     ("returned", "returned"),
@@ -39,10 +38,20 @@ FACT_COLUMNS = (
     ("first", "first rel. rank"),
 )
 
+RunFilter = Literal["all", "missing", "no_relevant", "adjudicated"]
+RUN_FILTERS: tuple[RunFilter, ...] = ("all", "missing", "no_relevant", "adjudicated")
+FILTER_LABELS = {
+    "all": "all queries",
+    "missing": "missing queries",
+    "no_relevant": "no-relevant queries",
+    "adjudicated": "adjudicated queries",
+}
+
 
 def run_columns(metrics: Sequence[MetricId]) -> tuple[tuple[str, str], ...]:
-    """The evaluator's facts, then one column per metric of the session (keyed by metric id)."""
-    return (*FACT_COLUMNS, *((metric, label(metric)) for metric in metrics))
+    """The query, one column per metric of the session (keyed by metric id), then the
+    evaluator's facts: the metrics come first so that 80 columns show them."""
+    return (("query", "query"), *((metric, label(metric)) for metric in metrics), *FACT_COLUMNS)
 
 
 def shown_path(path: Path, protocol_dir: Path) -> str:
@@ -57,31 +66,46 @@ def shown_path(path: Path, protocol_dir: Path) -> str:
 def run_cells(row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool = False) -> list[Any]:
     return [
         row.query,
+        *(value_cell(row.value(metric)) for metric in metrics),
         status_cell(row, adjudicated),
         "yes" if row.missing else "no",
         count_cell(row.returned),
         count_cell(row.relevant),
         count_cell(row.hits),
         count_cell(row.first_relevant_rank),
-        *(value_cell(row.value(metric)) for metric in metrics),
     ]
 
 
+def kept(row: QueryRow, row_filter: RunFilter, adjudicated: Collection[str]) -> bool:
+    """Whether ``row`` is shown under ``row_filter``: the same tests the summary's lists use."""
+    if row_filter == "missing":
+        return row.missing
+    if row_filter == "no_relevant":
+        return not row.eligible
+    if row_filter == "adjudicated":
+        return row.query in adjudicated
+    return True
+
+
 def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
+    """The means, then the missing / no-relevant / adjudicated queries (named when few,
+    counted when many: ``f`` shows them in the table), then the legend."""
     k = report.k
     text = Text()
     for index, metric in enumerate(report.metrics):
         text.append(("   " if index else "mean ") + f"{mean_label(metric, k)} = ", style="bold")
         text.append(exact_and_decimal(report.mean(metric)))
+    lists = (report.missing_queries, report.no_relevant_queries, adjudicated)
     text.append_text(
         Text.assemble(
             f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
             ("missing_queries: ", "bold"),
-            (", ".join(report.missing_queries) or "none", STYLE_MISSING),
+            (named_or_counted(report.missing_queries), STYLE_MISSING),
             ("   no_relevant_queries: ", "bold"),
-            (", ".join(report.no_relevant_queries) or "none", STYLE_NO_RELEVANT),
+            (named_or_counted(report.no_relevant_queries), STYLE_NO_RELEVANT),
             ("   adjudicated_queries: ", "bold"),
-            (", ".join(adjudicated) or "none", STYLE_ADJUDICATED),
+            (named_or_counted(adjudicated), STYLE_ADJUDICATED),
+            ("   (f: show them in the table)" if any(lists) else "", "dim"),
         )
     )
     if report.adapter_sha256:
@@ -93,37 +117,39 @@ def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
     return text
 
 
-class RunView(Vertical):
-    """Title (run name, file), the per-query table, and the means with the query lists."""
+class RunView(ScoreView):
+    """Title (run name, file, filter), the per-query table, and the means with the query lists."""
 
-    def compose(self) -> ComposeResult:
-        yield Static("", id="score-run-title", classes="score-title")
-        yield ScoreTable(id="score-run-table", cursor_type="row", zebra_stripes=True)
-        yield Static("", id="score-run-summary", classes="score-summary")
+    name_in_ids = "run"
 
-    def show(self, session: ScoringSession, candidate: str | None, protocol_dir: Path) -> None:
-        table = self.query_one(ScoreTable)
-        title = self.query_one("#score-run-title", Static)
+    def show(self, session: ScoringSession, candidate: str | None, protocol_dir: Path, row_filter: RunFilter) -> None:
+        table = self.table
         summary = self.query_one("#score-run-summary", Static)
         if candidate is None:
-            title.update(Text("no accepted run to show", style=STYLE_MISSING))
+            self.title.update(Text("no accepted run to show", style=STYLE_MISSING))
             sync_table(table, run_columns(session.metrics), [])
+            self.note(None)
             summary.update("")
             return
         report = session.report(candidate)
-        title.update(
+        adjudicated = session.adjudicated
+        rows = [row for row in report.rows if kept(row, row_filter, adjudicated)]
+        showing = FILTER_LABELS[row_filter]
+        self.title.update(
             Text.assemble(
                 ("run ", "dim"),
                 (report.run, "bold"),
                 (f"  {shown_path(report.source, protocol_dir)}" if report.source else "", "dim"),
-                ("   (c: next run, enter: query detail)", "dim"),
+                ("   showing: ", "dim"),
+                (showing if row_filter == "all" else f"{showing} ({len(rows)} of {len(report.rows)})", "bold"),
+                ("   (enter: query detail)", "dim"),
             )
         )
-        adjudicated = session.adjudicated
         metrics = report.metrics
         sync_table(
             table,
             run_columns(metrics),
-            [(row.query, run_cells(row, metrics, row.query in adjudicated)) for row in report.rows],
+            [(row.query, run_cells(row, metrics, row.query in adjudicated)) for row in rows],
         )
+        self.note(None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING))
         summary.update(run_summary(report, session.adjudicated_queries()))

@@ -9,21 +9,23 @@ from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYL
 
 
 def header_text(session: ScoringSession) -> Text:
-    """Protocol name, hash, split, k and query counts; a note where k or split differ from the files."""
+    """Protocol name, hash, split, k and query counts; a note where k or split differ from the files.
+
+    Terse (no "protocol" or "sha256" label: the 12 hex digits speak for themselves; two-space gaps) so that it stays one line at 80 columns: each
+    line here is a table row less on a 24-line terminal."""
     protocol = session.protocol
     changed = protocol.k != session.base.k or protocol.split != session.base.split
     return Text.assemble(
-        ("protocol ", "dim"),
         (protocol.name, "bold"),
-        ("   sha256 ", "dim"),
+        ("  ", "dim"),
         (protocol.protocol_sha256[:12], "bold"),
-        ("   split ", "dim"),
+        ("  split ", "dim"),
         (protocol.split, "bold"),
-        ("   k ", "dim"),
+        ("  k ", "dim"),
         (str(protocol.k), "bold"),
-        ("   queries ", "dim"),
+        ("  queries ", "dim"),
         (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
-        (f"   (files say k {session.base.k}, split {session.base.split})" if changed else "", "yellow"),
+        (f"  (files say k {session.base.k}, split {session.base.split})" if changed else "", "yellow"),
     )
 
 

@@ -11,8 +11,9 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, RowKey
+
+from rankeval_tui.tui.widgets.row_table import RowTable
 
 
 def all_known(widths: list[int | None]) -> list[int] | None:
@@ -41,7 +42,7 @@ def cell_width(value: object) -> int | None:
     return max(map(cell_len, lines), default=0)
 
 
-class ScoreTable(DataTable):
+class ScoreTable(RowTable):
     """A ``DataTable`` that sizes its columns from the cells' text instead of measuring each cell.
 
     Why: Textual 8.2 measures every cell of every new row on idle through the console (a fresh
