@@ -6,10 +6,9 @@ Every judgment, change, undo, redo, note and dispute flag is appended to the jou
 (cursor included), so ``kill -9`` loses nothing the screen had shown. The exhaustive qrels.toml is
 written (atomically, by ``core.files.write_qrels``) only when every pair is judged.
 
-The session composes three parts and owns the files: ``pair_labels.PairLabels`` (what is
-recorded, with the counts), ``pair_cursor.PairCursor`` (where the annotator is) and
-``change_log.ChangeLog`` (edits, undo/redo, replay). It opens and resumes the journal under the
-lock, journals the position, and writes the qrels at the end.
+``JudgingSession`` is ``judging_state.JudgingState`` (the labels, the cursor and the change log
+composed) with its files: it opens or resumes the journal under the lock and writes the qrels at
+the end. ``Change`` and ``document_order`` are re-exported from their modules for callers.
 
 Rules kept here, not in the screen:
 - no default label: a pair is unjudged until ``label(0|1)`` is called for it;
@@ -22,102 +21,33 @@ This module never imports textual.
 from __future__ import annotations
 
 import getpass
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, TypeVar, overload
+from typing import Any
 
 from rankeval_tui.core.annotation.binding import binding_fields, check_binding, check_same_criterion
-from rankeval_tui.core.annotation.change_log import Change, ChangeLog
-from rankeval_tui.core.annotation.hole_order import HoleQueue
-from rankeval_tui.core.annotation.imported import ImportedLabels
+from rankeval_tui.core.annotation.change_log import Change
 from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX, JOURNAL_VERSION, Journal, replay_entries
+from rankeval_tui.core.annotation.judging_state import JudgingState
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
-from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor, document_order
-from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
+from rankeval_tui.core.annotation.pair_cursor import Order, document_order
+from rankeval_tui.core.annotation.pair_labels import checked_label
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
-__all__ = ["Change", "JudgingSession", "Order", "checked_label", "default_annotator", "document_order"]
-
-T = TypeVar("T")
+__all__ = ["Change", "JudgingSession", "Order", "QrelsFile", "checked_label", "default_annotator", "document_order"]
 
 
-class Forward(Generic[T]):
-    """A session attribute that lives on one of its parts (``marks``, ``cursor``, ``changes``):
-    the screens and tests keep reading ``session.labels`` while each piece of state has one owner."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, session: None, owner: type) -> Forward[T]: ...
-    @overload
-    def __get__(self, session: object, owner: type) -> T: ...
-    def __get__(self, session: object | None, owner: type) -> Forward[T] | T:
-        if session is None:
-            return self
-        value: T = getattr(getattr(session, self.part), self.name)
-        return value
-
-    def __set__(self, session: object, value: T) -> None:
-        setattr(getattr(session, self.part), self.name, value)
-
-
-class JudgingSession:
-    """The state of one annotator's judging of one protocol, backed by a journal.
-
-    Every mutating method appends to the journal first and changes memory second, so the
-    screen (which reads memory after the call returns) never shows an unrecorded judgment.
-    All updates are O(1) in the number of pairs: counters are kept, nothing is recounted.
-    """
-
-    labels = Forward[dict[str, dict[str, int]]]("marks")
-    notes = Forward[dict[str, dict[str, str]]]("marks")
-    disputed = Forward[dict[str, dict[str, bool]]]("marks")
-    judged_in = Forward[dict[str, int]]("marks")
-    judged = Forward[int]("marks")
-    total = Forward[int]("marks")
-    remaining = Forward[int]("marks")
-    complete = Forward[bool]("marks")
-    imported = Forward[ImportedLabels]("marks")
-    dirty = Forward[bool]("marks")
-    review = Forward[bool]("marks")
-    label_of = Forward[Callable[[str, str], int | None]]("marks")
-    note_of = Forward[Callable[[str, str], str | None]]("marks")
-    is_disputed = Forward[Callable[[str, str], bool]]("marks")
-    is_imported = Forward[Callable[[str, str], bool]]("marks")
-    docs_of = Forward[dict[str, tuple[str, ...]]]("cursor")
-    query_ids = Forward[tuple[str, ...]]("cursor")
-    query_index = Forward[int]("cursor")
-    doc_index = Forward[int]("cursor")
-    current = Forward[tuple[str, str]]("cursor")
-    hole_queue = Forward[HoleQueue | None]("cursor")
-    query_progress = Forward[Callable[[str], tuple[int, int]]]("cursor")
-    find_unjudged = Forward[Callable[[int, int], tuple[int, int] | None]]("cursor")
-    undo_stack = Forward[list[Change]]("changes")
-    redo_stack = Forward[list[Change]]("changes")
-    undo = Forward[Callable[[], Change | None]]("changes")
-    redo = Forward[Callable[[], Change | None]]("changes")
+class JudgingSession(JudgingState):
+    """A judging state with its files: the lock held while it is open, the journal it resumes
+    or starts, and the qrels written when every pair is judged."""
 
     def __init__(
         self, definition: ProtocolDefinition, qrels_path: Path, *, order: Order, seed: int | None, annotator: str
     ) -> None:
-        self.definition = definition
-        self.qrels_path = qrels_path
-        self.order: Order = order
-        self.seed = seed
-        self.annotator = annotator
-        self.marks = PairLabels(definition)
-        self.cursor = PairCursor(definition, order, seed, self.marks)
-        self.changes = ChangeLog(self.marks, self.cursor, self._append)
-        self.journal: Journal | None = None
+        super().__init__(definition, qrels_path, order=order, seed=seed, annotator=annotator)
         self.lock: Lock | None = None
         self.warnings: list[str] = []
         self.written = False
@@ -235,130 +165,7 @@ class JudgingSession:
         session.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
         return session
 
-    def start_summary(self, *, compact: bool = False) -> str:
-        """What the annotator starts from: imported or preloaded labels and the holes left
-        (``compact``: one status line of the judging screen, under 80 columns for short paths)."""
-        if self.imported.source is not None:
-            start = (
-                f"{self.imported.unreviewed} imported ({self.imported.source})"
-                if compact
-                else f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked "
-                "'imported' on screen; review or change them freely)"
-            )
-        elif self.judged:
-            start = (
-                f"{self.judged} preloaded" if compact else f"{self.judged} labels preloaded from {self.qrels_path.name}"
-            )
-        else:
-            start = "no labels yet"
-        if self.complete:
-            return f"{start}; every pair is judged (review)"
-        if compact:
-            where = "from the first hole" if self.hole_queue is None else "top-k holes first"
-            return f"{start} · {self.remaining} of {self.total} to judge · {where}"
-        where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
-        return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
-
-    # ------------------------------------------------------------ recording
-
-    def label(self, value: int) -> Change:
-        """Record 0 or 1 for the current pair, then move to the next pair."""
-        query, doc = self.current
-        change = self.changes.record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
-        if self.hole_queue is not None and not self.complete:
-            self.next_unjudged()  # journals the position: replay's step(1) is then corrected
-        else:
-            self.cursor.step(1)
-        return change
-
-    def set_note(self, text: str) -> Change | None:
-        """Attach (or with empty text, remove) the note of the current pair."""
-        query, doc = self.current
-        after = text if text.strip() else None
-        before = self.note_of(query, doc)
-        if after == before:
-            return None
-        return self.changes.record(Change("note", query, doc, before, after))
-
-    def toggle_disputed(self) -> Change:
-        query, doc = self.current
-        flag = self.is_disputed(query, doc)
-        return self.changes.record(Change("disputed", query, doc, flag, not flag))
-
-    def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
-        if self.journal is not None:
-            self.journal.append(entry, durable=durable)
-
-    # ------------------------------------------------------------ navigation (journaled)
-
-    def goto(self, query: str, doc: str) -> None:
-        """Jump to a pair (the overview's jump); recorded so a restart resumes there."""
-        self.cursor.goto_pair(*self.marks.check_pair(query, doc))
-        self._note_position()
-
-    def _note_position(self) -> None:
-        query, doc = self.current
-        # Position is convenience, not data: flushed to the OS but not fsynced per key.
-        self._append({"op": "goto", "q": query, "d": doc}, durable=False)
-
-    def step(self, delta: int, *, journal: bool = True) -> None:
-        """Move ``delta`` pairs forward/back across query boundaries (stops at the ends)."""
-        self.cursor.step(delta)
-        if journal:
-            self._note_position()
-
-    def step_query(self, delta: int) -> None:
-        self.cursor.step_query(delta)
-        self._note_position()
-
-    def next_unjudged(self) -> bool:
-        """Go to the next unjudged pair after the cursor (wrapping), or with a hole order to its
-        next hole; False when none is left."""
-        if not self.cursor.next_unjudged():
-            return False
-        self._note_position()
-        return True
-
-    def order_holes(self, pairs: list[tuple[str, str]]) -> int:
-        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
-        how many of them are holes. Only navigation: nothing about labels changes."""
-        for query, doc in pairs:
-            self.marks.check_pair(query, doc)
-        self.cursor.hole_queue = HoleQueue(pairs)
-        if not self.complete:
-            self.next_unjudged()
-        return self.cursor.hole_queue.remaining(self.labels)
-
-    # ------------------------------------------------------------ output
-
-    def provenance(self) -> dict[str, Any]:
-        """Who judged, in which order, against which definition: beside the labels, never in them."""
-        data = dict(self.marks.base_provenance)
-        data.update(
-            {
-                "annotator": self.annotator,
-                "order": self.order,
-                "protocol": self.definition.name,
-                **binding_fields(self.definition),
-                "pairs": self.total,
-                "tool": "rankeval-tui judge",
-            }
-        )
-        if self.seed is not None:
-            data["seed"] = self.seed
-        else:
-            data.pop("seed", None)
-        self.imported.provenance(data, self.definition.queries)
-        return data
-
-    def snapshot(self) -> QrelsFile:
-        """A copy of the state to write, safe to serialise in another thread."""
-        return QrelsFile(
-            labels=nonempty_rows(self.labels),
-            notes=nonempty_rows(self.notes),
-            disputed=nonempty_rows(self.disputed),
-            provenance=self.provenance(),
-        )
+    # ------------------------------------------------------------ files
 
     def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
         """Write the exhaustive qrels atomically. ``write_qrels`` refuses incomplete labels, so an
