@@ -30,11 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id, quote
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import Query
 from rankeval_tui.core.files.protocol_files import check_id
-from rankeval_tui.core.files.runs import parse_integer_field
 from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.files.trec import checked_judgment
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
 HEADER_IDS = {"id", "_id", "qid", "query-id", "query_id", "docid", "doc_id", "doc-id", "pid", "corpus-id"}
@@ -365,33 +365,9 @@ def read_labels(
                     where=where,
                 )
             query, _, doc, rel_text = fields
-        check_id("query", query, file=path, where=where)
-        check_id("document", doc, file=path, where=where)
-        if query not in queries:
-            raise ContractError(f"unknown query {quote(query)}: not in the queries file", file=path, where=where)
-        if doc not in documents:
-            raise ContractError(f"unknown document {quote(doc)}: not in the corpus", file=path, where=where)
-        rel = parse_integer_field("relevance", rel_text, file=path, where=where)
-        if rel < 0:
-            raise ContractError(
-                f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=path, where=where
-            )
-        if (query, doc) in line_of:
-            raise ContractError(
-                f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
-                f"already at line {line_of[query, doc]}",
-                file=path,
-                where=where,
-            )
-        line_of[query, doc] = number
-        if rel > 1:
-            graded += 1
-            if threshold is None:
-                raise ContractError(
-                    f"graded label {rel}: binary labels required; pass --threshold T to map rel >= T to 1 "
-                    "and the rest to 0 explicitly",
-                    file=path,
-                    where=where,
-                )
+        rel = checked_judgment(
+            query, doc, rel_text, (queries, "the queries file"), documents, line_of, number, path, threshold
+        )
+        graded += rel > 1
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
     return ImportedLabels(labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, line_of)
