@@ -57,10 +57,14 @@ class ChangeLog:
         self.append({"op": "redo"})
         return self._reapply()
 
-    def _apply(self, change: Change) -> None:
-        self.marks.set(change.kind, change.query, change.doc, change.after)
+    def _put(self, change: Change, value: Any, records: int) -> None:
+        """Put one side of a change into the labels; a label record counts on its imported mark."""
+        self.marks.set(change.kind, change.query, change.doc, value)
         if change.kind == "label":
-            self.marks.imported.edited(change.query, change.doc, 1)
+            self.marks.imported.edited(change.query, change.doc, records)
+
+    def _apply(self, change: Change) -> None:
+        self._put(change, change.after, 1)
         self.undo_stack.append(change)
         self.redo_stack.clear()
 
@@ -68,11 +72,9 @@ class ChangeLog:
         if not self.undo_stack:
             raise ContractError("undo with nothing to undo")
         change = self.undo_stack.pop()
-        self.marks.set(change.kind, change.query, change.doc, change.before)
-        if change.kind == "label":
-            self.marks.imported.edited(change.query, change.doc, -1)
-            if self.cursor.hole_queue is not None:
-                self.cursor.hole_queue.reopened()
+        self._put(change, change.before, -1)
+        if change.kind == "label" and self.cursor.hole_queue is not None:
+            self.cursor.hole_queue.reopened()
         self.redo_stack.append(change)
         self.cursor.goto_pair(change.query, change.doc)
         return change
@@ -81,9 +83,7 @@ class ChangeLog:
         if not self.redo_stack:
             raise ContractError("redo with nothing to redo")
         change = self.redo_stack.pop()
-        self.marks.set(change.kind, change.query, change.doc, change.after)
-        if change.kind == "label":
-            self.marks.imported.edited(change.query, change.doc, 1)
+        self._put(change, change.after, 1)
         self.undo_stack.append(change)
         self.cursor.goto_pair(change.query, change.doc)
         if change.kind == "label":

@@ -33,6 +33,7 @@ from typing import Any
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import Query
 from rankeval_tui.core.files.protocol_files import check_id
+from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.trec import checked_judgment
 
@@ -206,12 +207,7 @@ def tsv_records(text: str, path: Path, kind: str) -> Iterator[tuple[int, str, st
     """``id<TAB>text`` lines; a header line (``id<TAB>text``) is refused, not guessed away."""
     for number, line in numbered_lines(text, path):
         where = f"line {number}"
-        fields = line.split("\t")
-        if len(fields) != 2:
-            raise ContractError(
-                f"a {kind} TSV line has 2 tab-separated fields 'id<TAB>text', got {len(fields)}", file=path, where=where
-            )
-        identifier, body = fields
+        identifier, body = tab_fields(line, f"a {kind} TSV", "id text", path, where)
         if identifier.lower() in HEADER_IDS and body.strip().lower() in HEADER_TEXTS:
             raise ContractError(
                 f"looks like a header line ({quote(line)}), not a record: remove it", file=path, where=where
@@ -347,14 +343,7 @@ def read_labels(
         if beir:
             if number == header_number:
                 continue
-            fields = line.split("\t")
-            if len(fields) != 3:
-                raise ContractError(
-                    f"a BEIR qrels line has 3 tab-separated fields 'query-id corpus-id score', got {len(fields)}",
-                    file=path,
-                    where=where,
-                )
-            query, doc, rel_text = fields
+            query, doc, rel_text = tab_fields(line, "a BEIR qrels", "query-id corpus-id score", path, where)
         else:
             fields = TREC_FIELDS.split(line.strip(" \t"))
             if len(fields) != 4:

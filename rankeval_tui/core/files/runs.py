@@ -265,6 +265,17 @@ def place_at_rank(
     ranks[rank] = doc
 
 
+def tab_fields(line: str, kind: str, names: str, path: Path, where: str) -> list[str]:
+    """The tab-separated fields of one line of a ``kind`` file: exactly one per name in ``names``."""
+    fields = line.split("\t")
+    expected = len(names.split())
+    if len(fields) != expected:
+        raise ContractError(
+            f"{kind} line has {expected} tab-separated fields '{names}', got {len(fields)}", file=path, where=where
+        )
+    return fields
+
+
 def parse_msmarco_run(text: str, path: Path) -> dict[str, list[str]]:
     """``qid<TAB>docid<TAB>rank`` (MS MARCO's run format), ordered by rank; rank >= 1, no clash,
     no document twice in a query, exactly three tab-separated fields per line."""
@@ -275,14 +286,7 @@ def parse_msmarco_run(text: str, path: Path) -> dict[str, list[str]]:
         if not line.strip(" \t"):
             continue
         where = f"line {number}"
-        fields = line.split("\t")
-        if len(fields) != 3:
-            raise ContractError(
-                f"an MS MARCO run line has 3 tab-separated fields 'qid docid rank', got {len(fields)}",
-                file=path,
-                where=where,
-            )
-        query, doc, rank_text = fields
+        query, doc, rank_text = tab_fields(line, "an MS MARCO run", "qid docid rank", path, where)
         check_id("query", query, file=path, where=where)
         check_id("document", doc, file=path, where=where)
         rank = parse_integer_field("rank", rank_text, file=path, where=where)
