@@ -73,7 +73,7 @@ def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse
 
 
 def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
-    """Paired significance (core.stats) and the regression gate; statistics are computed when a
+    """Paired significance (core.evaluation.stats) and the regression gate; statistics are computed when a
     baseline is named, a test option is given or the gate is on (they cost time on big protocols)."""
     group = parser.add_argument_group("paired statistics and regression gate (with --baseline)")
     group.add_argument(

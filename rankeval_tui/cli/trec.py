@@ -1,6 +1,6 @@
 """``rankeval-tui qrels export|import`` and ``rankeval-tui run export``: TREC files in and out.
 
-Thin wrappers over ``core.trec``: read through core loaders, write atomically, report on stderr.
+Thin wrappers over ``core.files.trec``: read through core loaders, write atomically, report on stderr.
 Nothing is written when the input breaks the contract (exit 2 through ``cli.main``).
 """
 

@@ -10,7 +10,7 @@ What it adds is the bookkeeping a screen needs and the CLI does not:
   run (the runs are not re-read);
 - ``reload`` re-reads the protocol, qrels and run files from disk, keeping k and split;
 - which queries' labels were adjudicated (the qrels file's ``[adjudication]`` table), read with
-  the labels in one pass, and the paired statistics (``core.stats``) of every candidate against a
+  the labels in one pass, and the paired statistics (``core.evaluation.stats``) of every candidate against a
   baseline, with a verdict in plain words.
 
 Sessions are immutable: ``with_k`` / ``with_split`` / ``reload`` return new ones, so a screen
@@ -265,7 +265,7 @@ class ScoringSession:
         raise KeyError(name)
 
     def comparison(self, baseline: str, candidate: str) -> Comparison:
-        """``core.compare`` of two accepted runs (both were scored under ``self.protocol``)."""
+        """``core.evaluation.compare`` of two accepted runs (both were scored under ``self.protocol``)."""
         return compare(self.report(baseline), self.report(candidate))
 
     def adjudicated_queries(self) -> tuple[str, ...]:
@@ -281,7 +281,7 @@ class ScoringSession:
         samples: int = DEFAULT_SAMPLES,
         alpha: Fraction = DEFAULT_ALPHA,
     ) -> PairedStatistics | None:
-        """``core.stats.paired_statistics`` of every other accepted run against ``baseline``.
+        """``core.evaluation.stats.paired_statistics`` of every other accepted run against ``baseline``.
 
         The family is every candidate, whichever one the screen shows, because that is the
         family ``score --baseline`` corrects with Holm: the two must print the same p-values.

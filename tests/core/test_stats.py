@@ -1,4 +1,4 @@
-"""core.stats: the documented definitions, checked on hand-worked cases, against an independent
+"""core.evaluation.stats: the documented definitions, checked on hand-worked cases, against an independent
 enumeration, against scipy, and on the seed fixture."""
 
 from __future__ import annotations

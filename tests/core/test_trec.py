@@ -1,4 +1,4 @@
-"""core.trec: TOML -> TREC -> TOML identity, strict import, run export trec_eval reads as we do."""
+"""core.files.trec: TOML -> TREC -> TOML identity, strict import, run export trec_eval reads as we do."""
 
 from __future__ import annotations
 

@@ -6,6 +6,10 @@ Every judgment, change, undo, redo, note and dispute flag is appended to the jou
 (cursor included), so ``kill -9`` loses nothing the screen had shown. The exhaustive qrels.toml is
 written (atomically, by ``core.files.write_qrels``) only when every pair is judged.
 
+``JudgingSession`` is ``judging_state.JudgingState`` (the labels, the cursor and the change log
+composed) with its files: it opens or resumes the journal under the lock and writes the qrels at
+the end. ``Change`` and ``document_order`` are re-exported from their modules for callers.
+
 Rules kept here, not in the screen:
 - no default label: a pair is unjudged until ``label(0|1)`` is called for it;
 - the document order is corpus order or a per-query shuffle reproducible from a seed;
@@ -17,105 +21,37 @@ This module never imports textual.
 from __future__ import annotations
 
 import getpass
-import random
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any
 
 from rankeval_tui.core.annotation.binding import binding_fields, check_binding, check_same_criterion
-from rankeval_tui.core.annotation.hole_order import HoleQueue
-from rankeval_tui.core.annotation.imported import ImportedLabels
-from rankeval_tui.core.annotation.journal import (
-    JOURNAL_SUFFIX,
-    JOURNAL_VERSION,
-    Journal,
-    replay_entries,
-)
+from rankeval_tui.core.annotation.change_log import Change
+from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX, JOURNAL_VERSION, Journal, replay_entries
+from rankeval_tui.core.annotation.judging_state import JudgingState
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
-from rankeval_tui.core.errors import ContractError, describe_id, quote
+from rankeval_tui.core.annotation.pair_cursor import Order, document_order
+from rankeval_tui.core.annotation.pair_labels import checked_label
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
-Order = Literal["corpus", "shuffled"]
-# Labels, notes and dispute flags are the three things an annotator records about a pair.
-Kind = Literal["label", "note", "disputed"]
-V = TypeVar("V")
+__all__ = ["Change", "JudgingSession", "Order", "QrelsFile", "checked_label", "default_annotator", "document_order"]
 
 
-def document_order(definition: ProtocolDefinition, order: Order, seed: int | None) -> dict[str, tuple[str, ...]]:
-    """Documents per query, in the order the annotator sees them.
+class JudgingSession(JudgingState):
+    """A judging state with its files: the lock held while it is open, the journal it resumes
+    or starts, and the qrels written when every pair is judged."""
 
-    The shuffle is seeded per query (``"{seed}:{query}"``) so it is reproducible from the seed
-    recorded in provenance and independent of query order; it hides any system's ranking order.
-    """
-    corpus = tuple(definition.documents)
-    if order == "corpus":
-        return {q: corpus for q in definition.queries}
-    if order != "shuffled" or type(seed) is not int:
-        raise ContractError(
-            f"order must be 'corpus' or 'shuffled' with an integer seed, got {quote(order)} seed {quote(seed)}"
-        )
-    result = {}
-    for query in definition.queries:
-        docs = list(corpus)
-        random.Random(f"{seed}:{query}").shuffle(docs)
-        result[query] = tuple(docs)
-    return result
-
-
-@dataclass(frozen=True)
-class Change:
-    """One undoable edit of one pair: the value before and after."""
-
-    kind: Kind
-    query: str
-    doc: str
-    before: Any
-    after: Any
-
-
-@dataclass
-class JudgingSession:
-    """The state of one annotator's judging of one protocol, backed by a journal.
-
-    Every mutating method appends to the journal first and changes memory second, so the
-    screen (which reads memory after the call returns) never shows an unrecorded judgment.
-    All updates are O(1) in the number of pairs: counters are kept, nothing is recounted.
-    """
-
-    definition: ProtocolDefinition
-    qrels_path: Path
-    order: Order = "corpus"
-    seed: int | None = None
-    annotator: str = ""
-    docs_of: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    labels: dict[str, dict[str, int]] = field(default_factory=dict)
-    notes: dict[str, dict[str, str]] = field(default_factory=dict)
-    disputed: dict[str, dict[str, bool]] = field(default_factory=dict)
-    base_provenance: dict[str, Any] = field(default_factory=dict)
-    journal: Journal | None = None
-    lock: Lock | None = None
-    query_index: int = 0
-    doc_index: int = 0
-    judged_in: dict[str, int] = field(default_factory=dict)
-    judged: int = 0
-    undo_stack: list[Change] = field(default_factory=list)
-    redo_stack: list[Change] = field(default_factory=list)
-    dirty: bool = False
-    review: bool = False
-    warnings: list[str] = field(default_factory=list)
-    written: bool = False
-    finished_message: str | None = None
-    imported: ImportedLabels = field(default_factory=ImportedLabels)
-    hole_queue: HoleQueue | None = None
-    """With ``judge --holes-first``: the holes to visit first (see ``hole_order``)."""
-    _doc_positions: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        self.query_ids: tuple[str, ...] = tuple(self.definition.queries)
-        self.query_position = {q: i for i, q in enumerate(self.query_ids)}
+    def __init__(
+        self, definition: ProtocolDefinition, qrels_path: Path, *, order: Order, seed: int | None, annotator: str
+    ) -> None:
+        super().__init__(definition, qrels_path, order=order, seed=seed, annotator=annotator)
+        self.lock: Lock | None = None
+        self.warnings: list[str] = []
+        self.written = False
+        self.finished_message: str | None = None
 
     # ------------------------------------------------------------ opening
 
@@ -175,47 +111,17 @@ class JudgingSession:
                 "starting); nothing had been recorded; starting over"
             )
             journal_path.unlink()
-        order = order or "corpus"
-        if order == "shuffled" and seed is None:
-            raise ContractError("--order shuffled needs --seed N (the shuffle must be reproducible)")
-        if order == "corpus" and seed is not None:
-            raise ContractError("--seed only applies to --order shuffled")
-        session = cls(
-            definition,
-            qrels_path,
-            order=order,
-            seed=seed,
-            annotator=annotator or default_annotator(),
-            docs_of=document_order(definition, order, seed),
-        )
-        session._reset_counts()
+        order = checked_start_order(order, seed)
+        session = cls(definition, qrels_path, order=order, seed=seed, annotator=annotator or default_annotator())
         session.warnings.extend(dropped)
-        base: dict[str, Any] | None = None
-        if qrels_path.exists():
-            existing = read_qrels_file(qrels_path, definition, exhaustive=False)
-            check_same_criterion(existing.provenance, definition, qrels_path)
-            base = {
-                "labels": existing.labels,
-                "notes": existing.notes,
-                "disputed": existing.disputed,
-                "provenance": existing.provenance,
-            }
-            session._load_base(base)
-            session.review = existing.is_complete(definition)
-        header = {
-            "op": "start",
-            "version": JOURNAL_VERSION,
-            "protocol": definition.name,
-            **binding_fields(definition),
-            "order": order,
-            "seed": seed,
-            "annotator": session.annotator,
-            "pairs": definition.pair_count,
-        }
+        base = read_base(qrels_path, definition)
+        if base is not None:
+            session.marks.load_base(base)
+            session.review = session.complete
         session.journal = Journal(journal_path)
         try:
             session.journal.open_for_append()
-            session.journal.append(header)
+            session.journal.append(journal_header(definition, order, seed, session.annotator))
             if base is not None:
                 # The starting labels go into the journal, so replay never depends on a file
                 # that this session may itself rewrite.
@@ -223,7 +129,7 @@ class JudgingSession:
         except OSError as error:  # disk full or read-only at the start: nothing was recorded yet
             session.journal.remove()
             raise ContractError(f"cannot start the journal: {error.strerror}", file=journal_path) from None
-        session._move_to_first_unjudged()
+        session.cursor.move_to_first_unjudged()
         return session
 
     @classmethod
@@ -252,370 +158,14 @@ class JudgingSession:
             order=header["order"],
             seed=header.get("seed"),
             annotator=header.get("annotator", ""),
-            docs_of=document_order(definition, header["order"], header.get("seed")),
         )
-        session._reset_counts()
-        replay_entries(contents, journal_path, session._replay)
+        replay_entries(contents, journal_path, session.changes.replay)
         session.warnings.extend(contents.notices(journal_path))
         session.journal = Journal(journal_path)
         session.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
         return session
 
-    def _reset_counts(self) -> None:
-        """Counters per query and overall, so progress never needs a recount."""
-        self.judged_in = {q: 0 for q in self.definition.queries}
-        self.judged = 0
-
-    def _load_base(self, base: dict[str, Any]) -> None:
-        self.base_provenance = dict(base.get("provenance", {}))
-        for query, row in base["labels"].items():
-            for doc, value in row.items():
-                self._check_pair(query, doc)
-                self._set("label", query, doc, checked_label(value))
-        for query, row in base.get("notes", {}).items():
-            for doc, text in row.items():
-                self._check_pair(query, doc)
-                self._set("note", query, doc, text)
-        for query, row in base.get("disputed", {}).items():
-            for doc, flag in row.items():
-                self._check_pair(query, doc)
-                self._set("disputed", query, doc, bool(flag))
-        self.imported.load(self.base_provenance, self.labels)
-        self.dirty = False  # what was loaded is what is on disk
-
-    # ------------------------------------------------------------ reading
-
-    @property
-    def total(self) -> int:
-        return self.definition.pair_count
-
-    @property
-    def remaining(self) -> int:
-        return self.total - self.judged
-
-    @property
-    def complete(self) -> bool:
-        return self.judged == self.total
-
-    @property
-    def current(self) -> tuple[str, str]:
-        query = self.query_ids[self.query_index]
-        return query, self.docs_of[query][self.doc_index]
-
-    def label_of(self, query: str, doc: str) -> int | None:
-        return self.labels.get(query, {}).get(doc)
-
-    def note_of(self, query: str, doc: str) -> str | None:
-        return self.notes.get(query, {}).get(doc)
-
-    def is_disputed(self, query: str, doc: str) -> bool:
-        return self.disputed.get(query, {}).get(doc, False)
-
-    def is_imported(self, query: str, doc: str) -> bool:
-        """The label came from an import and the annotator has not recorded one on it."""
-        return self.imported.is_imported(query, doc)
-
-    def start_summary(self, *, compact: bool = False) -> str:
-        """What the annotator starts from: imported or preloaded labels and the holes left
-        (``compact``: one status line of the judging screen, under 80 columns for short paths)."""
-        if self.imported.source is not None:
-            start = (
-                f"{self.imported.unreviewed} imported ({self.imported.source})"
-                if compact
-                else f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked "
-                "'imported' on screen; review or change them freely)"
-            )
-        elif self.judged:
-            start = (
-                f"{self.judged} preloaded" if compact else f"{self.judged} labels preloaded from {self.qrels_path.name}"
-            )
-        else:
-            start = "no labels yet"
-        if self.complete:
-            return f"{start}; every pair is judged (review)"
-        if compact:
-            where = "from the first hole" if self.hole_queue is None else "top-k holes first"
-            return f"{start} · {self.remaining} of {self.total} to judge · {where}"
-        where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
-        return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
-
-    def query_progress(self, query: str) -> tuple[int, int]:
-        return self.judged_in[query], len(self.docs_of[query])
-
-    # ------------------------------------------------------------ recording
-
-    def label(self, value: int) -> Change:
-        """Record 0 or 1 for the current pair, then move to the next pair."""
-        query, doc = self.current
-        change = self._record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
-        if self.hole_queue is not None and not self.complete:
-            self.next_unjudged()  # journals the position: replay's step(1) is then corrected
-        else:
-            self.step(1, journal=False)
-        return change
-
-    def set_note(self, text: str) -> Change | None:
-        """Attach (or with empty text, remove) the note of the current pair."""
-        query, doc = self.current
-        after = text if text.strip() else None
-        before = self.note_of(query, doc)
-        if after == before:
-            return None
-        return self._record(Change("note", query, doc, before, after))
-
-    def toggle_disputed(self) -> Change:
-        query, doc = self.current
-        flag = self.is_disputed(query, doc)
-        return self._record(Change("disputed", query, doc, flag, not flag))
-
-    def undo(self) -> Change | None:
-        """Revert the last change of the whole session (across restarts) and go to its pair."""
-        if not self.undo_stack:
-            return None
-        self._append({"op": "undo"})
-        return self._undo()
-
-    def redo(self) -> Change | None:
-        if not self.redo_stack:
-            return None
-        self._append({"op": "redo"})
-        return self._redo()
-
-    def _record(self, change: Change) -> Change:
-        self._append({"op": change.kind, "q": change.query, "d": change.doc, "v": change.after})
-        self._apply(change)
-        return change
-
-    def _apply(self, change: Change) -> None:
-        self._set(change.kind, change.query, change.doc, change.after)
-        if change.kind == "label":
-            self.imported.edited(change.query, change.doc, 1)
-        self.undo_stack.append(change)
-        self.redo_stack.clear()
-
-    def _undo(self) -> Change:
-        change = self.undo_stack.pop()
-        self._set(change.kind, change.query, change.doc, change.before)
-        if change.kind == "label":
-            self.imported.edited(change.query, change.doc, -1)
-            if self.hole_queue is not None:
-                self.hole_queue.reopened()
-        self.redo_stack.append(change)
-        self._goto_pair(change.query, change.doc)
-        return change
-
-    def _redo(self) -> Change:
-        change = self.redo_stack.pop()
-        self._set(change.kind, change.query, change.doc, change.after)
-        if change.kind == "label":
-            self.imported.edited(change.query, change.doc, 1)
-        self.undo_stack.append(change)
-        self._goto_pair(change.query, change.doc)
-        if change.kind == "label":
-            self.step(1, journal=False)
-        return change
-
-    def _set(self, kind: Kind, query: str, doc: str, value: Any) -> None:
-        """Set one value and keep the counters right; ``None`` / ``False`` removes it."""
-        if kind == "label":
-            row = self.labels.setdefault(query, {})
-            had = doc in row
-            if value is None:
-                row.pop(doc, None)
-            else:
-                row[doc] = value
-            delta = (value is not None) - had
-            self.judged_in[query] += delta
-            self.judged += delta
-        else:
-            table = self.notes if kind == "note" else self.disputed
-            extras: dict[str, Any] = table.setdefault(query, {})
-            if value is None or value is False:
-                extras.pop(doc, None)
-            else:
-                extras[doc] = value
-        self.dirty = True
-
-    def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
-        if self.journal is not None:
-            self.journal.append(entry, durable=durable)
-
-    # ------------------------------------------------------------ replay
-
-    def _check_pair(self, query: object, doc: object) -> tuple[str, str]:
-        """Reject a pair the protocol does not have; return it typed as the IDs it now is."""
-        if not isinstance(query, str) or query not in self.definition.queries:
-            raise ContractError(f"unknown {describe_id('query', query)}")
-        if not isinstance(doc, str) or doc not in self.definition.documents:
-            raise ContractError(f"unknown {describe_id('document', doc)}")
-        return query, doc
-
-    def _replay(self, entry: dict[str, Any]) -> None:
-        op = entry["op"]
-        if op in ("label", "note", "disputed"):
-            query, doc = self._check_pair(entry.get("q"), entry.get("d"))
-            value = entry.get("v")
-            if op == "label":
-                value = checked_label(value)
-            elif op == "note" and value is not None and type(value) is not str:
-                raise ContractError(f"note must be a string or null, got {quote(value)}")
-            elif op == "disputed" and type(value) is not bool:
-                raise ContractError(f"disputed must be true or false, got {quote(value)}")
-            before = {"label": self.label_of, "note": self.note_of, "disputed": self.is_disputed}[op](query, doc)
-            self._goto_pair(query, doc)
-            self._apply(Change(op, query, doc, before, value))
-            if op == "label":
-                self.step(1, journal=False)
-        elif op == "undo":
-            if not self.undo_stack:
-                raise ContractError("undo with nothing to undo")
-            self._undo()
-        elif op == "redo":
-            if not self.redo_stack:
-                raise ContractError("redo with nothing to redo")
-            self._redo()
-        elif op == "goto":
-            self._check_pair(entry.get("q"), entry.get("d"))
-            self._goto_pair(entry["q"], entry["d"])
-        elif op == "base":
-            self._load_base(entry)
-            self.review = all(self.judged_in[q] == len(self.docs_of[q]) for q in self.query_ids)
-            self._move_to_first_unjudged()
-        elif op == "written":
-            self.dirty = False
-        else:
-            raise ContractError(f"unknown journal entry {quote(op)}")
-
-    # ------------------------------------------------------------ navigation
-
-    def _goto_pair(self, query: str, doc: str) -> None:
-        self.query_index = self.query_position[query]
-        positions = self._doc_positions.get(query)
-        if positions is None:  # built per query on first use: start-up stays O(queries)
-            positions = self._doc_positions[query] = {d: i for i, d in enumerate(self.docs_of[query])}
-        self.doc_index = positions[doc]
-
-    def goto(self, query: str, doc: str) -> None:
-        """Jump to a pair (the overview's jump); recorded so a restart resumes there."""
-        self._check_pair(query, doc)
-        self._goto_pair(query, doc)
-        self._note_position()
-
-    def _note_position(self) -> None:
-        query, doc = self.current
-        # Position is convenience, not data: flushed to the OS but not fsynced per key.
-        self._append({"op": "goto", "q": query, "d": doc}, durable=False)
-
-    def step(self, delta: int, *, journal: bool = True) -> None:
-        """Move ``delta`` pairs forward/back across query boundaries (stops at the ends)."""
-        qi, di = self.query_index, self.doc_index + delta
-        while di >= len(self.docs_of[self.query_ids[qi]]):
-            if qi + 1 >= len(self.query_ids):
-                di = len(self.docs_of[self.query_ids[qi]]) - 1
-                break
-            di -= len(self.docs_of[self.query_ids[qi]])
-            qi += 1
-        while di < 0:
-            if qi == 0:
-                di = 0
-                break
-            qi -= 1
-            di += len(self.docs_of[self.query_ids[qi]])
-        self.query_index, self.doc_index = qi, di
-        if journal:
-            self._note_position()
-
-    def step_query(self, delta: int) -> None:
-        self.query_index = max(0, min(len(self.query_ids) - 1, self.query_index + delta))
-        self.doc_index = 0
-        self._note_position()
-
-    def find_unjudged(self, query_index: int, doc_index: int) -> tuple[int, int] | None:
-        """Position of the first unjudged pair after (query_index, doc_index), wrapping; None if
-        every pair is judged. Finished queries are skipped by their counter, so this stays fast
-        at 100k pairs. The overview uses it for its own cursor."""
-        if self.complete:
-            return None
-        n = len(self.query_ids)
-        for offset in range(n + 1):
-            qi = (query_index + offset) % n
-            query = self.query_ids[qi]
-            docs = self.docs_of[query]
-            if self.judged_in[query] == len(docs):
-                continue
-            row = self.labels.get(query, {})
-            low = doc_index + 1 if offset == 0 else 0
-            high = doc_index + 1 if offset == n else len(docs)
-            for di in range(low, high):
-                if docs[di] not in row:
-                    return qi, di
-        return None
-
-    def next_unjudged(self) -> bool:
-        """Go to the next unjudged pair after the cursor (wrapping), or with a hole order to its
-        next hole; False when none is left."""
-        first = self.hole_queue.next_hole(self.labels) if self.hole_queue is not None else None
-        if first is not None:
-            self._goto_pair(*first)
-            self._note_position()
-            return True
-        found = self.find_unjudged(self.query_index, self.doc_index)
-        if found is None:
-            return False
-        self.query_index, self.doc_index = found
-        self._note_position()
-        return True
-
-    def order_holes(self, pairs: list[tuple[str, str]]) -> int:
-        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
-        how many of them are holes. Only navigation: nothing about labels changes."""
-        for query, doc in pairs:
-            self._check_pair(query, doc)
-        self.hole_queue = HoleQueue(pairs)
-        if not self.complete:
-            self.next_unjudged()
-        return self.hole_queue.remaining(self.labels)
-
-    def _move_to_first_unjudged(self) -> None:
-        for qi, query in enumerate(self.query_ids):
-            if self.judged_in[query] < len(self.docs_of[query]):
-                row = self.labels.get(query, {})
-                for di, doc in enumerate(self.docs_of[query]):
-                    if doc not in row:
-                        self.query_index, self.doc_index = qi, di
-                        return
-        self.query_index = self.doc_index = 0
-
-    # ------------------------------------------------------------ output
-
-    def provenance(self) -> dict[str, Any]:
-        """Who judged, in which order, against which definition: beside the labels, never in them."""
-        data = dict(self.base_provenance)
-        data.update(
-            {
-                "annotator": self.annotator,
-                "order": self.order,
-                "protocol": self.definition.name,
-                **binding_fields(self.definition),
-                "pairs": self.total,
-                "tool": "rankeval-tui judge",
-            }
-        )
-        if self.seed is not None:
-            data["seed"] = self.seed
-        else:
-            data.pop("seed", None)
-        self.imported.provenance(data, self.definition.queries)
-        return data
-
-    def snapshot(self) -> QrelsFile:
-        """A copy of the state to write, safe to serialise in another thread."""
-        return QrelsFile(
-            labels=nonempty_rows(self.labels),
-            notes=nonempty_rows(self.notes),
-            disputed=nonempty_rows(self.disputed),
-            provenance=self.provenance(),
-        )
+    # ------------------------------------------------------------ files
 
     def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
         """Write the exhaustive qrels atomically. ``write_qrels`` refuses incomplete labels, so an
@@ -677,16 +227,42 @@ class JudgingSession:
         self.close()
 
 
-def nonempty_rows(table: dict[str, dict[str, V]]) -> dict[str, dict[str, V]]:
-    """A copy of a per-query table without its empty rows (an emptied row is not written)."""
-    return {query: dict(row) for query, row in table.items() if row}
+def checked_start_order(order: Order | None, seed: int | None) -> Order:
+    """The order of a new session (corpus unless told), refusing a seed it would ignore."""
+    order = order or "corpus"
+    if order == "shuffled" and seed is None:
+        raise ContractError("--order shuffled needs --seed N (the shuffle must be reproducible)")
+    if order == "corpus" and seed is not None:
+        raise ContractError("--seed only applies to --order shuffled")
+    return order
 
 
-def checked_label(value: object) -> int:
-    """Only the integers 0 and 1 are labels (``True`` is not)."""
-    if type(value) is not int or value not in (0, 1):
-        raise ContractError(f"labels must be integer 0 or 1, got {quote(value)}")
-    return value
+def read_base(qrels_path: Path, definition: ProtocolDefinition) -> dict[str, Any] | None:
+    """An existing qrels file as the labels a new session starts from (review and correction)."""
+    if not qrels_path.exists():
+        return None
+    existing = read_qrels_file(qrels_path, definition, exhaustive=False)
+    check_same_criterion(existing.provenance, definition, qrels_path)
+    return {
+        "labels": existing.labels,
+        "notes": existing.notes,
+        "disputed": existing.disputed,
+        "provenance": existing.provenance,
+    }
+
+
+def journal_header(definition: ProtocolDefinition, order: Order, seed: int | None, annotator: str) -> dict[str, Any]:
+    """The journal's first line: what its labels are bound to, and how the session was started."""
+    return {
+        "op": "start",
+        "version": JOURNAL_VERSION,
+        "protocol": definition.name,
+        **binding_fields(definition),
+        "order": order,
+        "seed": seed,
+        "annotator": annotator,
+        "pairs": definition.pair_count,
+    }
 
 
 def default_annotator() -> str:

@@ -31,6 +31,24 @@ class Run:
     """Things worth telling the user that do not invalidate the run (e.g. TREC rank/score order)."""
 
 
+def metric_value(
+    metric: MetricId,
+    recall: Fraction | None,
+    rr: Fraction | None,
+    extra: Iterable[tuple[MetricId, Fraction | None]],
+) -> Fraction | None:
+    """Pick ``metric`` out of a row's or a report's values (Recall@k and RR@k are always there,
+    the others only when asked for); ``KeyError`` if it was not computed."""
+    if metric == "recall":
+        return recall
+    if metric == "rr":
+        return rr
+    for name, value in extra:
+        if name == metric:
+            return value
+    raise KeyError(metric)
+
+
 @dataclass(frozen=True)
 class QueryRow:
     """The evaluator's facts about one query of the split.
@@ -57,14 +75,7 @@ class QueryRow:
     def value(self, metric: MetricId) -> Fraction | None:
         """The query's value of ``metric``; ``KeyError`` if it was not computed (None means
         "no relevant document", so it cannot also mean "not asked for")."""
-        if metric == "recall":
-            return self.recall
-        if metric == "rr":
-            return self.rr
-        for name, value in self.extra:
-            if name == metric:
-                return value
-        raise KeyError(metric)
+        return metric_value(metric, self.recall, self.rr, self.extra)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -100,14 +111,7 @@ class Report:
 
     def mean(self, metric: MetricId) -> Fraction | None:
         """The mean of ``metric`` over the eligible queries (None when none is eligible)."""
-        if metric == "recall":
-            return self.recall_at_k
-        if metric == "rr":
-            return self.mrr_at_k
-        for name, value in self.extra_means:
-            if name == metric:
-                return value
-        raise KeyError(metric)
+        return metric_value(metric, self.recall_at_k, self.mrr_at_k, self.extra_means)
 
     @property
     def total_queries(self) -> int:

@@ -30,11 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.errors import ContractError, describe_id, quote
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import Query
 from rankeval_tui.core.files.protocol_files import check_id
-from rankeval_tui.core.files.runs import parse_integer_field
+from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.files.trec import checked_judgment
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
 HEADER_IDS = {"id", "_id", "qid", "query-id", "query_id", "docid", "doc_id", "doc-id", "pid", "corpus-id"}
@@ -206,12 +207,7 @@ def tsv_records(text: str, path: Path, kind: str) -> Iterator[tuple[int, str, st
     """``id<TAB>text`` lines; a header line (``id<TAB>text``) is refused, not guessed away."""
     for number, line in numbered_lines(text, path):
         where = f"line {number}"
-        fields = line.split("\t")
-        if len(fields) != 2:
-            raise ContractError(
-                f"a {kind} TSV line has 2 tab-separated fields 'id<TAB>text', got {len(fields)}", file=path, where=where
-            )
-        identifier, body = fields
+        identifier, body = tab_fields(line, f"a {kind} TSV", "id text", path, where)
         if identifier.lower() in HEADER_IDS and body.strip().lower() in HEADER_TEXTS:
             raise ContractError(
                 f"looks like a header line ({quote(line)}), not a record: remove it", file=path, where=where
@@ -347,14 +343,7 @@ def read_labels(
         if beir:
             if number == header_number:
                 continue
-            fields = line.split("\t")
-            if len(fields) != 3:
-                raise ContractError(
-                    f"a BEIR qrels line has 3 tab-separated fields 'query-id corpus-id score', got {len(fields)}",
-                    file=path,
-                    where=where,
-                )
-            query, doc, rel_text = fields
+            query, doc, rel_text = tab_fields(line, "a BEIR qrels", "query-id corpus-id score", path, where)
         else:
             fields = TREC_FIELDS.split(line.strip(" \t"))
             if len(fields) != 4:
@@ -365,33 +354,9 @@ def read_labels(
                     where=where,
                 )
             query, _, doc, rel_text = fields
-        check_id("query", query, file=path, where=where)
-        check_id("document", doc, file=path, where=where)
-        if query not in queries:
-            raise ContractError(f"unknown query {quote(query)}: not in the queries file", file=path, where=where)
-        if doc not in documents:
-            raise ContractError(f"unknown document {quote(doc)}: not in the corpus", file=path, where=where)
-        rel = parse_integer_field("relevance", rel_text, file=path, where=where)
-        if rel < 0:
-            raise ContractError(
-                f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=path, where=where
-            )
-        if (query, doc) in line_of:
-            raise ContractError(
-                f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
-                f"already at line {line_of[query, doc]}",
-                file=path,
-                where=where,
-            )
-        line_of[query, doc] = number
-        if rel > 1:
-            graded += 1
-            if threshold is None:
-                raise ContractError(
-                    f"graded label {rel}: binary labels required; pass --threshold T to map rel >= T to 1 "
-                    "and the rest to 0 explicitly",
-                    file=path,
-                    where=where,
-                )
+        rel = checked_judgment(
+            query, doc, rel_text, (queries, "the queries file"), documents, line_of, number, path, threshold
+        )
+        graded += rel > 1
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
     return ImportedLabels(labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, line_of)

@@ -17,7 +17,7 @@ and the rule; nothing is dropped, filled or coerced.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,25 @@ def check_table(
     return None if problems else table
 
 
+def valid_entries(
+    table: dict[Any, Any],
+    kind: str,
+    required: Mapping[str, type],
+    optional: Mapping[str, type],
+    path: Path,
+    report: Reporter,
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The entries of ``[documents]`` or ``[queries]`` (``kind``: document, query) whose ID and
+    fields are valid, in file order; every problem is reported, so one read lists them all."""
+    section = "documents" if kind == "document" else "queries"
+    for key, entry in table.items():
+        where = f"[{section}.{brief(key)}]"
+        valid = id_is_valid(kind, key, file=path, where=where, report=report)
+        checked = check_table(entry, required, optional, file=path, where=where, report=report)
+        if valid and checked is not None:
+            yield key, checked
+
+
 def load_definition(directory: str | Path, *, report: Reporter = raise_problem) -> ProtocolDefinition:
     """Read ``protocol.toml`` of a protocol directory.
 
@@ -150,21 +169,14 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
         documents_table = queries_table = {}
     documents: dict[str, str] = {}
     titles: dict[str, str] = {}
-    for doc, table in documents_table.items():
-        where = f"[documents.{brief(doc)}]"
-        valid = id_is_valid("document", doc, file=path, where=where, report=collect)
-        checked = check_table(table, DOCUMENT_REQUIRED, DOCUMENT_OPTIONAL, file=path, where=where, report=collect)
-        if valid and checked is not None:
-            documents[doc] = checked["text"]
-            if "title" in checked:
-                titles[doc] = checked["title"]
-    queries: dict[str, Query] = {}
-    for query, table in queries_table.items():
-        where = f"[queries.{brief(query)}]"
-        valid = id_is_valid("query", query, file=path, where=where, report=collect)
-        meta = check_table(table, QUERY_REQUIRED, QUERY_OPTIONAL, file=path, where=where, report=collect)
-        if valid and meta is not None:
-            queries[query] = Query(text=meta["text"], split=meta["split"], need=meta.get("need"))
+    for doc, checked in valid_entries(documents_table, "document", DOCUMENT_REQUIRED, DOCUMENT_OPTIONAL, path, collect):
+        documents[doc] = checked["text"]
+        if "title" in checked:
+            titles[doc] = checked["title"]
+    queries = {
+        query: Query(text=meta["text"], split=meta["split"], need=meta.get("need"))
+        for query, meta in valid_entries(queries_table, "query", QUERY_REQUIRED, QUERY_OPTIONAL, path, collect)
+    }
     if problems or header is None:
         raise ContractError(f"{len(problems)} problems in protocol.toml", file=path)
     return ProtocolDefinition(

@@ -193,8 +193,9 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
     (score descending, then doc ID descending) disagree, a warning says so: trec_eval users
     would get other numbers from the same file.
     """
-    entries: dict[str, dict[int, tuple[str, float]]] = {}
+    entries: dict[str, dict[int, str]] = {}
     lines_of: dict[str, dict[str, int]] = {}
+    scores: dict[tuple[str, str], float] = {}
     # Lines end at "\n" only and fields are split on spaces and tabs only: str.splitlines() and
     # str.split() also break on \x0b, \x1c-\x1e, U+2028 ..., which would shift line numbers and
     # silently split an ID in two instead of rejecting it.
@@ -225,36 +226,54 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
             raise ContractError(f"score must be finite, got {quote(score_text)}", file=path, where=where)
         if rank < 0:
             raise ContractError(f"rank must be >= 0, got {rank}", file=path, where=where)
-        ranks = entries.setdefault(query, {})
-        if rank in ranks:
-            raise ContractError(
-                f"rank clash: rank {rank} of query {quote(query)} already given to document {quote(ranks[rank][0])}",
-                file=path,
-                where=where,
-            )
-        seen = lines_of.setdefault(query, {})
-        if doc in seen:
-            raise ContractError(
-                f"duplicate document ID; deduplicate upstream explicitly: {quote(doc)} already at line {seen[doc]}",
-                file=path,
-                where=where,
-            )
-        seen[doc] = number
-        ranks[rank] = (doc, score)
+        place_at_rank(entries.setdefault(query, {}), lines_of.setdefault(query, {}), query, doc, rank, number, path)
+        scores[query, doc] = score
     if not entries:
         raise ContractError("empty TREC run: no lines (write a JSON run {} for a run with no queries)", file=path)
     rankings: dict[str, list[str]] = {}
     warnings: list[str] = []
     for query, ranks in entries.items():
-        ordered = [ranks[r] for r in sorted(ranks)]
-        rankings[query] = [doc for doc, _ in ordered]
-        by_score = [doc for doc, _ in sorted(ordered, key=lambda e: (e[1], e[0]), reverse=True)]
+        rankings[query] = [ranks[r] for r in sorted(ranks)]
+        by_score = sorted(rankings[query], key=lambda doc: (scores[query, doc], doc), reverse=True)
         if by_score != rankings[query]:
             warnings.append(
                 f"{path}: query {quote(query)}: rank order differs from score order; "
                 "trec_eval orders by score and would score this query differently"
             )
     return rankings, tuple(warnings)
+
+
+def place_at_rank(
+    ranks: dict[int, str], lines: dict[str, int], query: str, doc: str, rank: int, number: int, path: Path
+) -> None:
+    """Put ``doc`` at ``rank`` of ``query`` (run line ``number``): a rank given twice, or a
+    document listed twice, in one query is an error naming the earlier one."""
+    where = f"line {number}"
+    if rank in ranks:
+        raise ContractError(
+            f"rank clash: rank {rank} of query {quote(query)} already given to document {quote(ranks[rank])}",
+            file=path,
+            where=where,
+        )
+    if doc in lines:
+        raise ContractError(
+            f"duplicate document ID; deduplicate upstream explicitly: {quote(doc)} already at line {lines[doc]}",
+            file=path,
+            where=where,
+        )
+    lines[doc] = number
+    ranks[rank] = doc
+
+
+def tab_fields(line: str, kind: str, names: str, path: Path, where: str) -> list[str]:
+    """The tab-separated fields of one line of a ``kind`` file: exactly one per name in ``names``."""
+    fields = line.split("\t")
+    expected = len(names.split())
+    if len(fields) != expected:
+        raise ContractError(
+            f"{kind} line has {expected} tab-separated fields '{names}', got {len(fields)}", file=path, where=where
+        )
+    return fields
 
 
 def parse_msmarco_run(text: str, path: Path) -> dict[str, list[str]]:
@@ -267,35 +286,13 @@ def parse_msmarco_run(text: str, path: Path) -> dict[str, list[str]]:
         if not line.strip(" \t"):
             continue
         where = f"line {number}"
-        fields = line.split("\t")
-        if len(fields) != 3:
-            raise ContractError(
-                f"an MS MARCO run line has 3 tab-separated fields 'qid docid rank', got {len(fields)}",
-                file=path,
-                where=where,
-            )
-        query, doc, rank_text = fields
+        query, doc, rank_text = tab_fields(line, "an MS MARCO run", "qid docid rank", path, where)
         check_id("query", query, file=path, where=where)
         check_id("document", doc, file=path, where=where)
         rank = parse_integer_field("rank", rank_text, file=path, where=where)
         if rank < 1:
             raise ContractError(f"rank must be an integer >= 1, got {rank}", file=path, where=where)
-        ranks = entries.setdefault(query, {})
-        if rank in ranks:
-            raise ContractError(
-                f"rank clash: rank {rank} of query {quote(query)} already given to document {quote(ranks[rank])}",
-                file=path,
-                where=where,
-            )
-        seen = lines_of.setdefault(query, {})
-        if doc in seen:
-            raise ContractError(
-                f"duplicate document ID; deduplicate upstream explicitly: {quote(doc)} already at line {seen[doc]}",
-                file=path,
-                where=where,
-            )
-        seen[doc] = number
-        ranks[rank] = doc
+        place_at_rank(entries.setdefault(query, {}), lines_of.setdefault(query, {}), query, doc, rank, number, path)
     return {query: [ranks[r] for r in sorted(ranks)] for query, ranks in entries.items()}
 
 

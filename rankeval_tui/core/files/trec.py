@@ -13,6 +13,7 @@ Formats::
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -71,34 +72,9 @@ def parse_trec_qrels(
                 f"a TREC qrels line has 4 fields 'qid iter docid rel', got {len(fields)}", file=file, where=where
             )
         query, _, doc, rel_text = fields
-        check_id("query", query, file=file, where=where)
-        check_id("document", doc, file=file, where=where)
-        if query not in definition.queries:
-            raise ContractError(f"unknown query {quote(query)}: not in the protocol", file=file, where=where)
-        if doc not in definition.documents:
-            raise ContractError(f"unknown document {quote(doc)}: not in the corpus", file=file, where=where)
-        rel = parse_integer_field("relevance", rel_text, file=file, where=where)
-        if rel < 0:
-            raise ContractError(
-                f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=file, where=where
-            )
-        if (query, doc) in line_of:
-            raise ContractError(
-                f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
-                f"already at line {line_of[query, doc]}",
-                file=file,
-                where=where,
-            )
-        line_of[query, doc] = number
-        if rel > 1:
-            graded += 1
-            if threshold is None:
-                raise ContractError(
-                    f"graded label {rel}: binary qrels required; pass --threshold N to map "
-                    "rel >= N to 1 and the rest to 0 explicitly",
-                    file=file,
-                    where=where,
-                )
+        known = (definition.queries, "the protocol")
+        rel = checked_judgment(query, doc, rel_text, known, definition.documents, line_of, number, file, threshold)
+        graded += rel > 1
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
     unjudged = [(q, d) for q in definition.queries for d in definition.documents if d not in labels.get(q, {})]
     if unjudged:
@@ -121,6 +97,51 @@ def parse_trec_qrels(
 
 
 # ---------------------------------------------------------------- run export
+
+
+def checked_judgment(
+    query: str,
+    doc: str,
+    rel_text: str,
+    queries: tuple[Collection[str], str],
+    documents: Collection[str],
+    line_of: dict[tuple[str, str], int],
+    number: int,
+    file: Path | None,
+    threshold: int | None,
+) -> int:
+    """The relevance of one qrels line (``queries``: the known IDs and where they come from), its
+    line recorded in ``line_of``: IDs known, an integer >= 0, the pair not judged before, and
+    above 1 only with a ``threshold`` to map it (the caller maps)."""
+    where = f"line {number}"
+    check_id("query", query, file=file, where=where)
+    check_id("document", doc, file=file, where=where)
+    known_queries, queries_from = queries
+    if query not in known_queries:
+        raise ContractError(f"unknown query {quote(query)}: not in {queries_from}", file=file, where=where)
+    if doc not in documents:
+        raise ContractError(f"unknown document {quote(doc)}: not in the corpus", file=file, where=where)
+    rel = parse_integer_field("relevance", rel_text, file=file, where=where)
+    if rel < 0:
+        raise ContractError(
+            f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=file, where=where
+        )
+    if (query, doc) in line_of:
+        raise ContractError(
+            f"pair judged twice: {describe_id('query', query)}, {describe_id('document', doc)} "
+            f"already at line {line_of[query, doc]}",
+            file=file,
+            where=where,
+        )
+    line_of[query, doc] = number
+    if rel > 1 and threshold is None:
+        raise ContractError(
+            f"graded label {rel}: binary labels required; pass --threshold T to map rel >= T to 1 "
+            "and the rest to 0 explicitly",
+            file=file,
+            where=where,
+        )
+    return rel
 
 
 def run_to_trec(protocol: Protocol, run: Run, *, tag: str | None = None) -> tuple[str, list[str]]:

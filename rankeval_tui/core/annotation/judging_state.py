@@ -1,0 +1,228 @@
+"""A judging session's state in memory: the three parts composed, and every edit and move
+journaled through ``journal`` before memory changes.
+
+``pair_labels.PairLabels`` holds what is recorded (with the counts), ``pair_cursor.PairCursor``
+where the annotator is, ``change_log.ChangeLog`` the edits with undo/redo and the replay.
+``JudgingState`` puts them behind the one API the screens, the CLI and the tests use; the files
+(lock, journal start and resume, qrels) are ``judging.JudgingSession``'s, which extends it.
+
+This module never imports textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Generic, TypeVar, overload
+
+from rankeval_tui.core.annotation.binding import binding_fields
+from rankeval_tui.core.annotation.change_log import Change, ChangeLog
+from rankeval_tui.core.annotation.hole_order import HoleQueue
+from rankeval_tui.core.annotation.imported import ImportedLabels
+from rankeval_tui.core.annotation.journal import Journal
+from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
+from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.files import QrelsFile
+
+T = TypeVar("T")
+
+
+class Forward(Generic[T]):
+    """A session attribute that lives on one of its parts (``marks``, ``cursor``, ``changes``):
+    the screens and tests keep reading ``session.labels`` while each piece of state has one owner."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, session: None, owner: type) -> Forward[T]: ...
+    @overload
+    def __get__(self, session: object, owner: type) -> T: ...
+    def __get__(self, session: object | None, owner: type) -> Forward[T] | T:
+        if session is None:
+            return self
+        value: T = getattr(getattr(session, self.part), self.name)
+        return value
+
+    def __set__(self, session: object, value: T) -> None:
+        setattr(getattr(session, self.part), self.name, value)
+
+
+class JudgingState:
+    """One annotator's labels, position and changes over one protocol, journaled.
+
+    Every mutating method appends to the journal first and changes memory second, so the
+    screen (which reads memory after the call returns) never shows an unrecorded judgment.
+    All updates are O(1) in the number of pairs: counters are kept, nothing is recounted.
+    """
+
+    labels = Forward[dict[str, dict[str, int]]]("marks")
+    notes = Forward[dict[str, dict[str, str]]]("marks")
+    disputed = Forward[dict[str, dict[str, bool]]]("marks")
+    judged_in = Forward[dict[str, int]]("marks")
+    judged = Forward[int]("marks")
+    total = Forward[int]("marks")
+    remaining = Forward[int]("marks")
+    complete = Forward[bool]("marks")
+    imported = Forward[ImportedLabels]("marks")
+    dirty = Forward[bool]("marks")
+    review = Forward[bool]("marks")
+    label_of = Forward[Callable[[str, str], int | None]]("marks")
+    note_of = Forward[Callable[[str, str], str | None]]("marks")
+    is_disputed = Forward[Callable[[str, str], bool]]("marks")
+    is_imported = Forward[Callable[[str, str], bool]]("marks")
+    docs_of = Forward[dict[str, tuple[str, ...]]]("cursor")
+    query_ids = Forward[tuple[str, ...]]("cursor")
+    query_index = Forward[int]("cursor")
+    doc_index = Forward[int]("cursor")
+    current = Forward[tuple[str, str]]("cursor")
+    hole_queue = Forward[HoleQueue | None]("cursor")
+    query_progress = Forward[Callable[[str], tuple[int, int]]]("cursor")
+    find_unjudged = Forward[Callable[[int, int], tuple[int, int] | None]]("cursor")
+    undo_stack = Forward[list[Change]]("changes")
+    redo_stack = Forward[list[Change]]("changes")
+    undo = Forward[Callable[[], Change | None]]("changes")
+    redo = Forward[Callable[[], Change | None]]("changes")
+
+    def __init__(
+        self, definition: ProtocolDefinition, qrels_path: Path, *, order: Order, seed: int | None, annotator: str
+    ) -> None:
+        self.definition = definition
+        self.qrels_path = qrels_path
+        self.order: Order = order
+        self.seed = seed
+        self.annotator = annotator
+        self.marks = PairLabels(definition)
+        self.cursor = PairCursor(definition, order, seed, self.marks)
+        self.changes = ChangeLog(self.marks, self.cursor, self._append)
+        self.journal: Journal | None = None
+
+    def start_summary(self, *, compact: bool = False) -> str:
+        """What the annotator starts from: imported or preloaded labels and the holes left
+        (``compact``: one status line of the judging screen, under 80 columns for short paths)."""
+        if self.imported.source is not None:
+            start = (
+                f"{self.imported.unreviewed} imported ({self.imported.source})"
+                if compact
+                else f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked "
+                "'imported' on screen; review or change them freely)"
+            )
+        elif self.judged:
+            start = (
+                f"{self.judged} preloaded" if compact else f"{self.judged} labels preloaded from {self.qrels_path.name}"
+            )
+        else:
+            start = "no labels yet"
+        if self.complete:
+            return f"{start}; every pair is judged (review)"
+        if compact:
+            where = "from the first hole" if self.hole_queue is None else "top-k holes first"
+            return f"{start} · {self.remaining} of {self.total} to judge · {where}"
+        where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
+        return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
+
+    # ------------------------------------------------------------ recording
+
+    def label(self, value: int) -> Change:
+        """Record 0 or 1 for the current pair, then move to the next pair."""
+        query, doc = self.current
+        change = self.changes.record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
+        if self.hole_queue is not None and not self.complete:
+            self.next_unjudged()  # journals the position: replay's step(1) is then corrected
+        else:
+            self.cursor.step(1)
+        return change
+
+    def set_note(self, text: str) -> Change | None:
+        """Attach (or with empty text, remove) the note of the current pair."""
+        query, doc = self.current
+        after = text if text.strip() else None
+        before = self.note_of(query, doc)
+        if after == before:
+            return None
+        return self.changes.record(Change("note", query, doc, before, after))
+
+    def toggle_disputed(self) -> Change:
+        query, doc = self.current
+        flag = self.is_disputed(query, doc)
+        return self.changes.record(Change("disputed", query, doc, flag, not flag))
+
+    def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
+        if self.journal is not None:
+            self.journal.append(entry, durable=durable)
+
+    # ------------------------------------------------------------ navigation (journaled)
+
+    def goto(self, query: str, doc: str) -> None:
+        """Jump to a pair (the overview's jump); recorded so a restart resumes there."""
+        self.cursor.goto_pair(*self.marks.check_pair(query, doc))
+        self._note_position()
+
+    def _note_position(self) -> None:
+        query, doc = self.current
+        # Position is convenience, not data: flushed to the OS but not fsynced per key.
+        self._append({"op": "goto", "q": query, "d": doc}, durable=False)
+
+    def step(self, delta: int, *, journal: bool = True) -> None:
+        """Move ``delta`` pairs forward/back across query boundaries (stops at the ends)."""
+        self.cursor.step(delta)
+        if journal:
+            self._note_position()
+
+    def step_query(self, delta: int) -> None:
+        self.cursor.step_query(delta)
+        self._note_position()
+
+    def next_unjudged(self) -> bool:
+        """Go to the next unjudged pair after the cursor (wrapping), or with a hole order to its
+        next hole; False when none is left."""
+        if not self.cursor.next_unjudged():
+            return False
+        self._note_position()
+        return True
+
+    def order_holes(self, pairs: list[tuple[str, str]]) -> int:
+        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
+        how many of them are holes. Only navigation: nothing about labels changes."""
+        for query, doc in pairs:
+            self.marks.check_pair(query, doc)
+        self.cursor.hole_queue = HoleQueue(pairs)
+        if not self.complete:
+            self.next_unjudged()
+        return self.cursor.hole_queue.remaining(self.labels)
+
+    # ------------------------------------------------------------ output
+
+    def provenance(self) -> dict[str, Any]:
+        """Who judged, in which order, against which definition: beside the labels, never in them."""
+        data = dict(self.marks.base_provenance)
+        data.update(
+            {
+                "annotator": self.annotator,
+                "order": self.order,
+                "protocol": self.definition.name,
+                **binding_fields(self.definition),
+                "pairs": self.total,
+                "tool": "rankeval-tui judge",
+            }
+        )
+        if self.seed is not None:
+            data["seed"] = self.seed
+        else:
+            data.pop("seed", None)
+        self.imported.provenance(data, self.definition.queries)
+        return data
+
+    def snapshot(self) -> QrelsFile:
+        """A copy of the state to write, safe to serialise in another thread."""
+        return QrelsFile(
+            labels=nonempty_rows(self.labels),
+            notes=nonempty_rows(self.notes),
+            disputed=nonempty_rows(self.disputed),
+            provenance=self.provenance(),
+        )
