@@ -28,9 +28,9 @@ from rankeval_tui.core.annotation.adjudication import AdjudicationSession, Adjud
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.render import exact_and_decimal
+from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
-from rankeval_tui.tui.wording import counted
 
 COLUMNS = (
     ("n", "#"),

@@ -1,6 +1,6 @@
 """The judging screen: one query-document pair at a time, keyboard only, blind.
 
-The screen is a view over ``core.judging.JudgingSession``: a key calls the session, the session
+The screen is a view over ``core.annotation.judging.JudgingSession``: a key calls the session, the session
 appends to its journal and fsyncs, and only then does the screen redraw, so whatever the screen
 shows as recorded is on disk. Each key updates a handful of widgets (O(1)), never a table of all
 pairs. Blind judging: no run, rank or score is ever shown here.
@@ -25,11 +25,11 @@ from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
+from rankeval_tui.core.wording import counted, floored_percent
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
-from rankeval_tui.tui.wording import counted, floored_percent
 
 LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
 

@@ -14,10 +14,10 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.judge_dialogs import HelpScreen
 from rankeval_tui.tui.widgets.label_matrix import UNJUDGED, LabelMatrix
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
-from rankeval_tui.tui.wording import counted
 
 QUIT = "quit"
 """The overview's result when the annotator quits from it: judging quits, as with its own ``q``."""

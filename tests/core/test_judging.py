@@ -42,6 +42,17 @@ def test_no_default_label_and_no_write_until_complete(blank: Path) -> None:
     assert (blank / "qrels.toml.journal").exists()
 
 
+def test_one_unjudged_pair_is_worded_in_the_singular(blank: Path) -> None:
+    """239/240 read "1 pairs" once: the count and its noun agree."""
+    session = open_session(blank)
+    while session.remaining > 1:
+        query, doc = session.current
+        session.label(SEED_QRELS[query][doc])
+    with pytest.raises(ContractError, match=r": 1 pair is unjudged; qrels"):
+        session.write_qrels()
+    session.abandon()
+
+
 def test_judge_all_writes_seed_labels_with_provenance(blank: Path) -> None:
     session = open_session(blank, order="shuffled", seed=7)
     judge_all(session)

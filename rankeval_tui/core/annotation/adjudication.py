@@ -3,7 +3,7 @@
 Why a queue of only the disagreeing pairs: the agreed pairs need no one's time, and showing
 them would bury the few decisions that matter. Each decision is a final 0/1 *with a reason*
 (no reason, no decision: the reason is what a later reader audits), and it is appended to a
-journal and fsynced before the screen shows it, reusing ``core.judging``'s ``Journal`` and
+journal and fsynced before the screen shows it, reusing ``core.annotation``'s ``Journal`` and
 ``Lock`` (one journal format, one lock rule per qrels file).
 
 The output is an exhaustive qrels file: agreed pairs keep their common label, disagreeing
@@ -34,6 +34,7 @@ from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, write_qrels
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.safe_read import read_input_bytes
+from rankeval_tui.core.wording import counted
 
 # Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
 JOURNAL_SUFFIX = ".adjudication.journal"
@@ -371,7 +372,7 @@ class AdjudicationSession:
         write_qrels(self.output, taken.qrels, self.definition)
         self.written_decisions = taken.decisions
         return (
-            f"wrote {self.output}: {self.definition.pair_count} pairs, {len(self.items)} adjudicated by "
+            f"wrote {self.output}: {counted(self.definition.pair_count, 'pair')}, {len(self.items)} adjudicated by "
             f"{self.adjudicator}"
         )
 

@@ -20,6 +20,7 @@ from rankeval_tui.core.annotation.binding import check_same_criterion
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
+from rankeval_tui.core.wording import counted
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,9 @@ class MergeResult:
                 "the merge never picks one): " + "; ".join(c.describe() for c in self.conflicts)
             )
         if self.missing:
-            parts.append(f"{len(self.missing)} pairs judged in no shard: " + describe_pairs(self.missing, definition))
+            parts.append(
+                f"{counted(len(self.missing), 'pair')} judged in no shard: " + describe_pairs(self.missing, definition)
+            )
         return " | ".join(parts) or None
 
 

@@ -1,6 +1,6 @@
 """The paired-statistics lines under the comparison table of the scoring screen.
 
-Formatting only: every number comes from ``core.stats`` through ``ScoringSession.statistics``
+Formatting only: every number comes from ``core.evaluation.stats`` through ``ScoringSession.statistics``
 and the verdict words from ``core.session.verdict`` (both testable without a terminal). The
 statistics arrive later than the table (a worker computes them), so there is a "computing"
 line for the meantime, never a blank that reads like "no result".

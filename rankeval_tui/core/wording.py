@@ -1,7 +1,8 @@
-"""Words around numbers on the screens: one place for plurals and progress percentages.
+"""Words around numbers: one place for plurals and progress percentages.
 
-Why a module: counts were pluralized ad hoc ("1 pairs") and a rounded percentage read 100% with
-a pair still unjudged; every screen now words its counts through these two functions.
+Why a module: counts were pluralized ad hoc ("1 pairs" in the judging status and messages) and a
+rounded percentage read 100% with a pair still unjudged. Core messages and the screens both word
+their counts through these functions; it imports nothing, so every floor of core may use it.
 """
 
 from __future__ import annotations
