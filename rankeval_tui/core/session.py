@@ -46,6 +46,7 @@ from rankeval_tui.core.evaluation.stats import (
     short,
 )
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, load_run, run_files
+from rankeval_tui.core.files.baseline import BaselineChoice, choose_baseline, default_candidate, is_empty_report
 
 RunSpec = tuple[str | None, Path]
 """``(name or None, path)`` as ``parse_run_argument`` returns it; None names a run by its stem."""
@@ -142,6 +143,11 @@ class ScoringSession:
     from the same qrels file as the labels: the labels of these queries were disputed once."""
     metrics: tuple[MetricId, ...] = PRIMARY
     """The metrics every run is scored on and the screen shows (``score --metrics``' ids)."""
+    requested_baseline: str | None = None
+    """``--baseline NAME`` as given (kept for ``reload``)."""
+    baseline_choice: BaselineChoice | None = None
+    """The baseline chosen at load by ``core.files.baseline`` (``--baseline``, ``runs/BASELINE``,
+    first run with results), read in the loading worker so the screen never reads the file."""
 
     # ------------------------------------------------------------------ building
 
@@ -156,10 +162,12 @@ class ScoringSession:
         split: str | None = None,
         chunk_map_path: Path | None = None,
         metrics: Sequence[MetricId] = PRIMARY,
+        baseline: str | None = None,
     ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
-        score against); a bad run does not (it is kept as rejected). No ``run_specs`` means every
-        file in ``runs/``, as the CLI does."""
+        score against), as do an unknown ``baseline`` and a bad ``runs/BASELINE``; a bad run
+        does not (it is kept as rejected). No ``run_specs`` means every file in ``runs/``, as
+        the CLI does."""
         protocol_dir = Path(protocol_dir)
         base, qrels = load_protocol_and_qrels(protocol_dir, qrels_path)
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
@@ -167,18 +175,27 @@ class ScoringSession:
         protocol = base.with_overrides(k, split)
         loaded = read_runs(specs)
         chosen = tuple(metrics) or PRIMARY
+        scored = cls._score(protocol, loaded, chunk_map, chunk_map_path, chosen)
         return cls(
             protocol_dir,
             base,
             protocol,
             loaded,
-            cls._score(protocol, loaded, chunk_map, chunk_map_path, chosen),
+            scored,
             specs,
             qrels_path,
             chunk_map_path,
             chunk_map,
             frozenset(adjudicated_queries(qrels)),
             chosen,
+            baseline,
+            choose_baseline(
+                [s.name for s in scored],
+                requested=baseline,
+                protocol_dir=protocol_dir,
+                empty=empty_runs(scored),
+                rejected={s.name for s in scored if s.rejected},
+            ),
         )
 
     @staticmethod
@@ -217,6 +234,7 @@ class ScoringSession:
             split=self.protocol.split,
             chunk_map_path=self.chunk_map_path,
             metrics=self.metrics,
+            baseline=self.requested_baseline,
         )
 
     def __repr__(self) -> str:
@@ -249,6 +267,18 @@ class ScoringSession:
         """Selected queries with at least one relevant document (the means' denominator)."""
         relevant = self.protocol.relevant
         return sum(1 for q in self.protocol.selected_queries if relevant[q])
+
+    def default_baseline(self) -> BaselineChoice | None:
+        """The load's choice while that run is accepted; after a k or split change rejected it,
+        the same rule over the runs accepted now (no file read: this runs on the UI thread)."""
+        accepted = [s.name for s in self.accepted]
+        if self.baseline_choice is not None and self.baseline_choice.name in accepted:
+            return self.baseline_choice
+        return choose_baseline(accepted, empty=empty_runs(self.accepted))
+
+    def default_candidate(self, baseline: str | None) -> str | None:
+        """The run first compared with ``baseline``: the first other accepted run with results."""
+        return default_candidate([s.name for s in self.accepted], baseline, empty_runs(self.accepted))
 
     def report(self, name: str) -> Report:
         """The report of an accepted run; ``KeyError`` for an unknown or rejected one."""
@@ -294,6 +324,11 @@ class ScoringSession:
         """The baseline's report first, then every other accepted run's: the input of ``statistics``."""
         base = self.report(baseline)
         return (base, *(s.report for s in self.accepted if s.name != baseline and s.report is not None))
+
+
+def empty_runs(scored: Sequence[ScoredRun]) -> set[str]:
+    """Accepted runs that returned no document for any query (never a default baseline)."""
+    return {s.name for s in scored if s.report is not None and is_empty_report(s.report)}
 
 
 def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStatistics | None:

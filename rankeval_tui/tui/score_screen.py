@@ -46,6 +46,8 @@ class LoadRequest:
     split: str | None = None
     chunk_map_path: Path | None = None
     metrics: tuple[MetricId, ...] = PRIMARY
+    baseline: str | None = None
+    """``--baseline NAME``; None leaves the choice to ``runs/BASELINE`` and the first run."""
 
     def load(self) -> ScoringSession:
         return ScoringSession.load(
@@ -56,6 +58,7 @@ class LoadRequest:
             split=self.split,
             chunk_map_path=self.chunk_map_path,
             metrics=self.metrics,
+            baseline=self.baseline,
         )
 
 
@@ -134,15 +137,12 @@ class ScoreScreen(Screen[None]):
             self.notify(message, severity="error", timeout=8)
 
     def set_session(self, session: ScoringSession) -> None:
-        """Adopt a new session, keeping baseline/candidate where those runs are still accepted."""
+        """Adopt a new session, keeping baseline/candidate where those runs are still accepted;
+        otherwise the session's default (``--baseline``, ``runs/BASELINE``, first run with results)."""
         names = [s.name for s in session.accepted]
-        baseline = self.baseline if self.baseline in names else (names[0] if names else None)
-        candidate: str | None
-        if self.candidate in names:
-            candidate = self.candidate
-        else:
-            others = [n for n in names if n != baseline]
-            candidate = others[0] if others else baseline
+        choice = session.default_baseline()
+        baseline = self.baseline if self.baseline in names else (choice.name if choice else None)
+        candidate = self.candidate if self.candidate in names else session.default_candidate(baseline)
         self.problem = None
         self.set_reactive(ScoreScreen.baseline, baseline)
         self.set_reactive(ScoreScreen.candidate, candidate)
