@@ -135,6 +135,8 @@ class ScoringSession:
     loaded: tuple[LoadedRun, ...]
     scored: tuple[ScoredRun, ...]
     run_specs: tuple[RunSpec, ...] = ()
+    """The runs as given (``--run``); empty means "every file in ``runs/``", listed afresh by
+    ``reload`` so a run file added after the start is read too."""
     qrels_path: Path | None = None
     chunk_map_path: Path | None = None
     chunk_map: Mapping[str, str] | None = field(default=None, compare=False)
@@ -171,9 +173,9 @@ class ScoringSession:
         protocol_dir = Path(protocol_dir)
         base, qrels = load_protocol_and_qrels(protocol_dir, qrels_path)
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
-        specs = tuple(run_specs) if run_specs else tuple((None, p) for p in run_files(protocol_dir))
+        given = tuple(run_specs or ())
         protocol = base.with_overrides(k, split)
-        loaded = read_runs(specs)
+        loaded = read_runs(given or tuple((None, p) for p in run_files(protocol_dir)))
         chosen = tuple(metrics) or PRIMARY
         scored = cls._score(protocol, loaded, chunk_map, chunk_map_path, chosen)
         return cls(
@@ -182,7 +184,7 @@ class ScoringSession:
             protocol,
             loaded,
             scored,
-            specs,
+            given,
             qrels_path,
             chunk_map_path,
             chunk_map,
@@ -225,7 +227,7 @@ class ScoringSession:
         return self._rescored(self.protocol.with_split(split))
 
     def reload(self) -> ScoringSession:
-        """Re-read every file from disk, keeping the session's k and split."""
+        """Re-read every file from disk (``runs/`` listed again), keeping the session's k and split."""
         return ScoringSession.load(
             self.protocol_dir,
             self.run_specs,
