@@ -215,8 +215,18 @@ class ScoringSession:
         return replace(self, protocol=protocol, scored=scored)
 
     def with_k(self, k: int) -> ScoringSession:
-        """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read."""
-        return self._rescored(self.protocol.with_k(k))
+        """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read.
+
+        Neither the run check nor the chunk adapter depends on k: an accepted run's document run
+        is scored again unchecked, a rejected run stays rejected for the same reason."""
+        protocol = self.protocol.with_k(k)
+        scored = tuple(
+            s
+            if s.report is None or s.run is None
+            else replace(s, report=evaluate(protocol, s.run, self.metrics, checked_at_other_k=True))
+            for s in self.scored
+        )
+        return replace(self, protocol=protocol, scored=scored)
 
     def with_split(self, split: str) -> ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
