@@ -233,7 +233,7 @@ class Protocol:
         return digest.hexdigest()
 
     @cached_property
-    def _hash_parts(self) -> tuple[Any, bytes]:
+    def _hash_parts(self) -> tuple[hashlib._Hash, bytes]:
         """The canonical text's parts that k and split leave unchanged: the sha256 state after
         ``{"corpus":...,"k":`` and the bytes ``,"qrels":...,"queries":...,"split":``. Shared by
         ``with_k`` / ``with_split`` copies, so a k change hashes the bytes again (~0.05 s at
