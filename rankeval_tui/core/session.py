@@ -351,8 +351,10 @@ def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStati
     return paired_statistics([compare(reports[0], r) for r in reports[1:]], **settings)
 
 
-def _statistics_child(sender: Connection, reports: Sequence[Report], settings: dict[str, Any]) -> None:
+def _statistics_child(sender: Connection, reports: Sequence[Report], settings: dict[str, Any], early: bool) -> None:
     try:
+        if early:  # the chosen test's p and verdict first: the bootstrap is most of the time
+            sender.send((True, family_statistics(reports, **{**settings, "both": False})))
         sender.send((True, family_statistics(reports, **settings)))
     except BaseException:  # the parent re-raises it: a bug must surface, not hang the screen
         sender.send((False, traceback.format_exc()))
@@ -384,7 +386,12 @@ def ensure_resource_tracker() -> None:
 
 
 def statistics_in_process(
-    reports: Sequence[Report], *, cancelled: Callable[[], bool], poll: float = 0.05, **settings: Any
+    reports: Sequence[Report],
+    *,
+    cancelled: Callable[[], bool],
+    early: Callable[[PairedStatistics | None], None] | None = None,
+    poll: float = 0.05,
+    **settings: Any,
 ) -> PairedStatistics | None:
     """``family_statistics`` in a spawned child process, which can be stopped.
 
@@ -392,29 +399,39 @@ def statistics_in_process(
     seconds made every key on the screen ~10x slower (benchmarks/bench_score_statistics.py).
     ``cancelled`` is polled; when it says so (a newer k, split or baseline), the child is
     terminated at once and None is returned, so stale work never piles up.
+    ``early``: called first with the chosen test alone (``both=False``: its p-values, Holm and
+    verdict, no other test), then the full result is returned. At 10,000 queries the bootstrap
+    is three quarters of the time, and the sign-flip p is what the verdict reads.
     """
     context = multiprocessing.get_context("spawn")  # no fork of a process running threads
     ensure_resource_tracker()
     receiver, sender = context.Pipe(duplex=False)
     process = context.Process(
-        target=_statistics_child, args=(sender, tuple(reports), settings), daemon=True, name="rankeval-statistics"
+        target=_statistics_child,
+        args=(sender, tuple(reports), settings, early is not None),
+        daemon=True,
+        name="rankeval-statistics",
     )
     process.start()
     sender.close()
     try:
-        while not receiver.poll(poll):
-            if cancelled():
-                return None
-            if not process.is_alive() and not receiver.poll(0):
-                raise RuntimeError(f"the statistics process ended without a result (exit code {process.exitcode})")
-        ok, value = receiver.recv()
+        messages = 2 if early is not None else 1
+        for message in range(messages):
+            while not receiver.poll(poll):
+                if cancelled():
+                    return None
+                if not process.is_alive() and not receiver.poll(0):
+                    raise RuntimeError(f"the statistics process ended without a result (exit code {process.exitcode})")
+            ok, value = receiver.recv()
+            if not ok:
+                raise RuntimeError(f"the statistics process failed:\n{value}")
+            if message < messages - 1 and early is not None:
+                early(cast("PairedStatistics | None", value))
     finally:
         if process.is_alive():
             process.terminate()
         process.join()
         receiver.close()
-    if not ok:
-        raise RuntimeError(f"the statistics process failed:\n{value}")
     # _statistics_child sends (True, family_statistics(...)) or (False, the traceback's text).
     return cast("PairedStatistics | None", value)
 

@@ -164,7 +164,12 @@ class CompareSummary(Static):
         if len(reports[0].rows) * (len(reports) - 1) <= PROCESS_MIN_WORK:
             statistics = session.statistics(baseline)
         else:
-            statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled)
+
+            def early(first: PairedStatistics | None) -> None:  # the sign-flip p before the bootstrap
+                if not worker.is_cancelled:
+                    self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, first))
+
+            statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled, early=early)
         if not worker.is_cancelled:
             self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, statistics))
 
