@@ -6,7 +6,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from rankeval_tui.core.evaluation.stats import PairedStatistics
-from rankeval_tui.core.session import ScoringSession, statistics_in_process
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_statistics import statistics_in_process
 
 
 def test_early_result_is_the_sign_flip_of_the_full_result(seed_dir: Path) -> None:

@@ -20,7 +20,8 @@ from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import mean_label
 from rankeval_tui.core.evaluation.render import exact_and_decimal, signed
 from rankeval_tui.core.evaluation.stats import PairedStatistics
-from rankeval_tui.core.session import ScoringSession, statistics_in_process
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_statistics import statistics_in_process
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
 from rankeval_tui.tui.widgets.score_stats import pending_line, statistics_lines
