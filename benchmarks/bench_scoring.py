@@ -20,7 +20,9 @@ headless app of 120x36 (as the snapshot tests), for each repeat:
 - k change: ``+`` pressed on the comparison view until every report is re-scored at k+1 and the
   cells are updated in place (the rows are not rebuilt), then the same for ``-``;
 - statistics after open / after k change: from ``v`` (and from ``-``) until the statistics
-  (a child process: keys never wait for it) are on screen for the session shown.
+  (a child process: keys never wait for it) are on screen for the session shown: first the
+  sign-flip p, Holm and verdict (the child sends them before it draws the bootstrap), then
+  with the bootstrap CI ("complete").
 
 Prints, per size side by side, best and median seconds per step (issue 13's targets at 10,000
 queries: rows shown within 1.5 s of start, a k change within 0.5 s, statistics within 2 s).
@@ -49,6 +51,14 @@ from rankeval_tui.core.session import ScoringSession  # noqa: E402
 from rankeval_tui.tui.app import RankevalApp  # noqa: E402
 from rankeval_tui.tui.score_screen import ScoreScreen  # noqa: E402
 from rankeval_tui.tui.widgets.compare_summary import CompareSummary  # noqa: E402
+
+
+def complete(summary: CompareSummary) -> bool:
+    """The statistics on screen include the bootstrap (the child's second, full result)."""
+    result = summary.current_statistics()
+    if result is None or result.statistics is None:
+        return False
+    return all(m.bootstrap is not None for c in result.statistics.candidates for m in c.metrics.values())
 
 
 async def wait_until(pilot, condition, timeout: float = 120.0) -> None:
@@ -134,6 +144,8 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
         times["comparison first drawn (incl. load)"] = drawn[0] - start
         await wait_until(pilot, lambda: summary.current_statistics() is not None, timeout=300)
         times["statistics on screen after v"] = time.perf_counter() - pressed
+        await wait_until(pilot, lambda: complete(summary), timeout=300)
+        times["statistics complete (bootstrap) after v"] = time.perf_counter() - pressed
         k = screen.session.protocol.k
         for key, new_k, label in (("+", k + 1, "k change +1"), ("-", k, "k change -1")):
             before = time.perf_counter()
@@ -144,6 +156,8 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
             assert table.row_count == queries
         await wait_until(pilot, lambda: summary.current_statistics() is not None, timeout=300)
         times["statistics on screen after k change"] = time.perf_counter() - before
+        await wait_until(pilot, lambda: complete(summary), timeout=300)
+        times["statistics complete after k change"] = time.perf_counter() - before
     return times
 
 

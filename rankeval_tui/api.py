@@ -30,6 +30,7 @@ from rankeval_tui.core.evaluation.render import comparisons, render_json
 from rankeval_tui.core.evaluation.stats import PairedStatistics, paired_statistics
 from rankeval_tui.core.files import load_protocol_and_qrels
 from rankeval_tui.core.files import load_run as _load_run
+from rankeval_tui.core.files.baseline import BaselineChoice, choose_report_baseline
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
 
 DEMO_PROTOCOL = BUNDLED_DEMO
@@ -37,6 +38,7 @@ DEMO_PROTOCOL = BUNDLED_DEMO
 
 __all__ = [
     "DEMO_PROTOCOL",
+    "BaselineChoice",
     "Comparison",
     "ContractError",
     "PairedRow",
@@ -46,6 +48,7 @@ __all__ = [
     "Report",
     "Run",
     "compare",
+    "choose_baseline",
     "compare_all",
     "comparison_rows",
     "evaluate",
@@ -95,9 +98,14 @@ def report_json(
     *,
     baseline: str | None = None,
     statistics: PairedStatistics | None = None,
+    protocol_dir: str | Path | None = None,
 ) -> dict[str, Any]:
-    """What ``score --format json`` prints for these reports, as a dict (same schema)."""
-    return json.loads(render_json(protocol, reports, baseline, statistics=statistics))  # type: ignore[no-any-return]
+    """What ``score --format json`` prints for these reports, as a dict (same schema); the
+    baseline chosen as by ``choose_baseline``."""
+    choice = choose_baseline(reports, baseline, protocol_dir=protocol_dir)
+    name = choice.name if choice is not None else None
+    extra = {"baseline": choice.to_json()} if choice is not None and len(reports) > 1 else None
+    return json.loads(render_json(protocol, reports, name, extra=extra, statistics=statistics))  # type: ignore[no-any-return]
 
 
 def _number(value: Fraction | None, exact: bool) -> Fraction | float | None:
@@ -165,6 +173,18 @@ def comparison_rows(comparison: Comparison, *, exact: bool = False) -> list[dict
     return table
 
 
-def compare_all(reports: Sequence[Report], baseline: str | None = None) -> list[Comparison]:
-    """Every report against the baseline (the first report unless named), as ``score`` pairs them."""
-    return comparisons(reports, baseline)
+def choose_baseline(
+    reports: Sequence[Report], baseline: str | None = None, *, protocol_dir: str | Path | None = None
+) -> BaselineChoice | None:
+    """The baseline ``score`` would compare against: ``baseline`` if named, else the run named
+    in ``protocol_dir/runs/BASELINE``, else the first report not empty for every query;
+    ``.source`` says which rule chose it."""
+    return choose_report_baseline(reports, requested=baseline, protocol_dir=protocol_dir)
+
+
+def compare_all(
+    reports: Sequence[Report], baseline: str | None = None, *, protocol_dir: str | Path | None = None
+) -> list[Comparison]:
+    """Every report against the baseline of ``choose_baseline``, as ``score`` pairs them."""
+    choice = choose_baseline(reports, baseline, protocol_dir=protocol_dir)
+    return comparisons(reports, choice.name if choice is not None else None)

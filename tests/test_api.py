@@ -24,8 +24,8 @@ def test_the_api_returns_the_cli_json() -> None:
     reports = [
         api.evaluate(protocol, api.load_run(RUNS / f"{n}.json"), ["R", "AP"]) for n in ("fixture_A", "fixture_B")
     ]
-    stats = api.statistics(api.compare_all(reports))
-    data = api.report_json(protocol, reports, statistics=stats)
+    stats = api.statistics(api.compare_all(reports, "fixture_A"))
+    data = api.report_json(protocol, reports, baseline="fixture_A", statistics=stats)  # as the CLI below
     validate(data, schema())
     cli = subprocess.run(
         [sys.executable, "-m", "rankeval_tui", "score", "--run", "runs/fixture_A.json", "--run", "runs/fixture_B.json",

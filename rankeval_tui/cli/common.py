@@ -111,6 +111,17 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
 
 
+def add_baseline_argument(parser: argparse.ArgumentParser) -> None:
+    """``--baseline NAME`` (``score``, ``inspect``); the default rule is ``core.files.baseline``'s."""
+    parser.add_argument(
+        "--baseline",
+        default=None,
+        metavar="NAME",
+        help="run the others are compared with (default: the run named in PROTOCOL/runs/BASELINE, "
+        "else the first run that is not empty for every query)",
+    )
+
+
 def metric_names(text: str) -> list[str]:
     """``R@10,nDCG@10``: comma-separated ir_measures names (``--metrics``, repeatable), checked
     here so a typo is a usage error; their cutoffs are checked against k once it is known."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from rankeval_tui.cli.common import (
+    add_baseline_argument,
     add_metrics_argument,
     add_protocol_argument,
     add_run_arguments,
@@ -21,7 +22,8 @@ from rankeval_tui.cli.common import (
     protocol_dir,
     require_terminal,
 )
-from rankeval_tui.core.files import load_chunk_map, parse_run_argument
+from rankeval_tui.core.files import load_chunk_map, parse_run_argument, run_files
+from rankeval_tui.core.files.baseline import choose_baseline
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_protocol_argument(parser)
     add_run_arguments(parser)
     add_metrics_argument(parser)
+    add_baseline_argument(parser)
     parser.set_defaults(func=run_inspect)
 
 
@@ -44,6 +47,8 @@ def run_inspect(args: argparse.Namespace) -> int:
         load_chunk_map(args.chunk_map)
     directory = protocol_dir(args)
     specs = [parse_run_argument(a, directory) for a in args.run]
+    names = [name or path.stem for name, path in specs] or [path.stem for path in run_files(directory)]
+    choose_baseline(names, requested=args.baseline, protocol_dir=directory)  # a bad name: exit 2 here
     require_terminal()
     from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
 
@@ -55,6 +60,7 @@ def run_inspect(args: argparse.Namespace) -> int:
         split=args.split,
         chunk_map_path=args.chunk_map,
         metrics=metrics,
+        baseline=args.baseline,
     )
     try:
         app.run()

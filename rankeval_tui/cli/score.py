@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from rankeval_tui.cli.common import (
+    add_baseline_argument,
     add_metrics_argument,
     add_protocol_argument,
     add_run_arguments,
@@ -16,6 +17,7 @@ from rankeval_tui.cli.common import (
     load_runs_from_args,
     metrics_from_args,
     positive_int,
+    protocol_dir,
 )
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
@@ -33,6 +35,7 @@ from rankeval_tui.core.evaluation.stats import (
     regression_failures,
 )
 from rankeval_tui.core.files.atomic import atomic_write_text
+from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
 
 
@@ -163,9 +166,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="set aside the runs' queries of the protocol's other splits (the report counts them per split) "
         "instead of rejecting the run; a query unknown to the protocol is still an error",
     )
-    parser.add_argument(
-        "--baseline", default=None, metavar="NAME", help="run the others are compared with (default: the first run)"
-    )
+    add_baseline_argument(parser)
     parser.add_argument(
         "--fail-under",
         action="append",
@@ -201,11 +202,9 @@ def run_score(args: argparse.Namespace) -> int:
     runs = load_runs_from_args(args, protocol)
     score_one = evaluate_split_of if args.ignore_other_splits else evaluate
     reports = [score_one(protocol, run, metrics) for run in runs]  # whole input validated before any output
-    if args.baseline is not None and args.baseline not in {r.run for r in reports}:
-        raise ContractError(
-            f"--baseline {args.baseline!r} is not one of the runs: " + ", ".join(r.run for r in reports)
-        )
-    pairs = comparisons(reports, args.baseline)
+    choice = choose_report_baseline(reports, requested=args.baseline, protocol_dir=protocol_dir(args))
+    baseline = choice.name if choice is not None else None
+    pairs = comparisons(reports, baseline)
     if args.fail_on_regression and not pairs:
         raise ContractError("--fail-on-regression needs a baseline and at least one candidate run")
     statistics: PairedStatistics | None = None
@@ -223,9 +222,11 @@ def run_score(args: argparse.Namespace) -> int:
         if args.fail_on_regression and statistics is not None
         else []
     )
-    extra = None
+    extra: dict[str, object] = {}
+    if pairs and choice is not None:
+        extra["baseline"] = choice.to_json()
     if args.fail_on_regression and statistics is not None:
-        extra = {
+        extra |= {
             "regression_gate": {
                 **exact_fields("alpha", statistics.alpha),
                 **exact_fields("max_query_drop", args.max_query_drop),
@@ -233,6 +234,7 @@ def run_score(args: argparse.Namespace) -> int:
                 "failures": regressions,
             }
         }
+    note = choice.describe() if choice is not None else None
     threshold_failures = gate_failures(reports, gates)
     if (args.fail_on_regression or args.fail_under) and os.environ.get("GITHUB_STEP_SUMMARY"):
         verdict = []
@@ -244,29 +246,29 @@ def run_score(args: argparse.Namespace) -> int:
             render_text(
                 protocol,
                 reports,
-                args.baseline,
+                baseline,
                 markdown=True,
                 statistics=statistics,
                 adjudicated=adjudicated,
                 fractions=args.fractions,
+                baseline_note=note,
             )
             + "\n".join(verdict)
             + "\n"
         )
     if args.format == "json":
-        print(
-            render_json(protocol, reports, args.baseline, extra=extra, statistics=statistics, adjudicated=adjudicated)
-        )
+        print(render_json(protocol, reports, baseline, extra=extra, statistics=statistics, adjudicated=adjudicated))
     else:
         sys.stdout.write(
             render_text(
                 protocol,
                 reports,
-                args.baseline,
+                baseline,
                 markdown=args.format == "markdown",
                 statistics=statistics,
                 adjudicated=adjudicated,
                 fractions=args.fractions,
+                baseline_note=note,
             )
         )
     failures = threshold_failures + regressions

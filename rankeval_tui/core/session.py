@@ -19,15 +19,10 @@ can swap the whole state at once and never shows a half-updated mix.
 
 from __future__ import annotations
 
-import multiprocessing
-import sys
-import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, cast
 
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError, quote
@@ -42,10 +37,11 @@ from rankeval_tui.core.evaluation.stats import (
     DEFAULT_SEED,
     MetricStatistics,
     PairedStatistics,
-    paired_statistics,
     short,
 )
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, load_run, run_files
+from rankeval_tui.core.files.baseline import BaselineChoice, choose_baseline, default_candidate, is_empty_report
+from rankeval_tui.core.session_statistics import family_statistics
 
 RunSpec = tuple[str | None, Path]
 """``(name or None, path)`` as ``parse_run_argument`` returns it; None names a run by its stem."""
@@ -134,6 +130,8 @@ class ScoringSession:
     loaded: tuple[LoadedRun, ...]
     scored: tuple[ScoredRun, ...]
     run_specs: tuple[RunSpec, ...] = ()
+    """The runs as given (``--run``); empty means "every file in ``runs/``", listed afresh by
+    ``reload`` so a run file added after the start is read too."""
     qrels_path: Path | None = None
     chunk_map_path: Path | None = None
     chunk_map: Mapping[str, str] | None = field(default=None, compare=False)
@@ -142,6 +140,11 @@ class ScoringSession:
     from the same qrels file as the labels: the labels of these queries were disputed once."""
     metrics: tuple[MetricId, ...] = PRIMARY
     """The metrics every run is scored on and the screen shows (``score --metrics``' ids)."""
+    requested_baseline: str | None = None
+    """``--baseline NAME`` as given (kept for ``reload``)."""
+    baseline_choice: BaselineChoice | None = None
+    """The baseline chosen at load by ``core.files.baseline`` (``--baseline``, ``runs/BASELINE``,
+    first run with results), read in the loading worker so the screen never reads the file."""
 
     # ------------------------------------------------------------------ building
 
@@ -156,29 +159,40 @@ class ScoringSession:
         split: str | None = None,
         chunk_map_path: Path | None = None,
         metrics: Sequence[MetricId] = PRIMARY,
+        baseline: str | None = None,
     ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
-        score against); a bad run does not (it is kept as rejected). No ``run_specs`` means every
-        file in ``runs/``, as the CLI does."""
+        score against), as do an unknown ``baseline`` and a bad ``runs/BASELINE``; a bad run
+        does not (it is kept as rejected). No ``run_specs`` means every file in ``runs/``, as
+        the CLI does."""
         protocol_dir = Path(protocol_dir)
         base, qrels = load_protocol_and_qrels(protocol_dir, qrels_path)
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
-        specs = tuple(run_specs) if run_specs else tuple((None, p) for p in run_files(protocol_dir))
+        given = tuple(run_specs or ())
         protocol = base.with_overrides(k, split)
-        loaded = read_runs(specs)
+        loaded = read_runs(given or tuple((None, p) for p in run_files(protocol_dir)))
         chosen = tuple(metrics) or PRIMARY
+        scored = cls._score(protocol, loaded, chunk_map, chunk_map_path, chosen)
         return cls(
             protocol_dir,
             base,
             protocol,
             loaded,
-            cls._score(protocol, loaded, chunk_map, chunk_map_path, chosen),
-            specs,
+            scored,
+            given,
             qrels_path,
             chunk_map_path,
             chunk_map,
             frozenset(adjudicated_queries(qrels)),
             chosen,
+            baseline,
+            choose_baseline(
+                [s.name for s in scored],
+                requested=baseline,
+                protocol_dir=protocol_dir,
+                empty=empty_runs(scored),
+                rejected={s.name for s in scored if s.rejected},
+            ),
         )
 
     @staticmethod
@@ -196,8 +210,18 @@ class ScoringSession:
         return replace(self, protocol=protocol, scored=scored)
 
     def with_k(self, k: int) -> ScoringSession:
-        """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read."""
-        return self._rescored(self.protocol.with_k(k))
+        """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read.
+
+        Neither the run check nor the chunk adapter depends on k: an accepted run's document run
+        is scored again unchecked, a rejected run stays rejected for the same reason."""
+        protocol = self.protocol.with_k(k)
+        scored = tuple(
+            s
+            if s.report is None or s.run is None
+            else replace(s, report=evaluate(protocol, s.run, self.metrics, checked_at_other_k=True))
+            for s in self.scored
+        )
+        return replace(self, protocol=protocol, scored=scored)
 
     def with_split(self, split: str) -> ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
@@ -208,7 +232,7 @@ class ScoringSession:
         return self._rescored(self.protocol.with_split(split))
 
     def reload(self) -> ScoringSession:
-        """Re-read every file from disk, keeping the session's k and split."""
+        """Re-read every file from disk (``runs/`` listed again), keeping the session's k and split."""
         return ScoringSession.load(
             self.protocol_dir,
             self.run_specs,
@@ -217,6 +241,7 @@ class ScoringSession:
             split=self.protocol.split,
             chunk_map_path=self.chunk_map_path,
             metrics=self.metrics,
+            baseline=self.requested_baseline,
         )
 
     def __repr__(self) -> str:
@@ -249,6 +274,18 @@ class ScoringSession:
         """Selected queries with at least one relevant document (the means' denominator)."""
         relevant = self.protocol.relevant
         return sum(1 for q in self.protocol.selected_queries if relevant[q])
+
+    def default_baseline(self) -> BaselineChoice | None:
+        """The load's choice while that run is accepted; after a k or split change rejected it,
+        the same rule over the runs accepted now (no file read: this runs on the UI thread)."""
+        accepted = [s.name for s in self.accepted]
+        if self.baseline_choice is not None and self.baseline_choice.name in accepted:
+            return self.baseline_choice
+        return choose_baseline(accepted, empty=empty_runs(self.accepted))
+
+    def default_candidate(self, baseline: str | None) -> str | None:
+        """The run first compared with ``baseline``: the first other accepted run with results."""
+        return default_candidate([s.name for s in self.accepted], baseline, empty_runs(self.accepted))
 
     def report(self, name: str) -> Report:
         """The report of an accepted run; ``KeyError`` for an unknown or rejected one."""
@@ -286,7 +323,7 @@ class ScoringSession:
         The family is every candidate, whichever one the screen shows, because that is the
         family ``score --baseline`` corrects with Holm: the two must print the same p-values.
         None when there is no other accepted run. Can take seconds on thousands of queries
-        (Monte-Carlo and bootstrap draws): screens use ``statistics_in_process`` for those.
+        (Monte-Carlo and bootstrap draws): screens use ``core.session_statistics.statistics_in_process`` for those.
         """
         return family_statistics(self.family(baseline), test=test, seed=seed, samples=samples, alpha=alpha)
 
@@ -296,80 +333,9 @@ class ScoringSession:
         return (base, *(s.report for s in self.accepted if s.name != baseline and s.report is not None))
 
 
-def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStatistics | None:
-    """Statistics of ``reports[1:]`` against ``reports[0]`` (None without a candidate). A plain
-    function of picklable reports, so a child process can run exactly what the session runs."""
-    if len(reports) < 2:
-        return None
-    return paired_statistics([compare(reports[0], r) for r in reports[1:]], **settings)
-
-
-def _statistics_child(sender: Connection, reports: Sequence[Report], settings: dict[str, Any]) -> None:
-    try:
-        sender.send((True, family_statistics(reports, **settings)))
-    except BaseException:  # the parent re-raises it: a bug must surface, not hang the screen
-        sender.send((False, traceback.format_exc()))
-    finally:
-        sender.close()
-
-
-def ensure_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker with the real stderr.
-
-    A spawned child needs the tracker, and starting it passes ``sys.stderr.fileno()`` to it; a
-    Textual app replaces ``sys.stderr`` with a capture whose ``fileno()`` is -1, which makes the
-    start fail ("bad value(s) in fds_to_keep"). Only the first call starts it."""
-    from multiprocessing import resource_tracker
-
-    try:
-        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
-    except (AttributeError, OSError, ValueError):
-        usable = False
-    if usable or sys.__stderr__ is None:
-        resource_tracker.ensure_running()
-        return
-    captured = sys.stderr
-    sys.stderr = sys.__stderr__
-    try:
-        resource_tracker.ensure_running()
-    finally:
-        sys.stderr = captured
-
-
-def statistics_in_process(
-    reports: Sequence[Report], *, cancelled: Callable[[], bool], poll: float = 0.05, **settings: Any
-) -> PairedStatistics | None:
-    """``family_statistics`` in a spawned child process, which can be stopped.
-
-    Why a process and not a thread: the draws are pure Python, and a thread holding the GIL for
-    seconds made every key on the screen ~10x slower (benchmarks/bench_score_statistics.py).
-    ``cancelled`` is polled; when it says so (a newer k, split or baseline), the child is
-    terminated at once and None is returned, so stale work never piles up.
-    """
-    context = multiprocessing.get_context("spawn")  # no fork of a process running threads
-    ensure_resource_tracker()
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(
-        target=_statistics_child, args=(sender, tuple(reports), settings), daemon=True, name="rankeval-statistics"
-    )
-    process.start()
-    sender.close()
-    try:
-        while not receiver.poll(poll):
-            if cancelled():
-                return None
-            if not process.is_alive() and not receiver.poll(0):
-                raise RuntimeError(f"the statistics process ended without a result (exit code {process.exitcode})")
-        ok, value = receiver.recv()
-    finally:
-        if process.is_alive():
-            process.terminate()
-        process.join()
-        receiver.close()
-    if not ok:
-        raise RuntimeError(f"the statistics process failed:\n{value}")
-    # _statistics_child sends (True, family_statistics(...)) or (False, the traceback's text).
-    return cast("PairedStatistics | None", value)
+def empty_runs(scored: Sequence[ScoredRun]) -> set[str]:
+    """Accepted runs that returned no document for any query (never a default baseline)."""
+    return {s.name for s in scored if s.report is not None and is_empty_report(s.report)}
 
 
 def smallest_possible_p(stats: MetricStatistics) -> Fraction | None:

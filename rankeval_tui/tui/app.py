@@ -45,6 +45,7 @@ class RankevalApp(App[int | str | None]):
         split: str | None = None,
         chunk_map_path: Path | None = None,
         metrics: tuple[MetricId, ...] = PRIMARY,
+        baseline: str | None = None,
     ) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
@@ -57,6 +58,7 @@ class RankevalApp(App[int | str | None]):
         self.split = split
         self.chunk_map_path = chunk_map_path
         self.metrics = metrics
+        self.baseline = baseline
 
     def score_request(self) -> LoadRequest:
         """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
@@ -68,6 +70,7 @@ class RankevalApp(App[int | str | None]):
             self.split,
             self.chunk_map_path,
             self.metrics,
+            self.baseline,
         )
 
     def get_default_screen(self) -> Screen:

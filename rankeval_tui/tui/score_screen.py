@@ -49,6 +49,8 @@ class LoadRequest:
     split: str | None = None
     chunk_map_path: Path | None = None
     metrics: tuple[MetricId, ...] = PRIMARY
+    baseline: str | None = None
+    """``--baseline NAME``; None leaves the choice to ``runs/BASELINE`` and the first run."""
 
     def load(self) -> ScoringSession:
         return ScoringSession.load(
@@ -59,6 +61,7 @@ class LoadRequest:
             split=self.split,
             chunk_map_path=self.chunk_map_path,
             metrics=self.metrics,
+            baseline=self.baseline,
         )
 
 
@@ -150,19 +153,20 @@ class ScoreScreen(Screen[None]):
             self.notify(message, severity="error", timeout=8)
 
     def set_session(self, session: ScoringSession) -> None:
-        """Adopt a new session, showing the chosen baseline/candidate where those runs are accepted.
+        """Adopt a new session, showing the chosen baseline/candidate where those runs are accepted,
+        otherwise the session's default (``--baseline``, ``runs/BASELINE``, first run with results).
 
         The view, metric and chosen runs are the viewer's and outlive a session without them
         (a split whose runs are all rejected): the comparison then says it needs two runs."""
         names = [s.name for s in session.accepted]
         chosen_baseline, chosen_candidate = self.chosen_runs
-        baseline = chosen_baseline if chosen_baseline in names else (names[0] if names else None)
-        candidate: str | None
-        if chosen_candidate in names:
-            candidate = chosen_candidate
+        baseline: str | None
+        if chosen_baseline in names:
+            baseline = chosen_baseline
         else:
-            others = [n for n in names if n != baseline]
-            candidate = others[0] if others else baseline
+            choice = session.default_baseline()
+            baseline = choice.name if choice else None
+        candidate = chosen_candidate if chosen_candidate in names else session.default_candidate(baseline)
         if chosen_baseline is None or chosen_candidate is None:
             self.chosen_runs = (baseline, candidate)
         self.problem = None

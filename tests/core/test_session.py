@@ -250,7 +250,7 @@ def test_verdict_in_plain_words(seed_dir: Path) -> None:
 def test_statistics_in_a_child_process_equal_and_can_be_cancelled(seed_dir: Path) -> None:
     import time
 
-    from rankeval_tui.core.session import statistics_in_process
+    from rankeval_tui.core.session_statistics import statistics_in_process
 
     session = ScoringSession.load(seed_dir)
     reports = session.family("fixture_A")

@@ -292,15 +292,20 @@ def score_query(
     )
 
 
-def evaluate(protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY) -> Report:
+def evaluate(
+    protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY, *, checked_at_other_k: bool = False
+) -> Report:
     """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything.
 
     ``metrics`` are ids of core/evaluation/metrics.py; Recall@k and RR@k are computed whatever
     is asked (the seed's report keys), the others only when asked, so they cost nothing otherwise.
+    ``checked_at_other_k``: this run was already scored under this protocol at another k (the
+    scoring screen's k change), so ``check_run``, which does not depend on k, is not repeated.
     """
     chosen = ordered_metrics(metrics)
     extra = tuple(metric for metric in chosen if metric not in PRIMARY)
-    check_run(protocol.definition, run)
+    if not checked_at_other_k:
+        check_run(protocol.definition, run)
     k = protocol.k
     relevant = protocol.relevant
     rows = tuple(

@@ -297,10 +297,11 @@ def render_text(
     statistics: PairedStatistics | None = None,
     adjudicated: Collection[str] | None = None,
     fractions: bool = False,
+    baseline_note: str | None = None,
 ) -> str:
     """With ``adjudicated``, a line ``adjudicated_queries: ...`` under the header and
     ``adjudicated`` in those queries' status cells; with ``fractions``, exact values beside
-    the decimals."""
+    the decimals; ``baseline_note`` (where the baseline came from) heads the comparisons."""
     short = protocol.protocol_sha256
     head = (
         f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
@@ -312,7 +313,10 @@ def render_text(
     for report in reports:
         lines += report_block(report, markdown, adjudicated or (), fractions)
         lines.append("")
-    for comparison in comparisons(reports, baseline):
+    pairs = comparisons(reports, baseline)
+    if pairs and baseline_note:
+        lines += [baseline_note, ""]
+    for comparison in pairs:
         lines += comparison_block(comparison, markdown, statistics, fractions)
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

@@ -25,6 +25,8 @@ SIDECAR_SUFFIX = ".provenance.json"
 """``adapt -o RUN.json`` writes the adapter hash and evidence to ``RUN.json.provenance.json``:
 beside the run, never inside it, so the run stays a plain run and the sidecar is no run."""
 ADAPTER_HASH = re.compile(r"[0-9a-f]{64}")
+BASELINE_FILE = "BASELINE"
+"""``runs/BASELINE``: the protocol's default baseline, one run name (``core.files.baseline``)."""
 
 
 def is_run_file(path: Path) -> bool:
@@ -41,11 +43,12 @@ def run_files(directory: str | Path) -> list[Path]:
 
 def skipped_run_files(directory: str | Path) -> list[Path]:
     """What ``runs/`` holds besides runs (``notes.txt``, ``README.md``, folders): never scored,
-    listed so ``validate`` can say so instead of leaving the user to wonder."""
+    listed so ``validate`` can say so instead of leaving the user to wonder. ``BASELINE`` is
+    no run but no stray file either: it names the default baseline."""
     runs = Path(directory) / RUNS_DIR
     if not runs.is_dir():
         return []
-    return sorted(p for p in runs.iterdir() if not is_run_file(p))
+    return sorted(p for p in runs.iterdir() if not is_run_file(p) and p.name != BASELINE_FILE)
 
 
 def skipped_run_notices(directory: str | Path) -> list[str]:

@@ -20,7 +20,8 @@ from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import mean_label
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.evaluation.stats import PairedStatistics
-from rankeval_tui.core.session import ScoringSession, statistics_in_process
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_statistics import statistics_in_process
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
 from rankeval_tui.tui.widgets.score_stats import pending_line, statistics_lines
@@ -165,7 +166,12 @@ class CompareSummary(Static):
         if len(reports[0].rows) * (len(reports) - 1) <= PROCESS_MIN_WORK:
             statistics = session.statistics(baseline)
         else:
-            statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled)
+
+            def early(first: PairedStatistics | None) -> None:  # the sign-flip p before the bootstrap
+                if not worker.is_cancelled:
+                    self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, first))
+
+            statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled, early=early)
         if not worker.is_cancelled:
             self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, statistics))
 

@@ -30,12 +30,15 @@ def header_text(session: ScoringSession) -> Text:
 
 
 def runs_text(session: ScoringSession, baseline: str | None, candidate: str | None) -> Text:
-    """Accepted runs (baseline and candidate marked), rejected runs with their reason, warnings."""
+    """Accepted runs (baseline and candidate marked; the default baseline with the rule that
+    chose it), rejected runs with their reason, warnings."""
     text = Text("runs: ", style="dim")
     if not session.scored:
         text.append("none: put run files in runs/ or pass --run PATH", style=STYLE_MISSING)
+    choice = session.default_baseline()
+    base_role = f"baseline ({choice.source})" if choice is not None and choice.name == baseline else "baseline"
     for scored in session.accepted:
-        roles = [r for r, n in (("baseline", baseline), ("candidate", candidate)) if n == scored.name]
+        roles = [r for r, n in ((base_role, baseline), ("candidate", candidate)) if n == scored.name]
         text.append("✓ ", style=STYLE_WIN)
         text.append(scored.name, style="bold" if roles else "")
         text.append(f" [{', '.join(roles)}]  " if roles else "  ", style="cyan")
