@@ -23,13 +23,10 @@ from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
+from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES
 from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.evaluation.stats import (
-    DEFAULT_ALPHA,
-    DEFAULT_SAMPLES,
-    DEFAULT_SEED,
-    TEST_ALIASES,
     PairedStatistics,
     paired_statistics,
     regression_failures,

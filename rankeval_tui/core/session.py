@@ -30,11 +30,9 @@ from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
+from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import (
-    DEFAULT_ALPHA,
-    DEFAULT_SAMPLES,
-    DEFAULT_SEED,
     MetricStatistics,
     PairedStatistics,
     short,

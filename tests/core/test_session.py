@@ -173,7 +173,7 @@ def test_statistics_of_the_seed_equal_score_json(seed_dir: Path) -> None:
     0, 0, +1); with all_empty in the family too, Holm doubles the smaller p exactly as the CLI."""
     from fractions import Fraction
 
-    from rankeval_tui.core.evaluation.stats import DEFAULT_ALPHA
+    from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA
 
     pair = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")])
     stats = pair.statistics("fixture_A")

@@ -14,19 +14,17 @@ from rankeval_tui.core.evaluation import draws as draws_module
 from rankeval_tui.core.evaluation.compare import compare
 from rankeval_tui.core.evaluation.draws import masked_sums, masked_sums_python, resampled_sums
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
-from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
-from rankeval_tui.core.evaluation.stats import (
+from rankeval_tui.core.evaluation.paired_tests import (
     bootstrap,
     bootstraps,
-    holm,
-    paired_statistics,
-    regression_failures,
     scaled,
     sign_flip_exact,
     sign_flip_monte_carlo,
     sign_flip_monte_carlo_many,
     sign_flip_test,
 )
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.stats import holm, paired_statistics, regression_failures
 from rankeval_tui.core.files import load_protocol, load_run
 
 
