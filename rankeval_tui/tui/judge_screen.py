@@ -15,23 +15,22 @@ from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Header, ProgressBar, Static
+from textual.widgets import Header, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
-from rankeval_tui.core.wording import counted, floored_percent
+from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
+from rankeval_tui.tui.widgets.judge_head import JudgeHead, pair_line
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
-
-LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
 
 
 class JudgeScreen(Screen[None]):
@@ -114,15 +113,7 @@ class JudgeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        with Vertical(id="judge-head", classes="-folded"):  # -folded: need and criterion one line each (e)
-            yield Static(id="judge-query")
-            yield Static(id="judge-need")
-            yield Static(id="judge-criterion")
-            with Horizontal(id="judge-progress"):
-                yield Static(id="judge-query-count")
-                yield ProgressBar(show_eta=False, show_percentage=False, id="judge-query-bar")
-                yield Static(id="judge-total-count")
-                yield ProgressBar(show_eta=False, show_percentage=False, id="judge-total-bar")
+        yield JudgeHead(self.session.definition.relevance, self.session.total)
         yield Static(id="judge-pair")
         with VerticalScroll(id="judge-doc"):
             yield Static(id="judge-doc-text")
@@ -134,10 +125,6 @@ class JudgeScreen(Screen[None]):
         order = "corpus order" if session.order == "corpus" else f"shuffled, seed {session.seed}"
         self.title = f"judging {session.definition.name}"
         self.sub_title = f"{session.qrels_path.name} · {session.annotator} · {order}"
-        self.query_one("#judge-criterion", Static).update(
-            Text.assemble(("Relevance: ", "bold"), session.definition.relevance)
-        )
-        self.query_one("#judge-total-bar", ProgressBar).update(total=session.total)
         self.query_one("#judge-doc", VerticalScroll).focus()
         if self.exit_app_on_quit:
             exit_on_hangup(self.app)  # SIGHUP/SIGTERM: the judge command then finishes, locked
@@ -163,27 +150,18 @@ class JudgeScreen(Screen[None]):
         session = self.session
         self.pair = session.current
         query, doc = session.current
-        label_text, label_style = LABEL_TEXT[session.label_of(query, doc)]
-        pair_line = Text.assemble(
-            ("Document ", "bold"),
-            (doc, "bold"),
-            f"   {session.doc_index + 1} of {len(session.docs_of[query])} in {query}   label: ",
-            (label_text, label_style),
+        line = pair_line(
+            doc,
+            session.doc_index + 1,
+            len(session.docs_of[query]),
+            query,
+            session.label_of(query, doc),
+            imported=session.is_imported(query, doc),
+            disputed=session.is_disputed(query, doc),
+            note=session.note_of(query, doc),
         )
-        if session.is_imported(query, doc):
-            pair_line.append("   imported", style="italic magenta")
-        if session.is_disputed(query, doc):
-            pair_line.append("   DISPUTED", style="bold red")
-        note = session.note_of(query, doc)
-        if note:
-            pair_line.append("   note: ", style="bold cyan")
-            pair_line.append(note)
-        self.query_one("#judge-pair", Static).update(pair_line)
-        done, size = session.query_progress(query)
-        self.query_one("#judge-query-count", Static).update(progress_text("query", done, size))
-        self.query_one("#judge-query-bar", ProgressBar).update(total=size, progress=done)
-        self.query_one("#judge-total-count", Static).update(progress_text("overall", session.judged, session.total))
-        self.query_one("#judge-total-bar", ProgressBar).update(progress=session.judged)
+        self.query_one("#judge-pair", Static).update(line)
+        self.query_one(JudgeHead).show_progress(*session.query_progress(query), session.judged)
         if session.complete and not self._was_complete:
             self.write_when_complete()
         self._was_complete = session.complete
@@ -195,20 +173,7 @@ class JudgeScreen(Screen[None]):
         session = self.session
         if query != self._shown_query:
             meta = session.definition.queries[query]
-            text = Text.assemble(
-                ("Query ", "bold"),
-                (query, "bold"),
-                ("  split ", "dim"),
-                meta.split,
-                ("  ", ""),
-                (f"{session.query_index + 1} of {len(session.query_ids)}", "dim"),
-                "\n",
-                meta.text,
-            )
-            self.query_one("#judge-query", Static).update(text)
-            need = self.query_one("#judge-need", Static)
-            need.display = bool(meta.need)
-            need.update(Text.assemble(("Need ", "bold"), ("(e) ", "dim"), meta.need or ""))
+            self.query_one(JudgeHead).show_query(query, meta, session.query_index + 1, len(session.query_ids))
             self._shown_query = query
         self.query_one("#judge-doc-text", Static).update(document_text(session.definition, doc))
         self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
@@ -308,7 +273,7 @@ class JudgeScreen(Screen[None]):
         self.app.push_screen(OverviewScreen(self.session), jump)
 
     def action_toggle_need(self) -> None:
-        self.query_one("#judge-head").toggle_class("-folded")
+        self.query_one(JudgeHead).toggle_fold()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
@@ -370,13 +335,6 @@ def document_text(definition: ProtocolDefinition, doc: str) -> Text:
     title = definition.titles.get(doc)
     body = Text(definition.documents[doc])
     return Text.assemble((title, "bold"), "\n\n", body) if title else body
-
-
-def progress_text(what: str, done: int, total: int) -> str:
-    """``overall 239/240 99% · 1 left``: the exact count, its floored percentage, and what is
-    left, so a nearly done job never reads as complete."""
-    left = total - done
-    return f"{what} {done}/{total} {floored_percent(done, total)}" + (f" · {left} left" if left else "")
 
 
 def describe(change: Change, now: object) -> str:

@@ -15,8 +15,9 @@ from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.wording import counted, floored_percent
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
-from rankeval_tui.tui.judge_screen import JudgeScreen, progress_text
+from rankeval_tui.tui.judge_screen import JudgeScreen
 from rankeval_tui.tui.overview_screen import OverviewScreen
+from rankeval_tui.tui.widgets.judge_head import progress_text
 from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
 from tests.seed_labels import SEED_QRELS
 from tests.tui.big_protocol import write_big_protocol

@@ -1,0 +1,104 @@
+"""The judging screen's text around the document: the query head (query, need, relevance,
+progress) and the pair line (document ID, position, label, marks).
+
+Split from ``JudgeScreen`` so the screen keeps the keys and the session calls, and these widgets
+only draw what they are given: each update touches a few Statics, never a table of all pairs.
+Blind judging holds here too: nothing of a run (rank, score) is ever passed in.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import ProgressBar, Static
+
+from rankeval_tui.core.evaluation.protocol import Query
+from rankeval_tui.core.wording import floored_percent
+
+LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
+
+
+class JudgeHead(Vertical):
+    """Query, need and relevance criterion, then the query's and the whole job's progress.
+
+    Starts folded (class ``-folded``: the need and the criterion one line each), so the document
+    below keeps its lines at 80x24; ``toggle_fold`` shows them in full."""
+
+    def __init__(self, relevance: str, total: int) -> None:
+        super().__init__(id="judge-head", classes="-folded")
+        self.relevance = relevance
+        self.total = total
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="judge-query")
+        yield Static(id="judge-need")
+        yield Static(Text.assemble(("Relevance: ", "bold"), self.relevance), id="judge-criterion")
+        with Horizontal(id="judge-progress"):
+            yield Static(id="judge-query-count")
+            yield ProgressBar(show_eta=False, show_percentage=False, id="judge-query-bar")
+            yield Static(id="judge-total-count")
+            yield ProgressBar(total=self.total, show_eta=False, show_percentage=False, id="judge-total-bar")
+
+    def show_query(self, query: str, meta: Query, position: int, count: int) -> None:
+        """The query at ``position`` (1-based) of ``count``: ID, split and text; its need, if any."""
+        self.query_one("#judge-query", Static).update(
+            Text.assemble(
+                ("Query ", "bold"),
+                (query, "bold"),
+                ("  split ", "dim"),
+                meta.split,
+                ("  ", ""),
+                (f"{position} of {count}", "dim"),
+                "\n",
+                meta.text,
+            )
+        )
+        need = self.query_one("#judge-need", Static)
+        need.display = bool(meta.need)
+        need.update(Text.assemble(("Need ", "bold"), ("(e) ", "dim"), meta.need or ""))
+
+    def show_progress(self, query_done: int, query_size: int, judged: int) -> None:
+        self.query_one("#judge-query-count", Static).update(progress_text("query", query_done, query_size))
+        self.query_one("#judge-query-bar", ProgressBar).update(total=query_size, progress=query_done)
+        self.query_one("#judge-total-count", Static).update(progress_text("overall", judged, self.total))
+        self.query_one("#judge-total-bar", ProgressBar).update(progress=judged)
+
+    def toggle_fold(self) -> None:
+        self.toggle_class("-folded")
+
+
+def pair_line(
+    doc: str,
+    position: int,
+    count: int,
+    query: str,
+    label: int | None,
+    *,
+    imported: bool,
+    disputed: bool,
+    note: str | None,
+) -> Text:
+    """``Document d2   2 of 6 in q1   label: unjudged   imported   DISPUTED   note: ...``."""
+    label_text, label_style = LABEL_TEXT[label]
+    line = Text.assemble(
+        ("Document ", "bold"),
+        (doc, "bold"),
+        f"   {position} of {count} in {query}   label: ",
+        (label_text, label_style),
+    )
+    if imported:
+        line.append("   imported", style="italic magenta")
+    if disputed:
+        line.append("   DISPUTED", style="bold red")
+    if note:
+        line.append("   note: ", style="bold cyan")
+        line.append(note)
+    return line
+
+
+def progress_text(what: str, done: int, total: int) -> str:
+    """``overall 239/240 99% · 1 left``: the exact count, its floored percentage, and what is
+    left, so a nearly done job never reads as complete."""
+    left = total - done
+    return f"{what} {done}/{total} {floored_percent(done, total)}" + (f" · {left} left" if left else "")
