@@ -68,6 +68,7 @@ class QueryScreen(Screen[None]):
         Binding("shift+tab", "next_run(-1)", "previous run", id="query.previous_run", show=False),
         Binding("n", "page('#query-head-box')", "need", id="query.need", tooltip="scroll the query's text and need"),
         Binding("d", "page('#query-doc-box')", "doc", id="query.doc", tooltip="scroll the document's text"),
+        Binding("question_mark", "help", "help", id="query.help", key_display="?"),
         Binding("q", "app.quit", "quit", id="query.quit"),
     ]
 
@@ -143,6 +144,13 @@ class QueryScreen(Screen[None]):
 
     def action_next_run(self, step: int) -> None:
         self.show_panels((self.focused_run() + step) % len(self.runs))
+
+    def action_help(self) -> None:
+        self.notify(
+            "tab / shift+tab next / previous run · up/down a ranking's rows (the document box follows) · "
+            "n page the query's need · d page the document · esc back to the scores · q quit",
+            timeout=10,
+        )
 
     def action_page(self, box: str) -> None:
         """A page further down a text box, back to its top after the end (the tables keep the keys)."""

@@ -154,7 +154,7 @@ async def test_drill_down_reaches_every_run_with_its_columns_uncut(big: Path, wi
             await pilot.press(key)
             await pilot.pause()
             assert scroll.scroll_y > 0, box
-        assert_footer_fits(screen, width, "escape", "q")
+        assert_footer_fits(screen, width, "escape", "question_mark", "q")
 
 
 # ---------------------------------------------------------------- item 2: state survives
