@@ -30,6 +30,7 @@ from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
+from rankeval_tui.tui.judge_dialogs import HelpScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 COLUMNS = (
@@ -48,15 +49,46 @@ def short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+ADJUDICATION_FOOTNOTE = (
+    "Only the pairs the two files label differently are queued. A decision is a final 0/1 with a\n"
+    "reason, fsynced to the journal before it is shown; the qrels are written at the last one."
+)
+
+
 class AdjudicateScreen(Screen[str | None]):
     """Queue of disagreeing pairs on the left, the current pair in full on the right."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("0", "choose(0)", "Final 0", id="adjudicate.final_0"),
-        Binding("1", "choose(1)", "Final 1", id="adjudicate.final_1"),
-        Binding("n", "next_undecided", "Next undecided", id="adjudicate.next_undecided"),
-        Binding("w", "write", "Write qrels", id="adjudicate.write"),
+        Binding(
+            "0",
+            "choose(0)",
+            "Final 0",
+            tooltip="final label 0 for this pair, then type the reason",
+            id="adjudicate.final_0",
+        ),
+        Binding(
+            "1",
+            "choose(1)",
+            "Final 1",
+            tooltip="final label 1 for this pair, then type the reason",
+            id="adjudicate.final_1",
+        ),
+        Binding(
+            "n",
+            "next_undecided",
+            "Next undecided",
+            tooltip="the next pair without a decision",
+            id="adjudicate.next_undecided",
+        ),
+        Binding(
+            "w",
+            "write",
+            "Write qrels",
+            tooltip="write the qrels now (when every pair is decided)",
+            id="adjudicate.write",
+        ),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="adjudicate.help"),
         Binding(
             "q",
             "quit_keep",
@@ -64,7 +96,14 @@ class AdjudicateScreen(Screen[str | None]):
             tooltip="quit: writes if all are decided, else keeps the journal",
             id="adjudicate.quit",
         ),
-        Binding("escape", "cancel", "Cancel", key_display="esc", id="adjudicate.cancel"),
+        Binding(
+            "escape",
+            "cancel",
+            "Cancel",
+            key_display="esc",
+            tooltip="drop the pending choice and its reason",
+            id="adjudicate.cancel",
+        ),
     ]
 
     pending_final: reactive[int | None] = reactive(None)
@@ -93,7 +132,7 @@ class AdjudicateScreen(Screen[str | None]):
                 yield Static(id="adjudicate-pair")
         yield Input(placeholder="0 or 1, then the reason; Enter records", id="adjudicate-reason", disabled=True)
         yield Static(id="adjudicate-status")
-        yield PinnedFooter(("quit_keep",))
+        yield PinnedFooter(("help", "quit_keep"))
 
     def on_mount(self) -> None:
         exit_on_hangup(self.app)  # SIGHUP/SIGTERM end the app; the command then releases the lock
@@ -278,6 +317,10 @@ class AdjudicateScreen(Screen[str | None]):
 
     def on_unmount(self) -> None:
         stop_exiting_on_hangup()
+
+    def action_help(self) -> None:
+        keys = [binding for binding in self.BINDINGS if isinstance(binding, Binding)]
+        self.app.push_screen(HelpScreen(keys, title="Adjudication keys", footnote=ADJUDICATION_FOOTNOTE))
 
     def action_next_undecided(self) -> None:
         found = self.session.first_undecided(self.session.index + 1) if self.session.items else None

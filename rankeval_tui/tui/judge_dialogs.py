@@ -44,15 +44,24 @@ class NoteScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+JUDGING_FOOTNOTE = (
+    "A pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
+    "Every change is fsynced to the journal before it is shown."
+)
+
+
 class HelpScreen(ModalScreen[None]):
     """A screen's keys, generated from its BINDINGS so help never disagrees with them."""
 
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
 
-    def __init__(self, bindings: list[Binding], *, title: str = "Judging keys") -> None:
+    def __init__(
+        self, bindings: list[Binding], *, title: str = "Judging keys", footnote: str = JUDGING_FOOTNOTE
+    ) -> None:
         super().__init__()
         self.bindings = bindings
         self.title_text = title
+        self.footnote = footnote
 
     def compose(self) -> ComposeResult:
         lines = Text(f"{self.title_text}\n\n", style="bold")
@@ -61,10 +70,7 @@ class HelpScreen(ModalScreen[None]):
             keys = binding.key_display or binding.key
             lines.append(f"  {keys:<{width}}", style="bold cyan")
             lines.append(f"{binding.tooltip or binding.description}\n")
-        lines.append(
-            "\nA pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
-            "Every change is fsynced to the journal before it is shown."
-        )
+        lines.append("\n" + self.footnote)
         with VerticalScroll(id="help-dialog"):  # scrolls when the terminal is shorter than the list
             yield Static(lines)
 

@@ -469,3 +469,25 @@ def test_changed_decision_after_a_write_keeps_the_journal_until_written(definiti
         assert again.decisions[("q1", "d1")].reason == "second look" and again.complete
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+async def test_help_and_quit_stay_in_the_footer_and_help_lists_every_key(definition, files, size):
+    from textual.widgets._footer import FooterKey
+
+    from rankeval_tui.tui.judge_dialogs import HelpScreen
+
+    a, b, out = files
+    async with adjudicating(definition, a, b, out, size) as (app, session, pilot):
+        screen = app.screen
+        shown = {key.action for key in screen.query(FooterKey) if key.display and key.region.width}
+        assert {"help", "quit_keep"} <= shown
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        listed = str(app.screen.query_one("#help-dialog Static").render())
+        assert "Adjudication keys" in listed and "final label 1 for this pair" in listed
+        assert "written at the last one" in listed
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
