@@ -99,7 +99,7 @@ def test_merge_files_raises_with_conflicts_and_gaps_together(tmp_path, definitio
     with pytest.raises(ContractError) as error:
         merge_files(definition, [a, b])
     message = error.value.one_line()
-    assert "1 conflicting pairs" in message and f"'d3': 1 in {a}, 0 in {b}" in message
+    assert "1 conflicting pair (labels differ" in message and f"'d3': 1 in {a}, 0 in {b}" in message
     assert "12 pairs judged in no shard: query 'q4': all 6 documents; query 'q5': all 6 documents" in message
 
 

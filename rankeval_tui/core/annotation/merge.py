@@ -67,7 +67,7 @@ class MergeResult:
         parts = []
         if self.conflicts:
             parts.append(
-                f"{len(self.conflicts)} conflicting pairs (labels differ; adjudicate them, "
+                f"{counted(len(self.conflicts), 'conflicting pair')} (labels differ; adjudicate them, "
                 "the merge never picks one): " + "; ".join(c.describe() for c in self.conflicts)
             )
         if self.missing:
