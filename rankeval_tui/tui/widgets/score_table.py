@@ -1,4 +1,4 @@
-"""The scoring screen's tables: a DataTable sized from its cells' text, and an in-place sync.
+"""The scoring screen's tables: a DataTable sized from its cells' text, filled in bulk, and an in-place sync.
 
 Why a widget of its own: the comparison and single-run tables hold thousands of rows, and
 Textual's stock sizing and refilling were most of a k change's cost (see ``ScoreTable``).
