@@ -72,6 +72,45 @@ async def test_columns_equal_a_stock_table_after_fill_and_updates() -> None:
         assert widths(fast)[0][0] > len("query")  # the cells, not only the labels, were sized
 
 
+def fill_stock(table: DataTable, new_rows: list[tuple[str, list[Any]]]) -> None:
+    """Textual's own way: one add_column per column, one add_row per row."""
+    for key, label in COLUMNS:
+        table.add_column(label, key=key)
+    for key, cells in new_rows:
+        table.add_row(*cells, key=key)
+
+
+async def test_bulk_fill_equals_add_row_per_row() -> None:
+    """``add_keyed_rows`` (the screen's fill) leaves the table as one ``add_row`` per row does:
+    same cells, order, row metadata, cursor, widths and one highlight event (a cell cursor)."""
+    highlighted: list[str | None] = []
+
+    class Watched(Pair):
+        def on_data_table_cell_highlighted(self, event: DataTable.CellHighlighted) -> None:
+            highlighted.append(f"{event.data_table.id}:{event.cell_key.row_key.value}")
+
+    app = Watched()
+    async with app.run_test(size=(200, 40)) as pilot:
+        stock, fast = app.query_one("#stock", DataTable), app.query_one("#fast", ScoreTable)
+        fill_stock(stock, rows(30))
+        sync_table(fast, COLUMNS, rows(30))
+        await pilot.pause()
+        assert fast._data == stock._data and list(fast._data) == list(stock._data)
+        assert [list(cells) for cells in fast._data.values()] == [list(cells) for cells in stock._data.values()]
+        assert list(fast.rows.values()) == list(stock.rows.values())
+        locations = [{key: table._row_locations.get(key) for key in table._row_locations} for table in (fast, stock)]
+        assert locations[0] == locations[1]
+        assert fast.cursor_coordinate == stock.cursor_coordinate
+        assert widths(fast) == widths(stock)
+        assert sorted(highlighted) == ["fast:q0", "stock:q0"]
+        try:
+            fast.add_keyed_rows([("q3", [])])
+        except data_table_module.DuplicateKey:
+            pass
+        else:
+            raise AssertionError("a duplicate row key was accepted")
+
+
 async def test_sync_table_in_place_gives_the_widths_of_a_fresh_fill() -> None:
     """A k change updates cells in place; the columns must be what a fresh table would get."""
     app = Pair()
@@ -80,7 +119,7 @@ async def test_sync_table_in_place_gives_the_widths_of_a_fresh_fill() -> None:
         sync_table(fast, COLUMNS, rows(30, 3))
         await pilot.pause()
         sync_table(fast, COLUMNS, rows(30, 1))  # same keys: updated in place, columns narrow
-        sync_table(stock, COLUMNS, rows(30, 1))  # a fresh fill
+        fill_stock(stock, rows(30, 1))  # a fresh fill
         await pilot.pause()
         assert widths(fast) == widths(stock)
 

@@ -1,4 +1,4 @@
-"""The scoring screen's tables: a DataTable sized from its cells' text, and an in-place sync.
+"""The scoring screen's tables: a DataTable sized from its cells' text, filled in bulk, and an in-place sync.
 
 Why a widget of its own: the comparison and single-run tables hold thousands of rows, and
 Textual's stock sizing and refilling were most of a k change's cost (see ``ScoreTable``).
@@ -6,12 +6,13 @@ Textual's stock sizing and refilling were most of a k change's cost (see ``Score
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import zip_longest
 from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets.data_table import CellKey, ColumnKey, RowKey
+from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from rankeval_tui.tui.widgets.row_table import RowTable
 
@@ -42,6 +43,22 @@ def cell_width(value: object) -> int | None:
     return max(map(cell_len, lines), default=0)
 
 
+def cell_sizer() -> Callable[[object], int | None]:
+    """``cell_width`` that sizes each distinct cell object once (for one pass over a table).
+
+    Cells are mostly shared objects (delta_chart caches one Text per value), so 10,000 rows hold
+    a few hundred distinct ones; all are alive in the table during the pass, so ids are distinct."""
+    sized: dict[int, int | None] = {}
+
+    def width_of(value: object) -> int | None:
+        width = sized.get(id(value), -1)
+        if width == -1:
+            width = sized[id(value)] = cell_width(value)
+        return width
+
+    return width_of
+
+
 class ScoreTable(RowTable):
     """A ``DataTable`` that sizes its columns from the cells' text instead of measuring each cell.
 
@@ -53,13 +70,49 @@ class ScoreTable(RowTable):
     rows or cells it cannot size that way (labels, tall rows, markup strings) go to Textual.
     """
 
+    def add_keyed_rows(self, rows: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """``add_row(*cells, key=key)`` for each of ``rows`` (one line each, no label), with the
+        cursor check, the idle check and the first-row highlight done once for all of them.
+
+        Why: Textual's ``add_row`` re-assigns the cursor coordinate (a validated reactive) and
+        checks for idle on every row, most of the cost of filling a table of 10,000 rows."""
+        columns = [column.key for column in self.ordered_columns]
+        start = self.row_count
+        for index, (key, cells) in enumerate(rows, start):
+            row_key = RowKey(key)
+            if row_key in self._row_locations:
+                raise DuplicateKey(f"The row key {row_key!r} already exists.")
+            if len(cells) > len(columns):
+                raise ValueError("More values provided than there are columns.")
+            self._row_locations[row_key] = index
+            self._data[row_key] = {column: cell for column, cell in zip_longest(columns, cells)}
+            self.rows[row_key] = Row(row_key, 1, None, False)
+            self._new_rows.add(row_key)
+        if not rows:
+            return
+        self._require_update_dimensions = True
+        self.cursor_coordinate = self.cursor_coordinate
+        if start == 0 and columns and self.show_cursor and self.cursor_type != "none":
+            self._highlight_cursor()
+        self._update_count += len(rows)
+        self.check_idle()
+
+    def set_cells(self, changes: Sequence[tuple[RowKey, ColumnKey, Any]]) -> None:
+        """``update_cell(row, column, value, update_width=True)`` for each existing cell of
+        ``changes``, with one refresh: a k change updates thousands of cells."""
+        for row_key, column_key, value in changes:
+            self._data[row_key][column_key] = value
+            self._updated_cells.add(CellKey(row_key, column_key))
+        if changes:
+            self._update_count += len(changes)
+            self._require_update_dimensions = True
+            self.refresh()
+
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         columns = self.ordered_columns
         keys = [column.key for column in columns]
         widths = [column.content_width for column in columns]
-        # Cells are mostly shared objects (delta_chart caches one Text per value): each distinct
-        # one is sized once per pass (all are alive in the table, so their ids are distinct).
-        sized: dict[int, int | None] = {}
+        width_of = cell_sizer()
         for_textual: list[RowKey] = []
         for row_key in new_rows:
             row = self.rows.get(row_key)
@@ -69,14 +122,7 @@ class ScoreTable(RowTable):
                 for_textual.append(row_key)
                 continue
             cells = self._data[row_key]
-            row_widths = []
-            for key in keys:
-                value = cells.get(key)
-                width = sized.get(id(value), -1)
-                if width == -1:
-                    width = sized[id(value)] = cell_width(value)
-                row_widths.append(width)
-            known = all_known(row_widths)
+            known = all_known([width_of(cells.get(key)) for key in keys])
             if known is None:
                 for_textual.append(row_key)
                 continue
@@ -90,12 +136,13 @@ class ScoreTable(RowTable):
         for row_key, column_key in updated_cells:
             by_column.setdefault(column_key, []).append(row_key)
         for_textual: set[CellKey] = set()
+        width_of = cell_sizer()
         for column_key, row_keys in by_column.items():
             column = self.columns.get(column_key)
             rows = [key for key in row_keys if key in self.rows]
             if column is None or not rows:
                 continue
-            new = all_known([cell_width(self._data[key][column_key]) for key in rows])
+            new = all_known([width_of(self._data[key][column_key]) for key in rows])
             label = cell_width(column.label)
             if new is None or label is None or any(self.rows[key].height != 1 for key in rows):
                 for_textual.update(CellKey(key, column_key) for key in rows)
@@ -103,7 +150,7 @@ class ScoreTable(RowTable):
             if min(new) < column.content_width:
                 # Narrowed: the column's widest cell, over the whole column once (Textual
                 # re-measures the column for each narrowed cell).
-                every = all_known([cell_width(cells.get(column_key)) for cells in self._data.values()])
+                every = all_known([width_of(cells.get(column_key)) for cells in self._data.values()])
                 if every is None:
                     for_textual.update(CellKey(key, column_key) for key in rows)
                     continue
@@ -133,17 +180,31 @@ def sync_table(
     wanted = [key for key, _ in rows]
     current = [r.key.value for r in table.ordered_rows]
     if set(current) == set(wanted) and len(current) == len(wanted):
-        shown = table._data  # row key -> column key -> cell; get_cell per cell was 1/3 of a k change at 10,000 rows
-        for key, cells in rows:
-            row = shown[RowKey(key)]
-            for column, value in zip(column_keys, cells):
-                old = row.get(ColumnKey(column))
-                if old is not value and old != value:
-                    table.update_cell(key, column, value, update_width=True)
+        table.set_cells(changed_cells(table, rows))
         if current != wanted:
             index = {key: i for i, key in enumerate(wanted)}
             table.sort(key=lambda row: index[row[0]])
         return
     table.clear()
+    table.add_keyed_rows(rows)
+
+
+def changed_cells(table: ScoreTable, rows: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[RowKey, ColumnKey, Any]]:
+    """The cells of ``rows`` (all shown in ``table``, same columns) that differ from the shown ones.
+
+    Reads the table's cell dicts directly, by the rows' string keys and in column order: a
+    ``get_cell`` per cell, or hashing a ``RowKey``/``ColumnKey`` (Python-level ``__hash__``) per
+    cell, was most of a k change at 10,000 rows. Cells are mostly shared objects (delta_chart
+    caches one per value), so ``is`` settles most of them."""
+    column_objects = [column.key for column in table.ordered_columns]
+    shown = {row_key.value: (row_key, cells) for row_key, cells in table._data.items()}
+    changed: list[tuple[RowKey, ColumnKey, Any]] = []
     for key, cells in rows:
-        table.add_row(*cells, key=key)
+        row_key, row = shown[key]
+        # A row's dict is in column order (add_row builds it so, updates keep it); the list
+        # comparison is by identity first (the keys are the columns' own objects).
+        old_cells = row.values() if list(row) == column_objects else [row.get(c) for c in column_objects]
+        for column, old, value in zip(column_objects, old_cells, cells):
+            if old is not value and old != value:
+                changed.append((row_key, column, value))
+    return changed
