@@ -181,7 +181,14 @@ async def test_footer_greys_comparison_keys_outside_the_comparison(seed_dir: Pat
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert disabled(app.screen) == {"v": False, "b": True, "m": True, "s": True, "f": False}
+        loaded = {"v": False, "b": True, "m": True, "s": True, "f": False}
+        # The footer's rebuild after the load can land after the workers are done (CI saw the
+        # loading state's greyed v once): give it up to 5 s to show the loaded state, then assert.
+        for _ in range(50):
+            if disabled(app.screen) == loaded:
+                break
+            await pilot.pause(0.1)
+        assert disabled(app.screen) == loaded
         for view, greyed in (("compare", False), ("run", True)):
             await pilot.press("v")
             await pilot.pause()
