@@ -182,9 +182,9 @@ def test_readme_two_commands_are_what_ci_runs(tmp_path: Path) -> None:
     block = readme.split("## Two commands", 1)[1].split("\n\n")[1]
     install_and_score, install_and_test = [line.split("#")[0].strip() for line in block.splitlines()]
     assert install_and_score == "pip install . && rankeval-tui score"
-    assert install_and_test == 'pip install -e ".[test,crosscheck]" && python -m pytest -q'
+    assert install_and_test == 'pip install -e ".[test,crosscheck]" && python -m pytest -q -n auto'
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
-    assert 'python -m pip install --quiet -e ".[test,crosscheck]"' in ci and "python -m pytest -q" in ci
+    assert 'python -m pip install --quiet -e ".[test,crosscheck]"' in ci and "python -m pytest -q -n auto" in ci
     result = subprocess.run(
         ["rankeval-tui", "score"], cwd=tmp_path, env=shims(tmp_path), capture_output=True, text=True, timeout=120
     )

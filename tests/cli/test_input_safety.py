@@ -88,7 +88,9 @@ def test_huge_document_id_is_quoted_briefly(seed_copy: Path) -> None:
     doc = "msmarco_v2.1_doc_00_" + "9" * 20_000_000
     run.write_text('{"q2": ["' + doc + '"]}', encoding="utf-8")
     line = assert_one_line_error(score(seed_copy, "--run", run), str(run), f"({len(doc)} characters)")
-    assert len(line) < 400 + len(str(run))
+    # The path may appear several times (the error, then the remedy's command) and its length
+    # depends on where pytest puts tmp dirs (xdist adds a level): budget only the rest of the line.
+    assert len(line.replace(str(seed_copy), "")) < 300
 
 
 def test_5000_digit_trec_rank_is_out_of_range(seed_copy: Path) -> None:
