@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual import work
+from textual.app import RenderResult
 from textual.reactive import reactive
 from textual.widgets import Static
 from textual.worker import get_current_worker
@@ -23,8 +24,9 @@ from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_statistics import statistics_in_process
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
+from rankeval_tui.tui.widgets.hanging_text import HangingText
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
-from rankeval_tui.tui.widgets.score_stats import pending_line, statistics_lines
+from rankeval_tui.tui.widgets.score_stats import INDENT, pending_line, statistics_lines
 
 LISTED = 6
 """Regressions named in the summary; more would push the table off the screen (``f`` shows
@@ -57,6 +59,8 @@ class StatsResult:
     session: ScoringSession
     baseline: str
     statistics: PairedStatistics | None
+    complete: bool = True
+    """False for the child's early result: the sign-flip p, Holm and verdict, the bootstrap to come."""
 
 
 class CompareSummary(Static):
@@ -70,16 +74,25 @@ class CompareSummary(Static):
         super().__init__("", id=id, classes=classes)
         self._stats_wanted: tuple[ScoringSession, str] | None = None
         self._shown: tuple[ScoringSession, Comparison, Metric] | None = None
+        self._body = HangingText(Text(), len(INDENT))
+
+    def render(self) -> RenderResult:
+        """The summary with wrapped lines indented under the metric labels, not at column 0."""
+        return self._body
+
+    def show_text(self, text: Text) -> None:
+        self._body = HangingText(text, len(INDENT))
+        self.refresh(layout=True)
 
     def show(self, session: ScoringSession, comparison: Comparison, metric: Metric) -> None:
         """Summarise ``comparison`` (the chosen ``metric`` highlighted) and ask for its statistics."""
         self._shown = (session, comparison, metric)
         self.request_statistics()
-        self.update(self.summary_text())
+        self.show_text(self.summary_text())
 
     def clear(self) -> None:
         self._shown = None
-        self.update("")
+        self.show_text(Text())
 
     def current_statistics(self) -> StatsResult | None:
         """The worker's result if it is for the session and baseline shown, else None (pending)."""
@@ -93,7 +106,7 @@ class CompareSummary(Static):
 
     def watch_statistics_result(self) -> None:
         if self._shown is not None:
-            self.update(self.summary_text())
+            self.show_text(self.summary_text())
 
     def summary_text(self) -> Text:
         """Per metric: means, exact mean delta, win/tie/loss, regressions; then the paired
@@ -132,6 +145,7 @@ class CompareSummary(Static):
                         mine.metrics[metric],
                         family.alpha,
                         len(family.candidates),
+                        bootstrap_pending=not result.complete,
                     )
                 )
             text.append("\n")
@@ -169,7 +183,9 @@ class CompareSummary(Static):
 
             def early(first: PairedStatistics | None) -> None:  # the sign-flip p before the bootstrap
                 if not worker.is_cancelled:
-                    self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, first))
+                    self.app.call_from_thread(
+                        self.statistics_done, StatsResult(session, baseline, first, complete=False)
+                    )
 
             statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled, early=early)
         if not worker.is_cancelled:

@@ -40,10 +40,10 @@ def p_text(stats: MetricStatistics) -> str:
     return f"sign-flip p ≈ {decimal(flip.p_value)} (Monte-Carlo, {flip.assignments} samples, seed {flip.seed})"
 
 
-def ci_text(stats: MetricStatistics) -> str:
+def ci_text(stats: MetricStatistics, pending: bool = False) -> str:
     boot = stats.bootstrap
     if boot is None:
-        return ""
+        return "bootstrap CI of the mean Δ: computing…" if pending else ""
     exact = all(len(str(bound)) <= SHORT_FRACTION for bound in (boot.low, boot.high))
     low, high = (str(boot.low), str(boot.high)) if exact else (decimal(boot.low), decimal(boot.high))
     return (
@@ -52,14 +52,17 @@ def ci_text(stats: MetricStatistics) -> str:
     )
 
 
-def statistics_lines(stats: MetricStatistics, alpha: Fraction, candidates: int) -> Text:
+def statistics_lines(
+    stats: MetricStatistics, alpha: Fraction, candidates: int, bootstrap_pending: bool = False
+) -> Text:
     """Three indented lines (each fits 120 columns): the sign-flip p with Holm's adjustment when
-    several candidates face the baseline, the bootstrap interval, the verdict in words."""
+    several candidates face the baseline, the bootstrap interval (or that it is still being
+    drawn: it comes seconds after the p-values on thousands of queries), the verdict in words."""
     text = Text(INDENT)
     text.append(p_text(stats))
     if candidates > 1 and stats.p_holm is not None:
         text.append(f"   Holm-adjusted p = {number(stats.p_holm)} ({candidates} candidates)")
-    ci = ci_text(stats)
+    ci = ci_text(stats, bootstrap_pending)
     if ci:
         text.append("\n" + INDENT + ci)
     words = verdict(stats, alpha, candidates)
