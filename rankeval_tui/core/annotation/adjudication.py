@@ -128,6 +128,19 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(read_input_bytes(path)).hexdigest()
 
 
+def check_output(output: Path, annotator_files: tuple[Path, Path]) -> None:
+    """Refuse an output that would destroy an input (an annotator's file, the demo) or that has
+    no directory to go in, before any lock or journal is made."""
+    refuse_writes_into_demo(output, "adjudicating")
+    for path in annotator_files:
+        if path.exists() and output.exists() and path.resolve() == output.resolve():
+            raise ContractError(
+                "the output is one of the annotators' files; write the result to a new file", file=output
+            )
+    if not output.parent.is_dir():
+        raise ContractError("directory of the output file does not exist", file=output)
+
+
 @dataclass(frozen=True)
 class AdjudicationSnapshot:
     """The adjudicated qrels at one moment, with the decisions they were built from."""
@@ -176,14 +189,7 @@ class AdjudicationSession:
         """Read both files (same coverage, exhaustive), take the output's lock, and resume the
         journal beside the output if there is one. Bad input leaves no lock and no journal."""
         path_a, path_b, output = Path(path_a), Path(path_b), Path(output)
-        refuse_writes_into_demo(output, "adjudicating")
-        for path in (path_a, path_b):
-            if path.exists() and output.exists() and path.resolve() == output.resolve():
-                raise ContractError(
-                    "the output is one of the annotators' files; write the result to a new file", file=output
-                )
-        if not output.parent.is_dir():
-            raise ContractError("directory of the output file does not exist", file=output)
+        check_output(output, (path_a, path_b))
         a, b = read_pair(definition, path_a, path_b)
         names = (annotator_name(a, path_a.stem), annotator_name(b, path_b.stem))
         if names[0] == names[1]:
