@@ -23,12 +23,18 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from rankeval_tui.core.annotation.adjudication_journal import (
+    Decision,
+    Pair,
+    checked_reason,
+    open_adjudication_journal,
+)
 from rankeval_tui.core.annotation.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
-from rankeval_tui.core.annotation.binding import binding_fields, check_binding
-from rankeval_tui.core.annotation.journal import JOURNAL_VERSION, Journal, replay_entries
-from rankeval_tui.core.annotation.judging import checked_label, default_annotator
+from rankeval_tui.core.annotation.binding import binding_fields
+from rankeval_tui.core.annotation.journal import Journal
+from rankeval_tui.core.annotation.judging import checked_label
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
-from rankeval_tui.core.errors import ContractError, describe_id, quote
+from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, write_qrels
@@ -39,22 +45,6 @@ from rankeval_tui.core.wording import counted
 # Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
 JOURNAL_SUFFIX = ".adjudication.journal"
 TOOL = "rankeval-tui adjudicate"
-
-Pair = tuple[str, str]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The adjudicator's final label for one disagreeing pair, and why."""
-
-    final: int
-    reason: str
-
-
-def checked_reason(reason: object) -> str:
-    if type(reason) is not str or not reason.strip():
-        raise ContractError("a decision needs a reason (what made this pair relevant or not)")
-    return reason.strip()
 
 
 def adjudicated_queries(qrels: QrelsFile) -> set[str]:
@@ -138,6 +128,19 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(read_input_bytes(path)).hexdigest()
 
 
+def check_output(output: Path, annotator_files: tuple[Path, Path]) -> None:
+    """Refuse an output that would destroy an input (an annotator's file, the demo) or that has
+    no directory to go in, before any lock or journal is made."""
+    refuse_writes_into_demo(output, "adjudicating")
+    for path in annotator_files:
+        if path.exists() and output.exists() and path.resolve() == output.resolve():
+            raise ContractError(
+                "the output is one of the annotators' files; write the result to a new file", file=output
+            )
+    if not output.parent.is_dir():
+        raise ContractError("directory of the output file does not exist", file=output)
+
+
 @dataclass(frozen=True)
 class AdjudicationSnapshot:
     """The adjudicated qrels at one moment, with the decisions they were built from."""
@@ -186,14 +189,7 @@ class AdjudicationSession:
         """Read both files (same coverage, exhaustive), take the output's lock, and resume the
         journal beside the output if there is one. Bad input leaves no lock and no journal."""
         path_a, path_b, output = Path(path_a), Path(path_b), Path(output)
-        refuse_writes_into_demo(output, "adjudicating")
-        for path in (path_a, path_b):
-            if path.exists() and output.exists() and path.resolve() == output.resolve():
-                raise ContractError(
-                    "the output is one of the annotators' files; write the result to a new file", file=output
-                )
-        if not output.parent.is_dir():
-            raise ContractError("directory of the output file does not exist", file=output)
+        check_output(output, (path_a, path_b))
         a, b = read_pair(definition, path_a, path_b)
         names = (annotator_name(a, path_a.stem), annotator_name(b, path_b.stem))
         if names[0] == names[1]:
@@ -219,60 +215,10 @@ class AdjudicationSession:
         return self.output.with_name(self.output.name + JOURNAL_SUFFIX)
 
     def _open_journal(self, adjudicator: str | None) -> None:
-        path = self.journal_path
-        if path.exists() and b"\n" in read_input_bytes(path):
-            contents = Journal.read(path)
-            header = contents.header
-            if header.get("kind") != "adjudication":
-                raise ContractError("not an adjudication journal", file=path, where="line 1")
-            check_binding(header, self.definition, path)
-            if [i.get("sha256") for i in header.get("inputs", [])] != [i["sha256"] for i in self.inputs]:
-                raise ContractError(
-                    "journal was recorded for other annotator files (their contents or names "
-                    "changed, so the disagreements may differ); move it away to start over",
-                    file=path,
-                )
-            if adjudicator is not None and adjudicator != header.get("adjudicator"):
-                raise ContractError(
-                    f"journal was started by adjudicator {quote(header.get('adjudicator'))}, not "
-                    f"{quote(adjudicator)}; resume without --adjudicator or move it away",
-                    file=path,
-                )
-            self.adjudicator = str(header.get("adjudicator", ""))
-            replay_entries(contents, path, self._replay)
-            self.warnings.extend(contents.notices(path))
-            self.journal = Journal(path)
-            self.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
-            return
-        if path.exists():
-            self.warnings.append(f"{path}: journal had no complete line; nothing had been recorded; starting over")
-            path.unlink()
-        self.adjudicator = adjudicator or default_annotator()
-        self.journal = Journal(path)
-        header = {
-            "op": "start",
-            "version": JOURNAL_VERSION,
-            "kind": "adjudication",
-            "protocol": self.definition.name,
-            **binding_fields(self.definition),
-            "inputs": self.inputs,
-            "adjudicator": self.adjudicator,
-            "disagreements": len(self.items),
-        }
-        try:
-            self.journal.open_for_append()
-            self.journal.append(header)
-        except OSError as error:  # disk full or read-only at the start: nothing was recorded yet
-            self.journal.remove()
-            raise ContractError(f"cannot start the journal: {error.strerror}", file=path) from None
-
-    def _replay(self, entry: dict[str, Any]) -> None:
-        if entry.get("op") != "decide":
-            raise ContractError(f"unknown adjudication journal entry {quote(entry.get('op'))}")
-        pair = (entry.get("q"), entry.get("d"))
-        if pair not in self.positions:
-            raise ContractError(f"decision for a pair not in the queue: {quote(pair)}")
-        self.decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))
+        opened = open_adjudication_journal(self.journal_path, self.definition, self.inputs, adjudicator, self.positions)
+        self.journal, self.adjudicator = opened.journal, opened.adjudicator
+        self.decisions.update(opened.decisions)
+        self.warnings.extend(opened.warnings)
 
     # ------------------------------------------------------------ reading
 
