@@ -28,6 +28,14 @@ from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.session import RunSpec, ScoringSession
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.query_screen import QueryScreen
+from rankeval_tui.tui.score_view_state import (
+    choose_runs,
+    drill_down_runs,
+    kept_metric,
+    next_option,
+    next_run,
+    next_split,
+)
 from rankeval_tui.tui.widgets.compare_view import SORT_MODES, CompareView, SortMode
 from rankeval_tui.tui.widgets.query_jump import QueryJump
 from rankeval_tui.tui.widgets.run_view import RUN_FILTERS, RunFilter, RunView
@@ -158,22 +166,12 @@ class ScoreScreen(Screen[None]):
 
         The view, metric and chosen runs are the viewer's and outlive a session without them
         (a split whose runs are all rejected): the comparison then says it needs two runs."""
-        names = [s.name for s in session.accepted]
-        chosen_baseline, chosen_candidate = self.chosen_runs
-        baseline: str | None
-        if chosen_baseline in names:
-            baseline = chosen_baseline
-        else:
-            choice = session.default_baseline()
-            baseline = choice.name if choice else None
-        candidate = chosen_candidate if chosen_candidate in names else session.default_candidate(baseline)
-        if chosen_baseline is None or chosen_candidate is None:
-            self.chosen_runs = (baseline, candidate)
+        choice = choose_runs(session, self.chosen_runs)
+        self.chosen_runs = choice.chosen
         self.problem = None
-        self.set_reactive(ScoreScreen.baseline, baseline)
-        self.set_reactive(ScoreScreen.candidate, candidate)
-        if self.metric not in session.metrics:  # RR@k first where it is shown (the seed's q2)
-            self.set_reactive(ScoreScreen.metric, "rr" if "rr" in session.metrics else session.metrics[0])
+        self.set_reactive(ScoreScreen.baseline, choice.baseline)
+        self.set_reactive(ScoreScreen.candidate, choice.candidate)
+        self.set_reactive(ScoreScreen.metric, kept_metric(self.metric, session.metrics))
         self.session = session
 
     # ------------------------------------------------------------------ reactive plumbing
@@ -287,34 +285,23 @@ class ScoreScreen(Screen[None]):
         self.rescore(lambda s: s.with_k(s.protocol.k - 1))
 
     def action_next_split(self) -> None:
-        def next_split(s: ScoringSession) -> ScoringSession:
-            splits = s.splits
-            return s.with_split(splits[(splits.index(s.protocol.split) + 1) % len(splits)])
-
         self.rescore(next_split)
 
-    def cycle(self, current: str | None) -> str | None:
-        names = [s.name for s in self.session.accepted] if self.session else []
-        if not names:
-            return None
-        return names[(names.index(current) + 1) % len(names)] if current in names else names[0]
-
     def action_next_baseline(self) -> None:
-        self.baseline = self.cycle(self.baseline)
+        self.baseline = next_run(self.session, self.baseline)
         self.chosen_runs = (self.baseline, self.candidate)
         self.refresh_bindings()
 
     def action_next_candidate(self) -> None:
-        self.candidate = self.cycle(self.candidate)
+        self.candidate = next_run(self.session, self.candidate)
         self.chosen_runs = (self.baseline, self.candidate)
 
     def action_next_metric(self) -> None:
         """The next of the session's metrics (``--metrics``; Recall@k and RR@k by default)."""
-        metrics = self.session.metrics if self.session is not None else PRIMARY
-        self.metric = metrics[(metrics.index(self.metric) + 1) % len(metrics)] if self.metric in metrics else metrics[0]
+        self.metric = next_option(self.session.metrics if self.session is not None else PRIMARY, self.metric)
 
     def action_next_sort(self) -> None:
-        self.sort_mode = SORT_MODES[(SORT_MODES.index(self.sort_mode) + 1) % len(SORT_MODES)]
+        self.sort_mode = next_option(SORT_MODES, self.sort_mode)
 
     def action_next_filter(self) -> None:
         """Comparison: all queries <-> regressions. Single run: all -> missing -> no relevant ->
@@ -323,7 +310,7 @@ class ScoreScreen(Screen[None]):
             self.regressions_only = not self.regressions_only
             return
         filters = [f for f in RUN_FILTERS if f != "adjudicated" or (self.session and self.session.adjudicated)]
-        self.run_filter = filters[(filters.index(self.run_filter) + 1) % len(filters)]
+        self.run_filter = next_option(filters, self.run_filter)
 
     def action_find_query(self) -> None:
         self.query_one(QueryJump).open()
@@ -350,10 +337,6 @@ class ScoreScreen(Screen[None]):
         """Enter on a query: its text, need and every accepted run's ranking with labels."""
         if self.session is None or event.row_key.value is None:
             return
-        if self.view == "compare" and self.baseline and self.candidate:
-            runs = list(dict.fromkeys([self.baseline, self.candidate]))
-        else:
-            runs = list(
-                dict.fromkeys([*([self.candidate] if self.candidate else []), *(s.name for s in self.session.accepted)])
-            )
+        accepted = [s.name for s in self.session.accepted]
+        runs = drill_down_runs(self.view == "compare", self.baseline, self.candidate, accepted)
         self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs))
