@@ -25,7 +25,7 @@ from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
-from rankeval_tui.core.wording import counted
+from rankeval_tui.core.wording import counted, pairs_unjudged
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
@@ -301,10 +301,7 @@ class JudgeScreen(Screen[None]):
 
     def action_write(self) -> None:
         if not self.session.complete:
-            left = self.session.remaining
-            self.set_status(
-                f"{counted(left, 'pair')} {'is' if left == 1 else 'are'} unjudged; qrels are written when all are judged"
-            )
+            self.set_status(f"{pairs_unjudged(self.session.remaining)}; qrels are written when all are judged")
             return
         self.write_when_complete()
 
