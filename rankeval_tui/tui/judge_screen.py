@@ -28,6 +28,7 @@ from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.core.wording import counted, pairs_unjudged
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
+from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.judge_head import JudgeHead, pair_line
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
@@ -36,66 +37,7 @@ from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 class JudgeScreen(Screen[None]):
     """Judge every query-document pair of a protocol with 1 / 0."""
 
-    PAIR = Binding.Group("Pair", compact=True)
-    QUERY = Binding.Group("Query")
-    BINDINGS = [
-        Binding("1", "label(1)", "Relevant", tooltip="mark relevant (1) and move on", id="judge.relevant"),
-        Binding("0", "label(0)", "Not relevant", tooltip="mark not relevant (0) and move on", id="judge.not_relevant"),
-        Binding(
-            "left,h", "step(-1)", "Prev", key_display="←", tooltip="previous pair (also h)", group=PAIR, id="judge.prev"
-        ),
-        Binding(
-            "right,l", "step(1)", "Next", key_display="→", tooltip="next pair (also l)", group=PAIR, id="judge.next"
-        ),
-        Binding(
-            "left_square_bracket",
-            "step_query(-1)",
-            "Prev query",
-            key_display="[",
-            tooltip="first pair of the previous query",
-            group=QUERY,
-            id="judge.prev_query",
-        ),
-        Binding(
-            "right_square_bracket",
-            "step_query(1)",
-            "Next query",
-            key_display="]",
-            tooltip="first pair of the next query",
-            group=QUERY,
-            id="judge.next_query",
-        ),
-        Binding("g", "next_unjudged", "Unjudged", tooltip="jump to the next unjudged pair", id="judge.next_unjudged"),
-        Binding("u", "undo", "Undo", tooltip="undo the last change (whole session, across restarts)", id="judge.undo"),
-        # redo and write are listed by ? (help) only: the footer keeps room for the keys used on every pair
-        Binding("ctrl+r,U", "redo", "Redo", key_display="^r", tooltip="redo (also U)", show=False, id="judge.redo"),
-        Binding("n", "note", "Note", tooltip="write a note on this pair", id="judge.note"),
-        Binding("d", "dispute", "Dispute", tooltip="toggle the disputed flag of this pair", id="judge.dispute"),
-        Binding("o", "overview", "Overview", tooltip="matrix of all pairs; jump to any", id="judge.overview"),
-        Binding(
-            "e",
-            "toggle_need",
-            "Need",
-            tooltip="need and relevance in full, or folded to one line",
-            id="judge.toggle_need",
-        ),
-        Binding(
-            "w",
-            "write",
-            "Write",
-            tooltip="write qrels.toml now (when every pair is judged)",
-            show=False,
-            id="judge.write",
-        ),
-        Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="judge.help"),
-        Binding(
-            "q",
-            "quit_judging",
-            "Quit",
-            tooltip="quit: writes qrels if complete, else keeps the journal",
-            id="judge.quit",
-        ),
-    ]
+    BINDINGS = JUDGE_BINDINGS
 
     pair: reactive[tuple[str, str] | None] = reactive(None)
     """The query-document pair on screen; its watcher redraws the query and document only when
