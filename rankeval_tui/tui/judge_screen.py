@@ -29,6 +29,7 @@ from rankeval_tui.core.wording import counted, pairs_unjudged
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
+from rankeval_tui.tui.judge_messages import NOT_ON_SCREEN, dispute_toggled, label_recorded, note_changed, redone, undone
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.judge_head import JudgeHead, pair_line
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
@@ -147,38 +148,26 @@ class JudgeScreen(Screen[None]):
 
     def action_label(self, value: int) -> None:
         if self.document_lines_on_screen() < 1:
-            message = "NOT recorded: the document is not on screen; enlarge the terminal or fold the need (e)"
-            self.set_status(message)
-            self.notify(message, severity="warning")
+            self.set_status(NOT_ON_SCREEN)
+            self.notify(NOT_ON_SCREEN, severity="warning")
             return
-        self.record(
-            lambda: self.session.label(value),
-            lambda c: (
-                f"recorded {c.query} / {c.doc} = {c.after}" + (f" (was {c.before})" if c.before is not None else "")
-            ),
-        )
+        self.record(lambda: self.session.label(value), label_recorded)
 
     def action_undo(self) -> None:
-        self.record(self.session.undo, lambda c: f"undid {describe(c, c.before)}")
+        self.record(self.session.undo, undone)
 
     def action_redo(self) -> None:
-        self.record(self.session.redo, lambda c: f"redid {describe(c, c.after)}")
+        self.record(self.session.redo, redone)
 
     def action_dispute(self) -> None:
-        self.record(
-            self.session.toggle_disputed,
-            lambda c: f"{c.query} / {c.doc} {'marked disputed' if c.after else 'no longer disputed'}",
-        )
+        self.record(self.session.toggle_disputed, dispute_toggled)
 
     def action_note(self) -> None:
         query, doc = self.session.current
 
         def saved(text: str | None) -> None:
             if text is not None:
-                self.record(
-                    lambda: self.session.set_note(text),
-                    lambda c: f"note on {c.query} / {c.doc} " + ("saved" if c.after else "removed"),
-                )
+                self.record(lambda: self.session.set_note(text), note_changed)
 
         self.app.push_screen(NoteScreen(query, doc, self.session.note_of(query, doc)), saved)
 
@@ -274,17 +263,6 @@ def document_text(definition: ProtocolDefinition, doc: str) -> Text:
     title = definition.titles.get(doc)
     body = Text(definition.documents[doc])
     return Text.assemble((title, "bold"), "\n\n", body) if title else body
-
-
-def describe(change: Change, now: object) -> str:
-    """``label of q1 / d2 (now 1)``: what an undo or redo changed, and the value it left."""
-    if change.kind == "label":
-        shown = "unjudged" if now is None else now
-    elif change.kind == "note":
-        shown = "no note" if now is None else repr(now)
-    else:
-        shown = "disputed" if now else "not disputed"
-    return f"{change.kind} of {change.query} / {change.doc} (now {shown})"
 
 
 def open_judge_screen(app: App) -> None:
