@@ -17,6 +17,12 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {IRREGULAR.get(noun, noun + 's')}"
 
 
+def pairs_unjudged(n: int) -> str:
+    """``1 pair is unjudged``, ``3 pairs are unjudged``: the core refusal and the judging screen's
+    status both say why qrels are not written yet, and must agree word for word."""
+    return f"{counted(n, 'pair')} {'is' if n == 1 else 'are'} unjudged"
+
+
 def floored_percent(done: int, total: int) -> str:
     """``99%`` for 239 of 240: floored, so it reads 100% only when nothing is left."""
     if total <= 0:

@@ -25,9 +25,11 @@ from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
-from rankeval_tui.core.wording import counted
+from rankeval_tui.core.wording import counted, pairs_unjudged
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
+from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
+from rankeval_tui.tui.judge_messages import NOT_ON_SCREEN, dispute_toggled, label_recorded, note_changed, redone, undone
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.judge_head import JudgeHead, pair_line
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
@@ -36,66 +38,7 @@ from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 class JudgeScreen(Screen[None]):
     """Judge every query-document pair of a protocol with 1 / 0."""
 
-    PAIR = Binding.Group("Pair", compact=True)
-    QUERY = Binding.Group("Query")
-    BINDINGS = [
-        Binding("1", "label(1)", "Relevant", tooltip="mark relevant (1) and move on", id="judge.relevant"),
-        Binding("0", "label(0)", "Not relevant", tooltip="mark not relevant (0) and move on", id="judge.not_relevant"),
-        Binding(
-            "left,h", "step(-1)", "Prev", key_display="←", tooltip="previous pair (also h)", group=PAIR, id="judge.prev"
-        ),
-        Binding(
-            "right,l", "step(1)", "Next", key_display="→", tooltip="next pair (also l)", group=PAIR, id="judge.next"
-        ),
-        Binding(
-            "left_square_bracket",
-            "step_query(-1)",
-            "Prev query",
-            key_display="[",
-            tooltip="first pair of the previous query",
-            group=QUERY,
-            id="judge.prev_query",
-        ),
-        Binding(
-            "right_square_bracket",
-            "step_query(1)",
-            "Next query",
-            key_display="]",
-            tooltip="first pair of the next query",
-            group=QUERY,
-            id="judge.next_query",
-        ),
-        Binding("g", "next_unjudged", "Unjudged", tooltip="jump to the next unjudged pair", id="judge.next_unjudged"),
-        Binding("u", "undo", "Undo", tooltip="undo the last change (whole session, across restarts)", id="judge.undo"),
-        # redo and write are listed by ? (help) only: the footer keeps room for the keys used on every pair
-        Binding("ctrl+r,U", "redo", "Redo", key_display="^r", tooltip="redo (also U)", show=False, id="judge.redo"),
-        Binding("n", "note", "Note", tooltip="write a note on this pair", id="judge.note"),
-        Binding("d", "dispute", "Dispute", tooltip="toggle the disputed flag of this pair", id="judge.dispute"),
-        Binding("o", "overview", "Overview", tooltip="matrix of all pairs; jump to any", id="judge.overview"),
-        Binding(
-            "e",
-            "toggle_need",
-            "Need",
-            tooltip="need and relevance in full, or folded to one line",
-            id="judge.toggle_need",
-        ),
-        Binding(
-            "w",
-            "write",
-            "Write",
-            tooltip="write qrels.toml now (when every pair is judged)",
-            show=False,
-            id="judge.write",
-        ),
-        Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="judge.help"),
-        Binding(
-            "q",
-            "quit_judging",
-            "Quit",
-            tooltip="quit: writes qrels if complete, else keeps the journal",
-            id="judge.quit",
-        ),
-    ]
+    BINDINGS = JUDGE_BINDINGS
 
     pair: reactive[tuple[str, str] | None] = reactive(None)
     """The query-document pair on screen; its watcher redraws the query and document only when
@@ -205,38 +148,26 @@ class JudgeScreen(Screen[None]):
 
     def action_label(self, value: int) -> None:
         if self.document_lines_on_screen() < 1:
-            message = "NOT recorded: the document is not on screen; enlarge the terminal or fold the need (e)"
-            self.set_status(message)
-            self.notify(message, severity="warning")
+            self.set_status(NOT_ON_SCREEN)
+            self.notify(NOT_ON_SCREEN, severity="warning")
             return
-        self.record(
-            lambda: self.session.label(value),
-            lambda c: (
-                f"recorded {c.query} / {c.doc} = {c.after}" + (f" (was {c.before})" if c.before is not None else "")
-            ),
-        )
+        self.record(lambda: self.session.label(value), label_recorded)
 
     def action_undo(self) -> None:
-        self.record(self.session.undo, lambda c: f"undid {describe(c, c.before)}")
+        self.record(self.session.undo, undone)
 
     def action_redo(self) -> None:
-        self.record(self.session.redo, lambda c: f"redid {describe(c, c.after)}")
+        self.record(self.session.redo, redone)
 
     def action_dispute(self) -> None:
-        self.record(
-            self.session.toggle_disputed,
-            lambda c: f"{c.query} / {c.doc} {'marked disputed' if c.after else 'no longer disputed'}",
-        )
+        self.record(self.session.toggle_disputed, dispute_toggled)
 
     def action_note(self) -> None:
         query, doc = self.session.current
 
         def saved(text: str | None) -> None:
             if text is not None:
-                self.record(
-                    lambda: self.session.set_note(text),
-                    lambda c: f"note on {c.query} / {c.doc} " + ("saved" if c.after else "removed"),
-                )
+                self.record(lambda: self.session.set_note(text), note_changed)
 
         self.app.push_screen(NoteScreen(query, doc, self.session.note_of(query, doc)), saved)
 
@@ -301,10 +232,7 @@ class JudgeScreen(Screen[None]):
 
     def action_write(self) -> None:
         if not self.session.complete:
-            left = self.session.remaining
-            self.set_status(
-                f"{counted(left, 'pair')} {'is' if left == 1 else 'are'} unjudged; qrels are written when all are judged"
-            )
+            self.set_status(f"{pairs_unjudged(self.session.remaining)}; qrels are written when all are judged")
             return
         self.write_when_complete()
 
@@ -335,17 +263,6 @@ def document_text(definition: ProtocolDefinition, doc: str) -> Text:
     title = definition.titles.get(doc)
     body = Text(definition.documents[doc])
     return Text.assemble((title, "bold"), "\n\n", body) if title else body
-
-
-def describe(change: Change, now: object) -> str:
-    """``label of q1 / d2 (now 1)``: what an undo or redo changed, and the value it left."""
-    if change.kind == "label":
-        shown = "unjudged" if now is None else now
-    elif change.kind == "note":
-        shown = "no note" if now is None else repr(now)
-    else:
-        shown = "disputed" if now else "not disputed"
-    return f"{change.kind} of {change.query} / {change.doc} (now {shown})"
 
 
 def open_judge_screen(app: App) -> None:

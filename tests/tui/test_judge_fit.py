@@ -12,7 +12,7 @@ from textual.widgets._footer import FooterKey
 
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.wording import counted, floored_percent
+from rankeval_tui.core.wording import counted, floored_percent, pairs_unjudged
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.judge_screen import JudgeScreen
@@ -74,6 +74,11 @@ def test_counts_are_pluralized_and_percentages_floored() -> None:
     assert [counted(1, "pair"), counted(2, "pair"), counted(0, "pair")] == ["1 pair", "2 pairs", "0 pairs"]
     assert [counted(1, "query"), counted(2000, "query")] == ["1 query", "2000 queries"]
     assert counted(1, "disagreement") == "1 disagreement"
+    assert [pairs_unjudged(1), pairs_unjudged(0), pairs_unjudged(30)] == [
+        "1 pair is unjudged",
+        "0 pairs are unjudged",
+        "30 pairs are unjudged",
+    ]
     assert floored_percent(239, 240) == "99%"  # rounding made this 100% with a pair unjudged
     assert floored_percent(240, 240) == "100%"
     assert floored_percent(0, 240) == "0%"

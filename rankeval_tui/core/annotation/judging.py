@@ -36,7 +36,7 @@ from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.safe_read import read_input_bytes
-from rankeval_tui.core.wording import counted
+from rankeval_tui.core.wording import pairs_unjudged
 
 __all__ = ["Change", "JudgingSession", "Order", "QrelsFile", "checked_label", "default_annotator", "document_order"]
 
@@ -173,8 +173,7 @@ class JudgingSession(JudgingState):
         incomplete state can never overwrite a complete file."""
         if not self.complete and snapshot is None:
             raise ContractError(
-                f"{counted(self.remaining, 'pair')} {'is' if self.remaining == 1 else 'are'} unjudged; "
-                "qrels are only written when complete",
+                f"{pairs_unjudged(self.remaining)}; qrels are only written when complete",
                 file=self.qrels_path,
             )
         write_qrels(self.qrels_path, snapshot or self.snapshot(), self.definition)

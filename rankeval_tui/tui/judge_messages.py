@@ -1,0 +1,49 @@
+"""What the judging screen says after each change: pure wording, no textual.
+
+Why a module: the status lines are the annotator's only confirmation of what reached the journal,
+so their wording is tested here without a terminal, and the screen only picks which one to show.
+"""
+
+from __future__ import annotations
+
+from rankeval_tui.core.annotation.change_log import Change
+
+NOT_ON_SCREEN = "NOT recorded: the document is not on screen; enlarge the terminal or fold the need (e)"
+"""Refusal to label a document the annotator cannot see (judging blind to the text is no judgment)."""
+
+
+def label_recorded(change: Change) -> str:
+    """``recorded q1 / d2 = 1 (was 0)``: the new label, and the old one when it replaced one."""
+    was = f" (was {change.before})" if change.before is not None else ""
+    return f"recorded {change.query} / {change.doc} = {change.after}{was}"
+
+
+def undone(change: Change) -> str:
+    """``undid label of q1 / d2 (now unjudged)``."""
+    return f"undid {describe(change, change.before)}"
+
+
+def redone(change: Change) -> str:
+    """``redid label of q1 / d2 (now 1)``."""
+    return f"redid {describe(change, change.after)}"
+
+
+def dispute_toggled(change: Change) -> str:
+    """``q1 / d2 marked disputed`` or ``... no longer disputed``."""
+    return f"{change.query} / {change.doc} {'marked disputed' if change.after else 'no longer disputed'}"
+
+
+def note_changed(change: Change) -> str:
+    """``note on q1 / d2 saved`` or ``... removed`` (an empty note removes it)."""
+    return f"note on {change.query} / {change.doc} " + ("saved" if change.after else "removed")
+
+
+def describe(change: Change, now: object) -> str:
+    """``label of q1 / d2 (now 1)``: what an undo or redo changed, and the value it left."""
+    if change.kind == "label":
+        shown = "unjudged" if now is None else now
+    elif change.kind == "note":
+        shown = "no note" if now is None else repr(now)
+    else:
+        shown = "disputed" if now else "not disputed"
+    return f"{change.kind} of {change.query} / {change.doc} (now {shown})"
