@@ -24,6 +24,7 @@ from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
 from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile
+from rankeval_tui.core.wording import counted
 
 T = TypeVar("T")
 
@@ -109,12 +110,14 @@ class JudgingState:
             start = (
                 f"{self.imported.unreviewed} imported ({self.imported.source})"
                 if compact
-                else f"{self.imported.unreviewed} imported labels (from {self.imported.source}, marked "
+                else f"{counted(self.imported.unreviewed, 'imported label')} (from {self.imported.source}, marked "
                 "'imported' on screen; review or change them freely)"
             )
         elif self.judged:
             start = (
-                f"{self.judged} preloaded" if compact else f"{self.judged} labels preloaded from {self.qrels_path.name}"
+                f"{self.judged} preloaded"
+                if compact
+                else f"{counted(self.judged, 'label')} preloaded from {self.qrels_path.name}"
             )
         else:
             start = "no labels yet"
