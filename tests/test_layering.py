@@ -222,7 +222,6 @@ NOT_YET_SPLIT = {
     "rankeval_tui/tui/adjudicate_screen.py:AdjudicateScreen": 326,
     "rankeval_tui/tui/judge_screen.py:JudgeScreen": 220,
     "rankeval_tui/tui/score_screen.py:ScoreScreen": 267,
-    "rankeval_tui/tui/query_screen.py:QueryScreen": 215,
     "rankeval_tui/core/session.py:ScoringSession": 212,
     "rankeval_tui/tui/widgets/label_matrix.py:LabelMatrix": 203,
 }

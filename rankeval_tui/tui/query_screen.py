@@ -22,16 +22,19 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from rankeval_tui.core.evaluation.metrics import label
-from rankeval_tui.core.evaluation.render import exact_and_decimal, row_status
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
+from rankeval_tui.tui.widgets.delta_chart import STYLE_WIN
+from rankeval_tui.tui.widgets.query_panels import (
+    CUTOFF_KEY,
+    RANKING_HEADER,
+    query_head,
+    ranking_rows,
+    run_footer,
+    run_title,
+)
 from rankeval_tui.tui.widgets.row_table import RowTable
 from rankeval_tui.tui.widgets.score_footer import ScoreFooter
 from rankeval_tui.tui.widgets.score_table import cell_width
-
-CUTOFF_KEY = " cutoff"
-"""Row key of the cutoff line; document IDs cannot contain spaces, so it never clashes."""
 
 PANEL_CHROME = 4
 """Cells of a run panel besides its columns: the border (2) and the table's vertical scrollbar (2)."""
@@ -84,14 +87,14 @@ class QueryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="query-head-box"):
-            yield Static(self.head_text(), id="query-head")
+            yield Static(query_head(self.session, self.query_id), id="query-head")
         yield Static("", id="query-window")
         with Horizontal(id="query-runs"):
             for index, name in enumerate(self.runs):
                 with Vertical(id=f"query-run-{index}", classes="query-run"):
-                    yield Static(self.run_title(name), classes="query-run-title")
+                    yield Static(run_title(self.session, self.query_id, name), classes="query-run-title")
                     yield RowTable(id=f"query-table-{index}", classes="query-table", cursor_type="row")
-                    yield Static(self.run_footer(name), classes="query-run-footer")
+                    yield Static(run_footer(self.session, self.query_id, name), classes="query-run-footer")
         with VerticalScroll(id="query-doc-box"):
             yield Static(Text("highlight a document to read it", style="dim"), id="query-doc")
         yield ScoreFooter()
@@ -160,94 +163,14 @@ class QueryScreen(Screen[None]):
         else:
             scroll.scroll_page_down(animate=False)
 
-    # ------------------------------------------------------------------ content
-
-    def head_text(self) -> Text:
-        protocol = self.session.protocol
-        meta = protocol.queries[self.query_id]
-        relevant = [d for d in protocol.documents if protocol.qrels[self.query_id][d] == 1]
-        text = Text.assemble(
-            ("query ", "dim"),
-            (self.query_id, "bold"),
-            ("  split ", "dim"),
-            meta.split,
-            ("  k ", "dim"),
-            str(protocol.k),
-            ("  sha256 ", "dim"),
-            protocol.protocol_sha256[:12],
-            "\n",
-            (meta.text, "bold"),
-        )
-        if meta.need:
-            text.append(f"\nneed: {meta.need}", style="italic")
-        text.append("\nrelevant: ", style="dim")
-        if relevant:
-            text.append(", ".join(relevant), style=STYLE_WIN)
-            text.append(f"  ({len(relevant)} of {len(protocol.documents)} documents)", style="dim")
-        else:
-            text.append("none: every metric is null for this query, excluded from the means", style=STYLE_NO_RELEVANT)
-        return text
-
-    def run_title(self, name: str) -> Text:
-        row = self.session.report(name).row(self.query_id)
-        k = self.session.protocol.k
-        first = "null" if row.first_relevant_rank is None else str(row.first_relevant_rank)
-        text = Text.assemble(
-            (name, "bold"),
-            "  first relevant rank ",
-            (first, "bold"),
-            "\n" + "  ".join(f"{label(m, k)} {exact_and_decimal(row.value(m))}" for m in self.session.metrics),
-        )
-        status = row_status(row)
-        if status:
-            text.append(f"\n{status}", style=STYLE_NO_RELEVANT if not row.eligible else STYLE_MISSING)
-        return text
-
-    def run_footer(self, name: str) -> Text:
-        protocol = self.session.protocol
-        ranking = self.session.scored_run(name).rankings.get(self.query_id)
-        relevant = [d for d in protocol.documents if protocol.qrels[self.query_id][d] == 1]
-        never = [d for d in relevant if ranking is None or d not in ranking]
-        text = Text("relevant never returned: ", style="dim")
-        text.append(", ".join(never) if never else "none", style=STYLE_LOSS if never else "")
-        return text
-
     def fill(self, table: DataTable, name: str) -> int:
-        """Rank, document, label, and the cutoff line after rank k (or after a shorter ranking);
-        returns the width the run's panel needs."""
-        protocol = self.session.protocol
-        labels = protocol.qrels[self.query_id]
-        ranking = self.session.scored_run(name).rankings.get(self.query_id)
-        first = self.session.report(name).row(self.query_id).first_relevant_rank
-        k = protocol.k
-        header = ("rank", "doc", "label", "")
-        for key, column in zip(("rank", "doc", "label", "note"), header):
+        """The run's ranking rows (``query_panels.ranking_rows``); returns the width its panel needs."""
+        for key, column in zip(("rank", "doc", "label", "note"), RANKING_HEADER):
             table.add_column(column, key=key)
-        rows: list[tuple[object, ...]] = []
-        keys: list[str] = []
-        cutoff = Text(f"── cutoff k={k} ──", style="bold cyan")
-        if ranking is None:
-            rows.append(("", Text("MISSING", style=STYLE_MISSING), "", "no ranking for this query"))
-            keys.append(CUTOFF_KEY)
-        for rank, doc in enumerate(ranking or (), 1):
-            rows.append(
-                (
-                    Text(str(rank), justify="right"),
-                    doc,
-                    Text("1 relevant", style=STYLE_WIN) if labels[doc] == 1 else Text("0", style="dim"),
-                    Text("← first relevant", style="bold") if rank == first else "",
-                )
-            )
-            keys.append(doc)
-            if rank == k:
-                rows.append(("", cutoff, "", ""))
-                keys.append(CUTOFF_KEY)
-        if ranking is not None and len(ranking) < k:
-            rows.append(("", cutoff, "", Text(f"ranking has {len(ranking)}", style="dim")))
-            keys.append(CUTOFF_KEY)
-        for key, row in zip(keys, rows):
+        rows = ranking_rows(self.session, self.query_id, name)
+        for key, row in rows:
             table.add_row(*row, key=key)
-        return panel_width(rows, header)
+        return panel_width([row for _, row in rows], RANKING_HEADER)
 
     @on(DataTable.RowHighlighted)
     def highlighted(self, event: DataTable.RowHighlighted) -> None:
