@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -25,29 +24,22 @@ from textual.widgets import DataTable, Header, Input, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession, AdjudicationSnapshot
-from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.errors import ContractError, describe_os_error
-from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.wording import counted
+from rankeval_tui.tui.adjudicate_keys import ADJUDICATE_BINDINGS
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen
-from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
-
-COLUMNS = (
-    ("n", "#"),
-    ("query", "query"),
-    ("document", "document"),
-    ("a", "A"),
-    ("b", "B"),
-    ("final", "final"),
-    ("reason", "reason"),
+from rankeval_tui.tui.widgets.adjudicate_text import (
+    COLUMNS,
+    REASON_WIDTH,
+    decision_text,
+    labels_text,
+    pair_text,
+    row_cells,
+    row_key,
+    summary_text,
 )
-REASON_WIDTH = 28
-
-
-def short(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
+from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 ADJUDICATION_FOOTNOTE = (
     "Only the pairs the two files label differently are queued. A decision is a final 0/1 with a\n"
@@ -59,52 +51,7 @@ class AdjudicateScreen(Screen[str | None]):
     """Queue of disagreeing pairs on the left, the current pair in full on the right."""
 
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
-    BINDINGS = [
-        Binding(
-            "0",
-            "choose(0)",
-            "Final 0",
-            tooltip="final label 0 for this pair, then type the reason",
-            id="adjudicate.final_0",
-        ),
-        Binding(
-            "1",
-            "choose(1)",
-            "Final 1",
-            tooltip="final label 1 for this pair, then type the reason",
-            id="adjudicate.final_1",
-        ),
-        Binding(
-            "n",
-            "next_undecided",
-            "Next undecided",
-            tooltip="the next pair without a decision",
-            id="adjudicate.next_undecided",
-        ),
-        Binding(
-            "w",
-            "write",
-            "Write qrels",
-            tooltip="write the qrels now (when every pair is decided)",
-            id="adjudicate.write",
-        ),
-        Binding("question_mark", "help", "Help", key_display="?", tooltip="show these keys", id="adjudicate.help"),
-        Binding(
-            "q",
-            "quit_keep",
-            "Quit",
-            tooltip="quit: writes if all are decided, else keeps the journal",
-            id="adjudicate.quit",
-        ),
-        Binding(
-            "escape",
-            "cancel",
-            "Cancel",
-            key_display="esc",
-            tooltip="drop the pending choice and its reason",
-            id="adjudicate.cancel",
-        ),
-    ]
+    BINDINGS = ADJUDICATE_BINDINGS
 
     pending_final: reactive[int | None] = reactive(None)
     """The label chosen with 0/1 for the current pair, waiting for its reason; None when no
@@ -141,7 +88,7 @@ class AdjudicateScreen(Screen[str | None]):
         for key, label in COLUMNS:  # the reason column is sized for reasons typed later, not its header
             table.add_column(label, key=key, width=REASON_WIDTH if key == "reason" else None)
         for i, item in enumerate(self.session.items):
-            table.add_row(*self.row_cells(i, item), key=self.row_key(item))
+            table.add_row(*row_cells(self.session, i, item), key=row_key(item))
         for warning in self.session.warnings:
             self.notify(warning, severity="warning", timeout=10)
         self.decided = self.session.decided
@@ -150,46 +97,10 @@ class AdjudicateScreen(Screen[str | None]):
         table.focus()
         self.show_current()
 
-    @staticmethod
-    def row_key(item: Disagreement) -> str:
-        # IDs never contain whitespace (core.files.check_id), so a space cannot be ambiguous.
-        return f"{item.query} {item.document}"
-
-    def row_cells(self, index: int, item: Disagreement) -> list[str]:
-        decision = self.session.decision_of(item)
-        return [
-            str(index + 1),
-            item.query,
-            item.document,
-            str(item.labels[0]),
-            str(item.labels[1]),
-            "-" if decision is None else str(decision.final),
-            "" if decision is None else short(decision.reason, REASON_WIDTH),
-        ]
-
     # ------------------------------------------------------------ showing
 
     def watch_decided(self, decided: int) -> None:
-        session = self.session
-        a, b = session.result.annotators
-        overall = session.result.overall
-        kappa = (
-            exact_and_decimal(overall.kappa) if overall.kappa is not None else f"undefined ({overall.undefined_reason})"
-        )
-        if not session.items:
-            state = "the annotators agree on every pair: nothing to adjudicate; w or q writes the qrels"
-        elif session.complete:
-            state = f"all {len(session.items)} decided"
-        else:
-            state = f"{decided}/{len(session.items)} decided, {len(session.items) - decided} left"
-        self.query_one("#adjudicate-summary", Static).update(
-            Text.assemble(
-                ("Adjudication ", "bold"),
-                f"A = {a}, B = {b}; adjudicator {session.adjudicator}; ",
-                f"kappa {kappa}, {counted(overall.pairs, 'pair')}; ",
-                (state, "bold"),
-            )
-        )
+        self.query_one("#adjudicate-summary", Static).update(summary_text(self.session, decided))
 
     def watch_pending_final(self, final: int | None) -> None:
         reason = self.query_one("#adjudicate-reason", Input)
@@ -204,64 +115,16 @@ class AdjudicateScreen(Screen[str | None]):
 
     def show_current(self) -> None:
         item = self.session.current
-        pair = self.query_one("#adjudicate-pair", Static)
-        labels = self.query_one("#adjudicate-labels", Static)
-        if item is None:
-            pair.update("")
-            labels.update("")
-            self.show_decision()
-            return
-        definition = self.session.definition
-        query = definition.queries[item.query]
-        pair.update(
-            Text.assemble(
-                ("query ", "dim"),
-                (item.query, "bold"),
-                "  ",
-                query.text,
-                "\n",
-                *((("need ", "dim"), query.need, "\n") if query.need else ()),
-                ("relevance ", "dim"),
-                definition.relevance,
-                "\n",
-                ("document ", "dim"),
-                (item.document, "bold"),
-                "  ",
-                definition.documents[item.document],
-            )
-        )
-        parts: list = []
-        for name, label, note in zip(self.session.result.annotators, item.labels, item.notes):
-            parts += [
-                (f"{name}: ", "bold"),
-                (f"{label} {'relevant' if label else 'not relevant'}", "green" if label else ""),
-                ("  note: ", "dim"),
-                note if note else ("(no note)", "dim"),
-                "\n",
-            ]
-        labels.update(Text.assemble(*parts))
+        pair = "" if item is None else pair_text(self.session.definition, item)
+        self.query_one("#adjudicate-pair", Static).update(pair)
+        labels = "" if item is None else labels_text(self.session.result.annotators, item)
+        self.query_one("#adjudicate-labels", Static).update(labels)
         self.show_decision()
 
     def show_decision(self) -> None:
         item = self.session.current
-        widget = self.query_one("#adjudicate-decision", Static)
-        if item is None:
-            widget.update("")
-            return
-        decision = self.session.decision_of(item)
-        recorded = (
-            Text("undecided", style="yellow")
-            if decision is None
-            else Text.assemble(
-                ("decided ", "dim"), (str(decision.final), "bold"), ("  reason: ", "dim"), decision.reason
-            )
-        )
-        if self.pending_final is not None:
-            recorded.append(
-                f"\nnew final {self.pending_final}: type the reason, Enter records it, Escape cancels",
-                style="bold cyan",
-            )
-        widget.update(recorded)
+        decision = "" if item is None else decision_text(self.session.decision_of(item), self.pending_final)
+        self.query_one("#adjudicate-decision", Static).update(decision)
 
     # ------------------------------------------------------------ events and actions
 
@@ -303,9 +166,9 @@ class AdjudicateScreen(Screen[str | None]):
             self.notify(f"decision NOT recorded: {describe_os_error(error)}", severity="error", timeout=30)
             return
         table = self.query_one(DataTable)
-        key = self.row_key(item)
+        key = row_key(item)
         index = self.session.positions[(item.query, item.document)]
-        cells = self.row_cells(index, item)
+        cells = row_cells(self.session, index, item)
         table.update_cell(key, "final", cells[5])
         table.update_cell(key, "reason", cells[6])
         self.decided = self.session.decided

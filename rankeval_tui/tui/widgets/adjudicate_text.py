@@ -1,0 +1,119 @@
+"""The adjudication screen's text: the queue's rows, the summary line, the pair, both
+annotators' labels and notes, and the decision (recorded or pending).
+
+Why apart from the screen: pure functions of the session and the current item (no widget, no
+terminal), so they are tested without one and the screen keeps layout, keys and the write flow.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.core.annotation.adjudication_journal import Decision
+from rankeval_tui.core.annotation.agreement import Disagreement
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.render import exact_and_decimal
+from rankeval_tui.core.wording import counted
+
+COLUMNS = (
+    ("n", "#"),
+    ("query", "query"),
+    ("document", "document"),
+    ("a", "A"),
+    ("b", "B"),
+    ("final", "final"),
+    ("reason", "reason"),
+)
+REASON_WIDTH = 28
+
+
+def short(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def row_key(item: Disagreement) -> str:
+    # IDs never contain whitespace (core.files.check_id), so a space cannot be ambiguous.
+    return f"{item.query} {item.document}"
+
+
+def row_cells(session: AdjudicationSession, index: int, item: Disagreement) -> list[str]:
+    """#, query, document, A, B, final ("-" undecided) and the reason cut to its column."""
+    decision = session.decision_of(item)
+    return [
+        str(index + 1),
+        item.query,
+        item.document,
+        str(item.labels[0]),
+        str(item.labels[1]),
+        "-" if decision is None else str(decision.final),
+        "" if decision is None else short(decision.reason, REASON_WIDTH),
+    ]
+
+
+def summary_text(session: AdjudicationSession, decided: int) -> Text:
+    """Who is A and B, the adjudicator, Cohen's kappa over every pair, and how many are decided."""
+    a, b = session.result.annotators
+    overall = session.result.overall
+    kappa = exact_and_decimal(overall.kappa) if overall.kappa is not None else f"undefined ({overall.undefined_reason})"
+    if not session.items:
+        state = "the annotators agree on every pair: nothing to adjudicate; w or q writes the qrels"
+    elif session.complete:
+        state = f"all {len(session.items)} decided"
+    else:
+        state = f"{decided}/{len(session.items)} decided, {len(session.items) - decided} left"
+    return Text.assemble(
+        ("Adjudication ", "bold"),
+        f"A = {a}, B = {b}; adjudicator {session.adjudicator}; ",
+        f"kappa {kappa}, {counted(overall.pairs, 'pair')}; ",
+        (state, "bold"),
+    )
+
+
+def pair_text(definition: ProtocolDefinition, item: Disagreement) -> Text:
+    """The query (text, need), the relevance criterion and the document in full."""
+    query = definition.queries[item.query]
+    return Text.assemble(
+        ("query ", "dim"),
+        (item.query, "bold"),
+        "  ",
+        query.text,
+        "\n",
+        *((("need ", "dim"), query.need, "\n") if query.need else ()),
+        ("relevance ", "dim"),
+        definition.relevance,
+        "\n",
+        ("document ", "dim"),
+        (item.document, "bold"),
+        "  ",
+        definition.documents[item.document],
+    )
+
+
+def labels_text(annotators: tuple[str, str], item: Disagreement) -> Text:
+    """Each annotator's label and note, one line each."""
+    parts: list = []
+    for name, label, note in zip(annotators, item.labels, item.notes):
+        parts += [
+            (f"{name}: ", "bold"),
+            (f"{label} {'relevant' if label else 'not relevant'}", "green" if label else ""),
+            ("  note: ", "dim"),
+            note if note else ("(no note)", "dim"),
+            "\n",
+        ]
+    return Text.assemble(*parts)
+
+
+def decision_text(decision: Decision | None, pending_final: int | None) -> Text:
+    """The recorded decision (or "undecided"), and the pending choice waiting for its reason."""
+    recorded = (
+        Text("undecided", style="yellow")
+        if decision is None
+        else Text.assemble(("decided ", "dim"), (str(decision.final), "bold"), ("  reason: ", "dim"), decision.reason)
+    )
+    if pending_final is not None:
+        recorded.append(
+            f"\nnew final {pending_final}: type the reason, Enter records it, Escape cancels",
+            style="bold cyan",
+        )
+    return recorded
