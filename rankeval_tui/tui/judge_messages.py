@@ -7,6 +7,8 @@ so their wording is tested here without a terminal, and the screen only picks wh
 from __future__ import annotations
 
 from rankeval_tui.core.annotation.change_log import Change
+from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.errors import ContractError, describe_os_error
 
 NOT_ON_SCREEN = "NOT recorded: the document is not on screen; enlarge the terminal or fold the need (e)"
 """Refusal to label a document the annotator cannot see (judging blind to the text is no judgment)."""
@@ -47,3 +49,21 @@ def describe(change: Change, now: object) -> str:
     else:
         shown = "disputed" if now else "not disputed"
     return f"{change.kind} of {change.query} / {change.doc} (now {shown})"
+
+
+def session_subtitle(session: JudgingSession) -> str:
+    """``qrels.toml · alice · shuffled, seed 7``: which file, who, and in what order."""
+    order = "corpus order" if session.order == "corpus" else f"shuffled, seed {session.seed}"
+    return f"{session.qrels_path.name} · {session.annotator} · {order}"
+
+
+def start_status(session: JudgingSession) -> str:
+    """The first status line: review of a complete file, or what the annotator starts from."""
+    if session.review and session.imported.source is None:
+        return "review: the qrels file is complete; changes are journaled and written on quit"
+    return session.start_summary(compact=True)
+
+
+def write_failure(error: ContractError | OSError) -> str:
+    """Why the qrels were not written, in one line (the journal still holds every label)."""
+    return error.one_line() if isinstance(error, ContractError) else describe_os_error(error)

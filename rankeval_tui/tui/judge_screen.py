@@ -22,16 +22,26 @@ from textual.widgets import Header, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
-from rankeval_tui.core.errors import ContractError, describe_os_error
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.core.wording import counted, pairs_unjudged
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
-from rankeval_tui.tui.judge_messages import NOT_ON_SCREEN, dispute_toggled, label_recorded, note_changed, redone, undone
+from rankeval_tui.tui.judge_messages import (
+    NOT_ON_SCREEN,
+    dispute_toggled,
+    label_recorded,
+    note_changed,
+    redone,
+    session_subtitle,
+    start_status,
+    undone,
+    write_failure,
+)
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
-from rankeval_tui.tui.widgets.judge_head import JudgeHead, pair_line
+from rankeval_tui.tui.widgets.judge_head import JudgeHead, current_pair_line
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 
@@ -65,18 +75,13 @@ class JudgeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         session = self.session
-        order = "corpus order" if session.order == "corpus" else f"shuffled, seed {session.seed}"
-        self.title = f"judging {session.definition.name}"
-        self.sub_title = f"{session.qrels_path.name} · {session.annotator} · {order}"
+        self.title, self.sub_title = f"judging {session.definition.name}", session_subtitle(session)
         self.query_one("#judge-doc", VerticalScroll).focus()
         if self.exit_app_on_quit:
             exit_on_hangup(self.app)  # SIGHUP/SIGTERM: the judge command then finishes, locked
         for warning in session.warnings:
             self.notify(warning, severity="warning", timeout=15)
-        if session.review and session.imported.source is None:
-            self.set_status("review: the qrels file is complete; changes are journaled and written on quit")
-        else:
-            self.set_status(session.start_summary(compact=True))
+        self.set_status(start_status(session))
         self.sync()
 
     def on_unmount(self) -> None:
@@ -92,19 +97,8 @@ class JudgeScreen(Screen[None]):
         """Show the session's state: the pair (redrawn only if it changed), its label and progress."""
         session = self.session
         self.pair = session.current
-        query, doc = session.current
-        line = pair_line(
-            doc,
-            session.doc_index + 1,
-            len(session.docs_of[query]),
-            query,
-            session.label_of(query, doc),
-            imported=session.is_imported(query, doc),
-            disputed=session.is_disputed(query, doc),
-            note=session.note_of(query, doc),
-        )
-        self.query_one("#judge-pair", Static).update(line)
-        self.query_one(JudgeHead).show_progress(*session.query_progress(query), session.judged)
+        self.query_one("#judge-pair", Static).update(current_pair_line(session))
+        self.query_one(JudgeHead).show_progress(*session.query_progress(session.current[0]), session.judged)
         if session.complete and not self._was_complete:
             self.write_when_complete()
         self._was_complete = session.complete
@@ -134,10 +128,7 @@ class JudgeScreen(Screen[None]):
         except OSError as error:
             self.notify(f"NOT recorded: the journal could not be written: {error}", severity="error", timeout=30)
             return
-        if change is not None:
-            self.set_status(done(change))
-        else:
-            self.set_status("nothing to do")
+        self.set_status(done(change) if change is not None else "nothing to do")
         self.sync()
 
     def document_lines_on_screen(self) -> int:
@@ -223,8 +214,9 @@ class JudgeScreen(Screen[None]):
             self.session.write_qrels(snapshot)
         except (ContractError, OSError) as error:
             self.session.dirty = True
-            message = error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
-            self.app.call_from_thread(self.notify, f"qrels NOT written: {message}", severity="error", timeout=30)
+            self.app.call_from_thread(
+                self.notify, f"qrels NOT written: {write_failure(error)}", severity="error", timeout=30
+            )
             return
         self.app.call_from_thread(
             self.set_status, f"all {counted(self.session.total, 'pair')} judged: wrote {self.session.qrels_path.name}"
@@ -242,9 +234,8 @@ class JudgeScreen(Screen[None]):
         try:
             message = self.session.finish()
         except (ContractError, OSError) as error:
-            text = error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
             self.notify(
-                f"qrels NOT written: {text}; every label is safe in {self.session.journal_path}; "
+                f"qrels NOT written: {write_failure(error)}; every label is safe in {self.session.journal_path}; "
                 "press q to retry, or quit (ctrl+q) and run judge again to finish the write",
                 severity="error",
                 timeout=30,

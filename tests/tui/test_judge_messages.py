@@ -28,3 +28,15 @@ def test_dispute_and_note_say_which_way_they_went() -> None:
     assert dispute_toggled(Change("disputed", "q1", "d2", True, False)) == "q1 / d2 no longer disputed"
     assert note_changed(Change("note", "q1", "d2", None, "x")) == "note on q1 / d2 saved"
     assert note_changed(Change("note", "q1", "d2", "x", None)) == "note on q1 / d2 removed"
+
+
+def test_a_failed_write_is_one_line_naming_the_file() -> None:
+    import errno
+
+    from rankeval_tui.core.errors import ContractError
+    from rankeval_tui.tui.judge_messages import write_failure
+
+    full = OSError(errno.ENOSPC, "No space left on device", "qrels.toml")
+    assert write_failure(full) == "qrels.toml: No space left on device"
+    refused = ContractError("every pair needs a label", file="qrels.toml", where="query 'q:1001'")
+    assert write_failure(refused) == "qrels.toml: query 'q:1001': every pair needs a label"

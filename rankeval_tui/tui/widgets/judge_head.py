@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ProgressBar, Static
 
+from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.evaluation.protocol import Query
 from rankeval_tui.core.wording import floored_percent
 
@@ -102,3 +103,18 @@ def progress_text(what: str, done: int, total: int) -> str:
     left, so a nearly done job never reads as complete."""
     left = total - done
     return f"{what} {done}/{total} {floored_percent(done, total)}" + (f" · {left} left" if left else "")
+
+
+def current_pair_line(session: JudgingSession) -> Text:
+    """``pair_line`` of the session's current pair, with its label and marks."""
+    query, doc = session.current
+    return pair_line(
+        doc,
+        session.doc_index + 1,
+        len(session.docs_of[query]),
+        query,
+        session.label_of(query, doc),
+        imported=session.is_imported(query, doc),
+        disputed=session.is_disputed(query, doc),
+        note=session.note_of(query, doc),
+    )
