@@ -16,7 +16,6 @@ from typing import Literal
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -28,10 +27,12 @@ from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.session import RunSpec, ScoringSession
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.query_screen import QueryScreen
+from rankeval_tui.tui.score_keys import SCORE_BINDINGS, SCORE_HELP
 from rankeval_tui.tui.score_view_state import (
     choose_runs,
     drill_down_runs,
     kept_metric,
+    key_available,
     next_option,
     next_run,
     next_split,
@@ -78,23 +79,7 @@ class ScoreScreen(Screen[None]):
 
     VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     """``-short`` (under 30 lines) drops the margins that would cost table rows (rankeval.tcss)."""
-
-    BINDINGS = [  # in the footer's order: what fits 80 columns first, help and quit always (ScoreFooter)
-        Binding("v", "toggle_view", "view", id="score.view"),
-        Binding("f", "next_filter", "filter", id="score.filter"),
-        Binding("slash", "find_query", "find", id="score.find", key_display="/"),
-        Binding("b", "next_baseline", "base", id="score.baseline"),
-        Binding("c", "next_candidate", "cand", id="score.candidate"),
-        Binding("m", "next_metric", "metric", id="score.metric"),
-        Binding("s", "next_sort", "sort", id="score.sort"),
-        Binding("plus,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
-        Binding("minus", "k_down", "k-", id="score.k_down"),
-        Binding("t", "next_split", "split", id="score.split"),
-        Binding("r", "reload", "reload", id="score.reload"),
-        Binding("j", "judge", "judge", id="score.judge"),
-        Binding("question_mark", "help", "help", id="score.help", key_display="?"),
-        Binding("q", "app.quit", "quit", id="score.quit"),
-    ]
+    BINDINGS = SCORE_BINDINGS
 
     session: reactive[ScoringSession | None] = reactive(None, init=False, always_update=True)
     """Everything shown: protocol (with k, split), runs, reports. Replaced whole, never mutated."""
@@ -253,13 +238,8 @@ class ScoreScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Comparison-only keys are greyed out where they would do nothing."""
-        if action in ("next_baseline", "next_metric", "next_sort"):
-            return True if self.view == "compare" else None
-        if action == "toggle_view":  # back from a comparison is always possible
-            comparable = self.session is not None and len(self.session.accepted) >= 2
-            return True if comparable or self.view == "compare" else None
-        return True
+        """Comparison-only keys are greyed out where they would do nothing (``key_available``)."""
+        return key_available(action, self.view, len(self.session.accepted) if self.session is not None else 0)
 
     def action_toggle_view(self) -> None:
         # No refresh_bindings() here: watch_view moves the focus to the other view's table, and
@@ -324,13 +304,7 @@ class ScoreScreen(Screen[None]):
         self.post_message(OpenJudging())
 
     def action_help(self) -> None:
-        self.notify(
-            "v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort · "
-            "f filter (comparison: regressions; single run: missing, no relevant, adjudicated) · "
-            "/ find a query · home/end first/last row · pgup/pgdn page · enter query detail · "
-            "r reload · j judge · q quit",
-            timeout=10,
-        )
+        self.notify(SCORE_HELP, timeout=10)
 
     @on(DataTable.RowSelected)
     def open_query(self, event: DataTable.RowSelected) -> None:

@@ -78,3 +78,14 @@ def drill_down_runs(comparing: bool, baseline: str | None, candidate: str | None
 def next_split(session: ScoringSession) -> ScoringSession:
     """The session rescored on the split after the current one (``t``), wrapping."""
     return session.with_split(next_option(session.splits, session.protocol.split))
+
+
+def key_available(action: str, view: str, accepted_runs: int) -> bool | None:
+    """Whether a key works now: True, or None to grey it out in the footer (Textual's
+    ``check_action``). b, m and s act on the comparison only; v opens the comparison only when
+    two runs were accepted, and always leads back from it."""
+    if action in ("next_baseline", "next_metric", "next_sort"):
+        return True if view == "compare" else None
+    if action == "toggle_view":
+        return True if accepted_runs >= 2 or view == "compare" else None
+    return True

@@ -94,3 +94,14 @@ def test_next_split_wraps(seed_dir: Path) -> None:
     first = next_split(session)
     assert first.protocol.split != session.protocol.split
     assert next_split(first).protocol.split == session.protocol.split
+
+
+def test_comparison_keys_grey_out_outside_the_comparison_and_v_needs_two_runs() -> None:
+    from rankeval_tui.tui.score_view_state import key_available
+
+    for action in ("next_baseline", "next_metric", "next_sort"):
+        assert key_available(action, "compare", 2) is True and key_available(action, "run", 2) is None
+    assert key_available("toggle_view", "run", 2) is True
+    assert key_available("toggle_view", "run", 1) is None  # nothing to compare with
+    assert key_available("toggle_view", "compare", 0) is True  # always back from a comparison
+    assert key_available("next_candidate", "run", 0) is True and key_available("k_up", "run", 0) is True
