@@ -13,6 +13,9 @@ What it adds is the bookkeeping a screen needs and the CLI does not:
   the labels in one pass, and the paired statistics (``core.evaluation.stats``) of every candidate against a
   baseline, with a verdict in plain words.
 
+The per-run steps (read, score, re-score at a new k, default baseline) are functions of
+``core.session_runs``; the session holds the state and says when each runs.
+
 Sessions are immutable: ``with_k`` / ``with_split`` / ``reload`` return new ones, so a screen
 can swap the whole state at once and never shows a half-updated mix.
 """
@@ -26,9 +29,8 @@ from pathlib import Path
 
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError, quote
-from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.compare import Comparison, compare
-from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.evaluate import Report, Run
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -37,83 +39,20 @@ from rankeval_tui.core.evaluation.stats import (
     PairedStatistics,
     short,
 )
-from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, load_run, run_files
-from rankeval_tui.core.files.baseline import BaselineChoice, choose_baseline, default_candidate, is_empty_report
+from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, run_files
+from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
+from rankeval_tui.core.session_runs import (
+    LoadedRun,
+    RunSpec,
+    ScoredRun,
+    baseline_among,
+    baseline_at_load,
+    empty_runs,
+    read_runs,
+    rescored_at_k,
+    score_runs,
+)
 from rankeval_tui.core.session_statistics import family_statistics
-
-RunSpec = tuple[str | None, Path]
-"""``(name or None, path)`` as ``parse_run_argument`` returns it; None names a run by its stem."""
-
-
-@dataclass(frozen=True)
-class LoadedRun:
-    """A run file as read from disk: the run, or the reason it could not be read."""
-
-    name: str
-    path: Path
-    run: Run | None
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class ScoredRun:
-    """One run under the session's protocol: a report, or the one-line reason it was rejected."""
-
-    name: str
-    path: Path | None
-    report: Report | None
-    error: str | None = None
-    warnings: tuple[str, ...] = ()
-    run: Run | None = None
-    """The document run that was scored (after the chunk adapter, if any): what a drill-down shows."""
-
-    @property
-    def rejected(self) -> bool:
-        return self.report is None
-
-
-def read_runs(specs: Sequence[RunSpec]) -> tuple[LoadedRun, ...]:
-    """Read every run file; an unreadable or malformed file becomes a rejected entry, not an abort.
-
-    Two runs with one name would make "baseline" ambiguous, so the second is rejected with the
-    same advice the CLI gives.
-    """
-    loaded: list[LoadedRun] = []
-    names: set[str] = set()
-    for name, path in specs:
-        run_name = name or path.stem
-        if run_name in names:
-            error = ContractError(f"two runs are named {quote(run_name)}; name them with NAME=PATH", file=path)
-            loaded.append(LoadedRun(run_name, path, None, error.one_line()))
-            continue
-        names.add(run_name)
-        try:
-            loaded.append(LoadedRun(run_name, path, load_run(path, run_name)))
-        except ContractError as error:
-            loaded.append(LoadedRun(run_name, path, None, error.one_line()))
-    return tuple(loaded)
-
-
-def score_run(
-    protocol: Protocol,
-    loaded: LoadedRun,
-    chunk_map: Mapping[str, str] | None,
-    chunk_map_path: Path | None,
-    metrics: Sequence[MetricId] = PRIMARY,
-) -> ScoredRun:
-    """``evaluate`` one run (through the chunk adapter when a map is given), catching only
-    ``ContractError``: anything else is a bug and must surface."""
-    if loaded.run is None:
-        return ScoredRun(loaded.name, loaded.path, None, loaded.error)
-    run = loaded.run
-    try:
-        if chunk_map is not None:
-            run = adapt_for_protocol(protocol.definition, chunk_map, run, map_source=chunk_map_path).as_run(
-                run.name, run.source
-            )
-        return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run, metrics), None, loaded.run.warnings, run)
-    except ContractError as error:
-        return ScoredRun(loaded.name, loaded.path, None, error.one_line(), loaded.run.warnings)
 
 
 @dataclass(frozen=True)
@@ -170,7 +109,7 @@ class ScoringSession:
         protocol = base.with_overrides(k, split)
         loaded = read_runs(given or tuple((None, p) for p in run_files(protocol_dir)))
         chosen = tuple(metrics) or PRIMARY
-        scored = cls._score(protocol, loaded, chunk_map, chunk_map_path, chosen)
+        scored = score_runs(protocol, loaded, chunk_map, chunk_map_path, chosen)
         return cls(
             protocol_dir,
             base,
@@ -184,42 +123,18 @@ class ScoringSession:
             frozenset(adjudicated_queries(qrels)),
             chosen,
             baseline,
-            choose_baseline(
-                [s.name for s in scored],
-                requested=baseline,
-                protocol_dir=protocol_dir,
-                empty=empty_runs(scored),
-                rejected={s.name for s in scored if s.rejected},
-            ),
+            baseline_at_load(scored, requested=baseline, protocol_dir=protocol_dir),
         )
 
-    @staticmethod
-    def _score(
-        protocol: Protocol,
-        loaded: Sequence[LoadedRun],
-        chunk_map: Mapping[str, str] | None,
-        chunk_map_path: Path | None,
-        metrics: Sequence[MetricId],
-    ) -> tuple[ScoredRun, ...]:
-        return tuple(score_run(protocol, run, chunk_map, chunk_map_path, metrics) for run in loaded)
-
     def _rescored(self, protocol: Protocol) -> ScoringSession:
-        scored = self._score(protocol, self.loaded, self.chunk_map, self.chunk_map_path, self.metrics)
+        scored = score_runs(protocol, self.loaded, self.chunk_map, self.chunk_map_path, self.metrics)
         return replace(self, protocol=protocol, scored=scored)
 
     def with_k(self, k: int) -> ScoringSession:
-        """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read.
-
-        Neither the run check nor the chunk adapter depends on k: an accepted run's document run
-        is scored again unchecked, a rejected run stays rejected for the same reason."""
+        """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read,
+        and runs are not checked again (``core.session_runs.rescored_at_k`` says why)."""
         protocol = self.protocol.with_k(k)
-        scored = tuple(
-            s
-            if s.report is None or s.run is None
-            else replace(s, report=evaluate(protocol, s.run, self.metrics, checked_at_other_k=True))
-            for s in self.scored
-        )
-        return replace(self, protocol=protocol, scored=scored)
+        return replace(self, protocol=protocol, scored=rescored_at_k(self.scored, protocol, self.metrics))
 
     def with_split(self, split: str) -> ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
@@ -274,12 +189,8 @@ class ScoringSession:
         return sum(1 for q in self.protocol.selected_queries if relevant[q])
 
     def default_baseline(self) -> BaselineChoice | None:
-        """The load's choice while that run is accepted; after a k or split change rejected it,
-        the same rule over the runs accepted now (no file read: this runs on the UI thread)."""
-        accepted = [s.name for s in self.accepted]
-        if self.baseline_choice is not None and self.baseline_choice.name in accepted:
-            return self.baseline_choice
-        return choose_baseline(accepted, empty=empty_runs(self.accepted))
+        """``core.session_runs.baseline_among`` the runs accepted now: the load's choice while it stays accepted."""
+        return baseline_among(self.accepted, self.baseline_choice)
 
     def default_candidate(self, baseline: str | None) -> str | None:
         """The run first compared with ``baseline``: the first other accepted run with results."""
@@ -329,11 +240,6 @@ class ScoringSession:
         """The baseline's report first, then every other accepted run's: the input of ``statistics``."""
         base = self.report(baseline)
         return (base, *(s.report for s in self.accepted if s.name != baseline and s.report is not None))
-
-
-def empty_runs(scored: Sequence[ScoredRun]) -> set[str]:
-    """Accepted runs that returned no document for any query (never a default baseline)."""
-    return {s.name for s in scored if s.report is not None and is_empty_report(s.report)}
 
 
 def smallest_possible_p(stats: MetricStatistics) -> Fraction | None:

@@ -24,7 +24,8 @@ from textual.widgets import ContentSwitcher, DataTable, Static
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
-from rankeval_tui.core.session import RunSpec, ScoringSession
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.query_screen import QueryScreen
 from rankeval_tui.tui.score_keys import SCORE_BINDINGS, SCORE_HELP
