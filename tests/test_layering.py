@@ -222,7 +222,6 @@ NOT_YET_SPLIT = {
     "rankeval_tui/tui/judge_screen.py:JudgeScreen": 201,
     "rankeval_tui/tui/score_screen.py:ScoreScreen": 240,
     "rankeval_tui/core/session.py:ScoringSession": 212,
-    "rankeval_tui/tui/widgets/label_matrix.py:LabelMatrix": 203,
 }
 
 
