@@ -16,6 +16,7 @@ from textual.widgets import Header, Static
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.judge_dialogs import HelpScreen
+from rankeval_tui.tui.judge_messages import EVERY_PAIR_JUDGED
 from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
 from rankeval_tui.tui.widgets.matrix_cells import UNJUDGED, column_caption
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
@@ -124,6 +125,6 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
         matrix = self.query_one(LabelMatrix)
         found = self.session.find_unjudged(*matrix.cursor)
         if found is None:
-            self.notify("every pair is judged")
+            self.notify(EVERY_PAIR_JUDGED)
         else:
             matrix.cursor = found
