@@ -1,7 +1,8 @@
-"""What the judging screen says after each change: pure wording, no textual.
+"""What the judging screen says after each change, move, write and quit: pure wording, no textual.
 
-Why a module: the status lines are the annotator's only confirmation of what reached the journal,
-so their wording is tested here without a terminal, and the screen only picks which one to show.
+Why a module: the status lines are the annotator's only confirmation of what reached the journal
+(and the notices the only word that it did not), so their wording is tested here without a
+terminal, and the screen only picks which one to show.
 """
 
 from __future__ import annotations
