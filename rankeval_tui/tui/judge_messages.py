@@ -1,17 +1,35 @@
-"""What the judging screen says after each change: pure wording, no textual.
+"""What the judging screen says after each change, move, write and quit: pure wording, no textual.
 
-Why a module: the status lines are the annotator's only confirmation of what reached the journal,
-so their wording is tested here without a terminal, and the screen only picks which one to show.
+Why a module: the status lines are the annotator's only confirmation of what reached the journal
+(and the notices the only word that it did not), so their wording is tested here without a
+terminal, and the screen only picks which one to show.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rankeval_tui.core.annotation.change_log import Change
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
+from rankeval_tui.core.wording import counted, pairs_unjudged
 
 NOT_ON_SCREEN = "NOT recorded: the document is not on screen; enlarge the terminal or fold the need (e)"
 """Refusal to label a document the annotator cannot see (judging blind to the text is no judgment)."""
+NOTHING_TO_DO = "nothing to do"
+"""An undo or redo with nothing left to take back, or a note saved as it was."""
+EVERY_PAIR_JUDGED = "every pair is judged"
+"""What ``g`` (next unjudged) says when there is none left, here and on the overview."""
+
+
+def journal_not_written(error: OSError) -> str:
+    """A change the journal could not take (disk full, ...): nothing changed, and the annotator is told."""
+    return f"NOT recorded: the journal could not be written: {error}"
+
+
+def position_not_saved(error: OSError) -> str:
+    """A move whose position could not be journaled: the screen still moves, only a resume would not."""
+    return f"position not saved: {error}"
 
 
 def label_recorded(change: Change) -> str:
@@ -67,3 +85,27 @@ def start_status(session: JudgingSession) -> str:
 def write_failure(error: ContractError | OSError) -> str:
     """Why the qrels were not written, in one line (the journal still holds every label)."""
     return error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
+
+
+def qrels_not_written(error: ContractError | OSError) -> str:
+    """``qrels NOT written: qrels.toml: No space left on device``: the write after the last label failed."""
+    return f"qrels NOT written: {write_failure(error)}"
+
+
+def quit_refused(error: ContractError | OSError, journal_path: Path) -> str:
+    """The final write failed on quit: the screen stays open, and says where the labels are safe
+    and the two ways on (retry here, or quit and let ``judge`` finish the write)."""
+    return (
+        f"{qrels_not_written(error)}; every label is safe in {journal_path}; "
+        "press q to retry, or quit (ctrl+q) and run judge again to finish the write"
+    )
+
+
+def qrels_written(session: JudgingSession) -> str:
+    """``all 30 pairs judged: wrote qrels.toml``: the exhaustive qrels are on disk."""
+    return f"all {counted(session.total, 'pair')} judged: wrote {session.qrels_path.name}"
+
+
+def write_refused(session: JudgingSession) -> str:
+    """``w`` before the end: qrels are exhaustive, so they are only written once every pair is judged."""
+    return f"{pairs_unjudged(session.remaining)}; qrels are written when all are judged"

@@ -25,20 +25,26 @@ from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
-from rankeval_tui.core.wording import counted, pairs_unjudged
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
 from rankeval_tui.tui.judge_messages import (
+    EVERY_PAIR_JUDGED,
     NOT_ON_SCREEN,
+    NOTHING_TO_DO,
     dispute_toggled,
+    journal_not_written,
     label_recorded,
     note_changed,
+    position_not_saved,
+    qrels_not_written,
+    qrels_written,
+    quit_refused,
     redone,
     session_subtitle,
     start_status,
     undone,
-    write_failure,
+    write_refused,
 )
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.judge_head import JudgeHead, current_pair_line
@@ -58,7 +64,6 @@ class JudgeScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.exit_app_on_quit = exit_app_on_quit
-        self._shown_query: str | None = None
         self._write_worker: Worker[None] | None = None
         self._was_complete = session.complete
 
@@ -107,12 +112,8 @@ class JudgeScreen(Screen[None]):
         if pair is None:
             return
         query, doc = pair
-        session = self.session
-        if query != self._shown_query:
-            meta = session.definition.queries[query]
-            self.query_one(JudgeHead).show_query(query, meta, session.query_index + 1, len(session.query_ids))
-            self._shown_query = query
-        self.query_one("#judge-doc-text", Static).update(document_text(session.definition, doc))
+        self.query_one(JudgeHead).show_query(query, self.session)
+        self.query_one("#judge-doc-text", Static).update(document_text(self.session.definition, doc))
         self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
 
     def set_status(self, text: str) -> None:
@@ -126,9 +127,9 @@ class JudgeScreen(Screen[None]):
         try:
             change = what()
         except OSError as error:
-            self.notify(f"NOT recorded: the journal could not be written: {error}", severity="error", timeout=30)
+            self.notify(journal_not_written(error), severity="error", timeout=30)
             return
-        self.set_status(done(change) if change is not None else "nothing to do")
+        self.set_status(done(change) if change is not None else NOTHING_TO_DO)
         self.sync()
 
     def document_lines_on_screen(self) -> int:
@@ -168,7 +169,7 @@ class JudgeScreen(Screen[None]):
         try:
             how()
         except OSError as error:
-            self.notify(f"position not saved: {error}", severity="warning")
+            self.notify(position_not_saved(error), severity="warning")
         self.sync()
 
     def action_step(self, delta: int) -> None:
@@ -179,7 +180,7 @@ class JudgeScreen(Screen[None]):
 
     def action_next_unjudged(self) -> None:
         if self.session.complete:
-            self.set_status("every pair is judged")
+            self.set_status(EVERY_PAIR_JUDGED)
             return
         self.move(self.session.next_unjudged)
 
@@ -214,17 +215,13 @@ class JudgeScreen(Screen[None]):
             self.session.write_qrels(snapshot)
         except (ContractError, OSError) as error:
             self.session.dirty = True
-            self.app.call_from_thread(
-                self.notify, f"qrels NOT written: {write_failure(error)}", severity="error", timeout=30
-            )
+            self.app.call_from_thread(self.notify, qrels_not_written(error), severity="error", timeout=30)
             return
-        self.app.call_from_thread(
-            self.set_status, f"all {counted(self.session.total, 'pair')} judged: wrote {self.session.qrels_path.name}"
-        )
+        self.app.call_from_thread(self.set_status, qrels_written(self.session))
 
     def action_write(self) -> None:
         if not self.session.complete:
-            self.set_status(f"{pairs_unjudged(self.session.remaining)}; qrels are written when all are judged")
+            self.set_status(write_refused(self.session))
             return
         self.write_when_complete()
 
@@ -234,12 +231,7 @@ class JudgeScreen(Screen[None]):
         try:
             message = self.session.finish()
         except (ContractError, OSError) as error:
-            self.notify(
-                f"qrels NOT written: {write_failure(error)}; every label is safe in {self.session.journal_path}; "
-                "press q to retry, or quit (ctrl+q) and run judge again to finish the write",
-                severity="error",
-                timeout=30,
-            )
+            self.notify(quit_refused(error, self.session.journal_path), severity="error", timeout=30)
             return
         if self.exit_app_on_quit:
             self.app.exit(0)  # the judge command prints the message after the screen is gone

@@ -16,7 +16,9 @@ from textual.widgets import Header, Static
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.judge_dialogs import HelpScreen
-from rankeval_tui.tui.widgets.label_matrix import UNJUDGED, LabelMatrix
+from rankeval_tui.tui.judge_messages import EVERY_PAIR_JUDGED
+from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
+from rankeval_tui.tui.widgets.matrix_cells import UNJUDGED, column_caption
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 QUIT = "quit"
@@ -86,10 +88,9 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
         extra = "  disputed" if self.session.is_disputed(query, doc) else ""
         imported = "  imported" if self.session.is_imported(query, doc) else ""  # the source: judge screen, provenance
         note = "  note" if self.session.note_of(query, doc) else ""
-        column = "doc #" if self.session.order == "corpus" else "pos #"
         self.query_one("#overview-cell", Static).update(
             Text.assemble(
-                (column, "dim"),
+                (column_caption(self.session.order), "dim"),
                 f"{col + 1:<4}",
                 ("query ", "dim"),
                 query,
@@ -124,6 +125,6 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
         matrix = self.query_one(LabelMatrix)
         found = self.session.find_unjudged(*matrix.cursor)
         if found is None:
-            self.notify("every pair is judged")
+            self.notify(EVERY_PAIR_JUDGED)
         else:
             matrix.cursor = found

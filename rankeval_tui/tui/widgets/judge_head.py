@@ -30,6 +30,7 @@ class JudgeHead(Vertical):
         super().__init__(id="judge-head", classes="-folded")
         self.relevance = relevance
         self.total = total
+        self.shown_query: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="judge-query")
@@ -41,7 +42,14 @@ class JudgeHead(Vertical):
             yield Static(id="judge-total-count")
             yield ProgressBar(total=self.total, show_eta=False, show_percentage=False, id="judge-total-bar")
 
-    def show_query(self, query: str, meta: Query, position: int, count: int) -> None:
+    def show_query(self, query: str, session: JudgingSession) -> None:
+        """The session's current query: redrawn only when it changed, since most labels move on to
+        the next document of the same query."""
+        if query != self.shown_query:
+            self.draw_query(query, session.definition.queries[query], session.query_index + 1, len(session.query_ids))
+            self.shown_query = query
+
+    def draw_query(self, query: str, meta: Query, position: int, count: int) -> None:
         """The query at ``position`` (1-based) of ``count``: ID, split and text; its need, if any."""
         self.query_one("#judge-query", Static).update(
             Text.assemble(

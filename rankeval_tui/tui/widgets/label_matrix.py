@@ -14,6 +14,7 @@ up to date by the session, so it costs a dict look-up per visible row, never a c
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.style import Style
 from textual.binding import Binding
 from textual.events import Click
 from textual.message import Message
@@ -22,12 +23,10 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.tui.widgets.matrix_cells import CELL_WIDTH, cell, column_caption, numbered, row_gutter, ruler_numbers
 
-CELL_WIDTH = 2
-UNJUDGED = "·"
 HEADER_HEIGHT = 2
 """Ruler lines above the rows: column numbers every RULER_STEP columns, then tick marks."""
-RULER_STEP = 5
 CURSOR_MARK = "▼"
 
 
@@ -156,48 +155,25 @@ class LabelMatrix(Widget, can_focus=True):
 
     # ------------------------------------------------------------ drawing
 
-    def row_gutter(self, row: int) -> tuple[str, bool]:
-        """``"q1    4/6  "`` for a row, and whether that query is fully judged.
-
-        Not named ``gutter``: that is Textual's ``Widget.gutter`` (padding plus border), which the
-        compositor reads on every click; a method there made a click on the matrix crash.
-        """
-        query = self.session.query_ids[row]
-        judged, total = self.session.query_progress(query)
-        count = f"{judged}/{total}".rjust(self.count_width)
-        return f"{query[: self.query_width].ljust(self.query_width)} {count}  ", judged == total
-
     def ruler_line(self, y: int) -> Strip:
         """Header line ``y``: column numbers (1-based, every RULER_STEP), or ticks with the cursor's column.
 
-        Numbers are placed by column index, so each starts exactly above its cell; only the
-        columns in view are visited.
-        """
+        Only the columns in view are visited (``matrix_cells.ruler_numbers`` places the numbers)."""
         width = self.size.width
         ruler = self.get_component_rich_style("matrix--ruler")
         end = min(self.widest, self.col_offset + self.columns_in_view)
         cursor_col = self.cursor[1]
         if y == 0:
-            # corpus order: column n is the corpus's n-th document; shuffled: the n-th position of each row
-            caption = ("doc #" if self.session.order == "corpus" else "pos #").rjust(self.gutter_width - 1) + " "
-            chars = [" "] * (self.columns_in_view * CELL_WIDTH + self.overhang)
-            for col in range(self.col_offset, end):
-                if col == 0 or (col + 1) % RULER_STEP == 0:
-                    start = (col - self.col_offset) * CELL_WIDTH
-                    for i, ch in enumerate(str(col + 1)):
-                        if start + i < len(chars):
-                            chars[start + i] = ch
-            segments = [
-                Segment(caption, self.get_component_rich_style("matrix--gutter")),
-                Segment("".join(chars), ruler),
-            ]
+            caption = column_caption(self.session.order).rjust(self.gutter_width - 1) + " "
+            numbers = ruler_numbers(self.col_offset, end, self.columns_in_view * CELL_WIDTH + self.overhang)
+            segments = [Segment(caption, self.get_component_rich_style("matrix--gutter")), Segment(numbers, ruler)]
         else:
             segments = [Segment(" " * self.gutter_width, self.rich_style)]
             for col in range(self.col_offset, end):
                 if col == cursor_col:
                     segments.append(Segment(CURSOR_MARK, self.get_component_rich_style("matrix--ruler-cursor")))
                 else:
-                    segments.append(Segment("┬" if col == 0 or (col + 1) % RULER_STEP == 0 else "─", ruler))
+                    segments.append(Segment("┬" if numbered(col) else "─", ruler))
                 segments.append(Segment("─", ruler))
         return Strip(segments).adjust_cell_length(width, self.rich_style)
 
@@ -214,23 +190,19 @@ class LabelMatrix(Widget, can_focus=True):
         labels = session.labels.get(query, {})
         disputed = session.disputed.get(query, {})
         style = {name: self.get_component_rich_style(name) for name in self.COMPONENT_CLASSES}
+        combined: dict[tuple[str, ...], Style] = {}  # a handful of class sets per line: add their styles once
         gap = Segment(" ", self.rich_style)  # the widget's own background between cells, not the terminal's
-        gutter, done = self.row_gutter(row)
-        segments = [Segment(gutter, style["matrix--done" if done else "matrix--gutter"])]
+        judged, total = session.query_progress(query)
+        gutter = row_gutter(query, judged, total, self.query_width, self.count_width)
+        segments = [Segment(gutter, style["matrix--done" if judged == total else "matrix--gutter"])]
         end = min(len(docs), self.col_offset + self.columns_in_view)
         for col in range(self.col_offset, end):
             doc = docs[col]
             label = labels.get(doc)
-            if label is None:
-                text, cell = UNJUDGED, style["matrix--unjudged"]
-            else:
-                text, cell = str(label), style["matrix--relevant" if label else "matrix--irrelevant"]
-                if session.is_imported(query, doc):  # someone else's label, not yet reviewed here
-                    cell = cell + style["matrix--imported"]
-            if disputed.get(doc):
-                cell = cell + style["matrix--disputed"]
-            if (row, col) == self.cursor:
-                cell = cell + style["matrix--cursor"]
-            segments.append(Segment(text, cell))
+            imported = label is not None and session.is_imported(query, doc)
+            text, classes = cell(label, imported, bool(disputed.get(doc)), (row, col) == self.cursor)
+            if classes not in combined:
+                combined[classes] = Style.combine(style[name] for name in classes)
+            segments.append(Segment(text, combined[classes]))
             segments.append(gap)
         return Strip(segments).adjust_cell_length(width, self.rich_style)
