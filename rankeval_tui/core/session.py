@@ -41,6 +41,7 @@ from rankeval_tui.core.evaluation.stats import (
 )
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, run_files
 from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
+from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.session_runs import (
     LoadedRun,
     RunSpec,
@@ -86,6 +87,7 @@ class ScoringSession:
     # ------------------------------------------------------------------ building
 
     @classmethod
+    @paused_gc()  # millions of long-lived, acyclic containers (core.gc_pause says why)
     def load(
         cls,
         protocol_dir: str | Path,
