@@ -577,3 +577,20 @@ def test_read_toml_uses_the_fast_path_and_keeps_tomllib_errors(tmp_path: Path, m
     with pytest.raises(ContractError, match="invalid TOML: Cannot overwrite a value"):
         tomlio.read_toml(bad)
     assert answers[-1] is None  # ... and declined the duplicate key, so tomllib's error is the one shown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[qrels."q:1001"]\n"docs/export.md" = 1\n\n[qrels."q:1002"]\n"docs/export.md" = 0\n',
+        'title = "x"\n  [qrels."q:1001"]\n\t[ qrels . "a.b" ]\nk = [\n  [1],\n]\n',
+        "",
+        "[a]",
+        "a = 1\n[b]\n[c]\n",
+    ],
+)
+def test_bracket_lines_are_the_lines_starting_with_a_bracket(text: str) -> None:
+    """The spans between them are what ``read_span`` bulk-inserts: a missed bracket line would
+    put a header's line into the previous table's update."""
+    expected = [i for i, line in enumerate(text.split("\n")) if line.lstrip(" \t").startswith("[")]
+    assert fasttoml._bracket_lines(text) == expected

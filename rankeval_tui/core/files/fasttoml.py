@@ -55,7 +55,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Iterable
-from itertools import islice
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -206,28 +205,55 @@ class _Reader:
         values keep them alive (a section re-read drops them from ``root``), so no new table
         can reuse one of these ids during the parse."""
 
-    def parse(self) -> dict[str, Any]:
-        # ``key = 0`` lines repeat across a qrels file: cache their (key, value) by the line's text,
-        # and blank and comment lines as None. Only immutable int/bool/str values are cached, so
-        # the cache cannot alias a list. A line seen before costs one look-up and one insertion.
+    def parse(self, bracket_lines: list[int]) -> dict[str, Any]:
+        """Read every line; ``bracket_lines`` are the indices of the lines whose first non-blank
+        character is ``[`` (headers, or lines a multi-line value or a delegated section takes).
+
+        ``key = 0`` lines repeat across a qrels file: their (key, value) is cached by the line's
+        text, and blank and comment lines as None. Only immutable int/bool/str values are cached,
+        so the cache cannot alias a list. The lines between two bracket lines are then usually
+        all cached: they go into the table in one ``dict.update`` (``read_span``)."""
         known: dict[str, tuple[str, Any] | None] = {}
+        index = 0
+        for stop in (*bracket_lines, len(self.lines)):
+            if index < stop:
+                index = self.read_span(index, stop, known)
+            if index == stop < len(self.lines):
+                index = self.read_line(index, known)  # the bracket line itself: usually a header
+        return self.root
+
+    def read_span(self, start: int, stop: int, known: dict[str, tuple[str, Any] | None]) -> int:
+        """Lines ``start`` to ``stop`` (no bracket line among them); returns the next index to read
+        (past ``stop`` when a multi-line value or a delegated section went further)."""
+        try:
+            pairs = list(filter(None, map(known.__getitem__, self.lines[start:stop])))
+        except KeyError:  # a line not seen yet: line by line, filling the cache
+            return self.read_lines(start, stop, known)
+        table = self.table
+        before = len(table)
+        table.update(pairs)
+        if len(table) != before + len(pairs):
+            raise _Unsupported  # a key defined twice: tomllib gives the error
+        return stop
+
+    def read_lines(self, start: int, stop: int, known: dict[str, tuple[str, Any] | None]) -> int:
+        """``read_span`` one line at a time (a line seen before is one look-up and one insertion)."""
         look_up, table = known.get, self.table
-        rows = enumerate(self.lines)
-        for index, line in rows:
-            hit = look_up(line, _UNKNOWN)
+        index = start
+        while index < stop:
+            hit = look_up(self.lines[index], _UNKNOWN)
             if hit is None:
-                continue
-            if hit is not _UNKNOWN:
+                index += 1
+            elif hit is not _UNKNOWN:
                 key, value = hit
                 if key in table:
                     raise _Unsupported
                 table[key] = value
-                continue
-            following = self.read_line(index, known)
-            for _ in islice(rows, following - index - 1):
-                pass  # lines a multi-line value or a delegated section took
-            table = self.table
-        return self.root
+                index += 1
+            else:
+                index = self.read_line(index, known)
+                table = self.table
+        return index
 
     def read_line(self, index: int, known: dict[str, tuple[str, Any] | None]) -> int:
         """A line not seen before (a pair, a header, a blank or comment line, or something to
@@ -347,7 +373,32 @@ def loads(text: str) -> dict[str, Any] | None:
         if text.count("\r") != text.count("\r\n"):
             return None  # a lone carriage return: tomllib rejects it
         text = text.replace("\r\n", "\n")
+    lines = text.split("\n")
     try:
-        return _Reader(text.split("\n")).parse()
+        return _Reader(lines).parse(_bracket_lines(text))
     except _Unsupported:
         return None
+
+
+_BRACKET_LINE = re.compile(r"^[ \t]*\[", re.MULTILINE)
+
+
+def _bracket_lines(text: str) -> list[int]:
+    """Indices (in ``text.split("\\n")``) of the lines whose first non-blank character is ``[``:
+    a few thousand in a qrels file, against millions of lines. Found with ``str.find`` (C speed)
+    when no line starts with a space or tab, else with one regex scan (slower)."""
+    if "\n " in text or "\n\t" in text or text[:1] in (" ", "\t"):
+        starts = [match.start() for match in _BRACKET_LINE.finditer(text)]
+    else:
+        starts = [0] if text[:1] == "[" else []
+        position = text.find("\n[")
+        while position != -1:
+            starts.append(position + 1)
+            position = text.find("\n[", position + 1)
+    indices: list[int] = []
+    line, previous = 0, 0
+    for start in starts:
+        line += text.count("\n", previous, start)
+        previous = start
+        indices.append(line)
+    return indices
