@@ -24,18 +24,32 @@ _was_enabled = False
 
 
 @contextmanager
-def paused_gc() -> Iterator[None]:
-    """Run the block with automatic cyclic collection off; reference counting still frees memory."""
+def paused_gc(*, freeze: bool = False) -> Iterator[None]:
+    """Run the block with automatic cyclic collection off; reference counting still frees memory.
+
+    ``freeze``: when the outermost pause ends, move every object alive to the collector's
+    permanent generation (``gc.freeze``), so later collections never walk the session just
+    built. Why: after a 10,000-query load, each k change (some 300,000 new containers) set off
+    three to five full collections of 0.15-0.45 s each over the loaded heap; frozen, those walk
+    only what was made since. The cost: cyclic garbage alive at that moment is not collected
+    until the next such pause begins, which unfreezes first (reference counting frees the rest,
+    which is all a session holds). Only the outermost pause freezes and unfreezes."""
     global _depth, _was_enabled
     with _lock:
         if _depth == 0:
             _was_enabled = gc.isenabled()
             gc.disable()
+            if freeze:
+                gc.unfreeze()  # what the last load froze may be garbage by now
         _depth += 1
+        outermost = _depth == 1
     try:
         yield
     finally:
         with _lock:
             _depth -= 1
-            if _depth == 0 and _was_enabled:
-                gc.enable()
+            if _depth == 0:
+                if freeze and outermost:
+                    gc.freeze()
+                if _was_enabled:
+                    gc.enable()

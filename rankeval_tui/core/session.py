@@ -87,7 +87,7 @@ class ScoringSession:
     # ------------------------------------------------------------------ building
 
     @classmethod
-    @paused_gc()  # millions of long-lived, acyclic containers (core.gc_pause says why)
+    @paused_gc(freeze=True)  # millions of long-lived, acyclic containers (core.gc_pause says why)
     def load(
         cls,
         protocol_dir: str | Path,

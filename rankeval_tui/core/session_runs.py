@@ -115,7 +115,7 @@ def rescored_at_k(
     return tuple(
         s
         if s.report is None or s.run is None
-        else replace(s, report=evaluate(protocol, s.run, metrics, checked_at_other_k=True))
+        else replace(s, report=evaluate(protocol, s.run, metrics, at_other_k=s.report))
         for s in scored
     )
 

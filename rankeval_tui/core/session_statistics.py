@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
 from rankeval_tui.core.evaluation.compare import compare
@@ -27,7 +30,14 @@ def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStati
     return paired_statistics([compare(reports[0], r) for r in reports[1:]], **settings)
 
 
-def _statistics_child(sender: Connection, reports: Sequence[Report], settings: dict[str, Any], early: bool) -> None:
+def _statistics_child(jobs: Connection, sender: Connection) -> None:
+    """A child that waits for one job (the reports, the settings, whether to send the chosen
+    test first), answers it and ends; the end of ``jobs`` without a job (the parent exited or
+    dropped a spare) ends it quietly."""
+    try:
+        reports, settings, early = jobs.recv()
+    except (EOFError, OSError):
+        return
     try:
         if early:  # the chosen test's p and verdict first: the bootstrap is most of the time
             sender.send((True, family_statistics(reports, **{**settings, "both": False})))
@@ -36,6 +46,63 @@ def _statistics_child(sender: Connection, reports: Sequence[Report], settings: d
         sender.send((False, traceback.format_exc()))
     finally:
         sender.close()
+
+
+@dataclass
+class _Child:
+    """A started child with its two pipe ends on our side: jobs go in, results come out."""
+
+    process: BaseProcess
+    jobs: Connection
+    results: Connection
+
+    def close(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+        self.jobs.close()
+        self.results.close()
+
+
+_spare_lock = threading.Lock()
+_spare: _Child | None = None
+
+
+def _start_child() -> _Child:
+    context = multiprocessing.get_context("spawn")  # no fork of a process running threads
+    ensure_resource_tracker()
+    job_receiver, job_sender = context.Pipe(duplex=False)
+    result_receiver, result_sender = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_statistics_child, args=(job_receiver, result_sender), daemon=True, name="rankeval-statistics"
+    )
+    process.start()
+    job_receiver.close()
+    result_sender.close()
+    return _Child(process, job_sender, result_receiver)
+
+
+def prepare_statistics_process() -> None:
+    """Start a child that waits for the next statistics job, unless one is waiting already.
+
+    Why: a spawned child starts a fresh interpreter and imports the evaluator (and the parent's
+    main module: the app), about half a second before it can compute anything; started ahead
+    (while the screen loads, and after each job for the next one), that half second is off
+    the path from a key to its statistics."""
+    global _spare
+    with _spare_lock:
+        if _spare is None or not _spare.process.is_alive():
+            _spare = _start_child()
+
+
+def _take_child() -> _Child:
+    """The waiting child, or a new one when none is ready."""
+    global _spare
+    with _spare_lock:
+        child, _spare = _spare, None
+    if child is None or not child.process.is_alive():
+        return _start_child()
+    return child
 
 
 def ensure_resource_tracker() -> None:
@@ -74,39 +141,33 @@ def statistics_in_process(
     Why a process and not a thread: the draws are pure Python, and a thread holding the GIL for
     seconds made every key on the screen ~10x slower (benchmarks/bench_score_statistics.py).
     ``cancelled`` is polled; when it says so (a newer k, split or baseline), the child is
-    terminated at once and None is returned, so stale work never piles up.
+    terminated at once and None is returned, so stale work never piles up. The job goes to the
+    child ``prepare_statistics_process`` started ahead, and a new one is started for the next.
     ``early``: called first with the chosen test alone (``both=False``: its p-values, Holm and
     verdict, no other test), then the full result is returned. At 10,000 queries the bootstrap
     is three quarters of the time, and the sign-flip p is what the verdict reads.
     """
-    context = multiprocessing.get_context("spawn")  # no fork of a process running threads
-    ensure_resource_tracker()
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(
-        target=_statistics_child,
-        args=(sender, tuple(reports), settings, early is not None),
-        daemon=True,
-        name="rankeval-statistics",
-    )
-    process.start()
-    sender.close()
+    child = _take_child()
     try:
+        child.jobs.send((tuple(reports), settings, early is not None))
+        prepare_statistics_process()  # for the next request, while this one computes
         messages = 2 if early is not None else 1
         for message in range(messages):
-            while not receiver.poll(poll):
+            while not child.results.poll(poll):
                 if cancelled():
                     return None
-                if not process.is_alive() and not receiver.poll(0):
-                    raise RuntimeError(f"the statistics process ended without a result (exit code {process.exitcode})")
-            ok, value = receiver.recv()
+                if not child.process.is_alive() and not child.results.poll(0):
+                    raise RuntimeError(
+                        f"the statistics process ended without a result (exit code {child.process.exitcode})"
+                    )
+            if cancelled():  # a result that came in after a newer request is dropped too
+                return None
+            ok, value = child.results.recv()
             if not ok:
                 raise RuntimeError(f"the statistics process failed:\n{value}")
             if message < messages - 1 and early is not None:
                 early(cast("PairedStatistics | None", value))
     finally:
-        if process.is_alive():
-            process.terminate()
-        process.join()
-        receiver.close()
+        child.close()
     # _statistics_child sends (True, family_statistics(...)) or (False, the traceback's text).
     return cast("PairedStatistics | None", value)

@@ -24,6 +24,7 @@ from textual.widgets import ContentSwitcher, DataTable, Static
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
+from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenJudging
@@ -38,6 +39,7 @@ from rankeval_tui.tui.score_view_state import (
     next_run,
     next_split,
 )
+from rankeval_tui.tui.widgets.compare_summary import prepare_statistics
 from rankeval_tui.tui.widgets.compare_view import SORT_MODES, CompareView, SortMode
 from rankeval_tui.tui.widgets.query_jump import QueryJump
 from rankeval_tui.tui.widgets.run_view import RUN_FILTERS, RunFilter, RunView
@@ -139,6 +141,7 @@ class ScoreScreen(Screen[None]):
             )
             self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
             return
+        prepare_statistics(session)  # its child starts on the other core while the table fills
         self.app.call_from_thread(self.set_session, session)
 
     def set_problem(self, message: str) -> None:
@@ -252,7 +255,8 @@ class ScoreScreen(Screen[None]):
         if self.session is None:
             return
         try:
-            self.set_session(change(self.session))
+            with paused_gc():  # no full collection in the middle of a k change (core.gc_pause)
+                self.set_session(change(self.session))
         except ContractError as error:
             self.notify(error.one_line(), severity="error")
 

@@ -80,3 +80,23 @@ def test_a_session_load_runs_with_the_collector_paused(tmp_path, monkeypatch) ->
     session.ScoringSession.load(directory)
     assert seen == [False]
     assert gc.isenabled()
+
+
+def test_a_freezing_pause_freezes_what_is_alive_and_the_next_one_unfreezes_first() -> None:
+    gc.unfreeze()
+    with paused_gc(freeze=True):
+        kept = [{"q:1001": ["docs/export.md"]} for _ in range(100)]
+    frozen = gc.get_freeze_count()
+    assert frozen > 100
+    with paused_gc(freeze=True):
+        assert gc.get_freeze_count() == 0, "the last load's objects are collectable again"
+    assert gc.get_freeze_count() >= frozen - 10
+    del kept
+    gc.unfreeze()
+
+
+def test_a_plain_pause_neither_freezes_nor_unfreezes() -> None:
+    gc.unfreeze()
+    with paused_gc():
+        pass
+    assert gc.get_freeze_count() == 0

@@ -222,3 +222,15 @@ def test_hash_changes_with_any_label_text_split_or_k(protocol: Protocol, data: s
     assert protocol.with_k(protocol.k + data.draw(st.integers(1, 5))).protocol_sha256 != digest
     # and nothing else: rebuilding the same protocol gives the same hash
     assert Protocol(replace(definition), {q: dict(r) for q, r in protocol.qrels.items()}).protocol_sha256 == digest
+
+
+@SETTINGS
+@given(protocol_and_run(), st.integers(1, 10), st.sampled_from([("recall", "rr"), ("recall", "rr", "ndcg")]))
+def test_a_report_rescored_from_another_k_equals_one_scored_afresh(
+    case: tuple[Protocol, Run], other_k: int, metrics: tuple[str, ...]
+) -> None:
+    """The k change reuses rows with no relevant document between the two cutoffs (evaluate's
+    ``at_other_k``): whatever the two cutoffs and metrics, the report is the one scored from scratch."""
+    protocol, run = case
+    before = evaluate(protocol.with_k(other_k), run, metrics)  # type: ignore[arg-type]
+    assert evaluate(protocol, run, metrics, at_other_k=before) == evaluate(protocol, run, metrics)  # type: ignore[arg-type]

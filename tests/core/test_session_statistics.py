@@ -29,3 +29,31 @@ def test_cancelled_before_the_first_result_returns_none_without_early(seed_dir: 
     early: list[PairedStatistics | None] = []
     assert statistics_in_process(reports, cancelled=lambda: True, early=early.append) is None
     assert early == []
+
+
+def test_a_job_goes_to_the_waiting_child_and_a_new_one_waits_for_the_next(seed_dir: Path) -> None:
+    """The child that starts an interpreter and imports the evaluator is started ahead."""
+    from rankeval_tui.core import session_statistics
+
+    session = ScoringSession.load(seed_dir)
+    session_statistics.prepare_statistics_process()
+    waiting = session_statistics._spare
+    assert waiting is not None and waiting.process.is_alive()
+    pids: list[int | None] = []
+    real_take = session_statistics._take_child
+
+    def take() -> session_statistics._Child:
+        child = real_take()
+        pids.append(child.process.pid)
+        return child
+
+    session_statistics._take_child = take  # type: ignore[assignment]
+    try:
+        result = statistics_in_process(session.family("fixture_A"), cancelled=lambda: False)
+    finally:
+        session_statistics._take_child = real_take  # type: ignore[assignment]
+    assert result == session.statistics("fixture_A")
+    assert pids == [waiting.process.pid]
+    assert not waiting.process.is_alive(), "a child answers one job and ends"
+    spare = session_statistics._spare
+    assert spare is not None and spare.process.is_alive() and spare.process.pid != waiting.process.pid

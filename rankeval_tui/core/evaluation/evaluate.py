@@ -293,25 +293,42 @@ def score_query(
 
 
 def evaluate(
-    protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY, *, checked_at_other_k: bool = False
+    protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY, *, at_other_k: Report | None = None
 ) -> Report:
     """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything.
 
     ``metrics`` are ids of core/evaluation/metrics.py; Recall@k and RR@k are computed whatever
     is asked (the seed's report keys), the others only when asked, so they cost nothing otherwise.
-    ``checked_at_other_k``: this run was already scored under this protocol at another k (the
-    scoring screen's k change), so ``check_run``, which does not depend on k, is not repeated.
+    ``at_other_k``: this run's report under this protocol at another k (the scoring screen's k
+    change). ``check_run``, which does not depend on k, is not repeated, and with Recall@k and
+    RR@k alone a query keeps its row when no relevant document lies between the two cutoffs
+    (hits and the first relevant rank are then the same; every other metric depends on k):
+    at 10,000 queries most rows, so a k change scores a few hundred queries, not all of them.
     """
     chosen = ordered_metrics(metrics)
     extra = tuple(metric for metric in chosen if metric not in PRIMARY)
-    if not checked_at_other_k:
+    if at_other_k is None:
         check_run(protocol.definition, run)
     k = protocol.k
     relevant = protocol.relevant
-    rows = tuple(
-        score_query(query, run.rankings.get(query, []), relevant[query], k, query not in run.rankings, extra)
-        for query in protocol.selected_queries
-    )
+    rankings = run.rankings
+    if (
+        at_other_k is not None
+        and not extra
+        and tuple(row.query for row in at_other_k.rows) == protocol.selected_queries
+    ):
+        low, high = sorted((at_other_k.k, k))
+        rows = tuple(
+            old
+            if relevant[query].isdisjoint(rankings.get(query, ())[low:high])
+            else score_query(query, rankings.get(query, []), relevant[query], k, query not in rankings)
+            for query, old in zip(protocol.selected_queries, at_other_k.rows)
+        )
+    else:
+        rows = tuple(
+            score_query(query, rankings.get(query, []), relevant[query], k, query not in rankings, extra)
+            for query in protocol.selected_queries
+        )
     eligible = [row for row in rows if row.eligible]
     extra_means = tuple(
         (metric, exact_mean(row.value(metric) for row in eligible))  # type: ignore[misc]

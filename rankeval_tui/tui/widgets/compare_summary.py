@@ -22,7 +22,7 @@ from rankeval_tui.core.evaluation.metrics import mean_label
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.core.session_statistics import statistics_in_process
+from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
 from rankeval_tui.tui.widgets.hanging_text import HangingText
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
@@ -35,6 +35,19 @@ every regression in the table)."""
 PROCESS_MIN_WORK = 200
 """Queries x candidates above which the statistics run in a child process: below it, starting
 a process (~0.3 s) costs more than the draws themselves."""
+
+
+def in_process(session: ScoringSession) -> bool:
+    """Whether this session's comparisons get their statistics from a child process."""
+    accepted = len(session.accepted)
+    return accepted >= 2 and len(session.protocol.selected_queries) * (accepted - 1) > PROCESS_MIN_WORK
+
+
+def prepare_statistics(session: ScoringSession) -> None:
+    """Have a statistics child waiting (``core.session_statistics.prepare_statistics_process``)
+    when this session will need one; called by the loading worker, off the UI thread."""
+    if in_process(session):
+        prepare_statistics_process()
 
 
 def listed(queries: Sequence[str]) -> str:
@@ -177,7 +190,7 @@ class CompareSummary(Static):
         holding the GIL would slow every key ~10x), which a newer request terminates."""
         worker = get_current_worker()
         reports = session.family(baseline)
-        if len(reports[0].rows) * (len(reports) - 1) <= PROCESS_MIN_WORK:
+        if not in_process(session):
             statistics = session.statistics(baseline)
         else:
 
