@@ -152,23 +152,32 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def canonical_qrels_json(qrels: Mapping[str, Mapping[str, int]], corpus: frozenset[str]) -> str:
-    """``canonical_json(qrels)`` for validated exhaustive qrels, about twice as fast.
+def canonical_qrels_json(
+    qrels: Mapping[str, Mapping[str, int]], corpus: frozenset[str], relevant: Mapping[str, frozenset[str]]
+) -> bytes:
+    """``canonical_json(qrels).encode("utf-8")`` for validated exhaustive qrels, built from the
+    relevant sets.
 
     Every row has exactly the corpus as keys and the int 0 or 1 as values (``check_qrels``), so
-    one template with the sorted, encoded keys serves every row and a row is one ``%``
-    formatting of its labels in corpus order, instead of the JSON encoder visiting each pair.
+    every row's text is the all-zero row's with a ``1`` at the byte of each relevant document:
+    a copy of one byte string and a few stores per query, instead of formatting (or encoding)
+    every pair (0.15 s at 2M pairs; exhaustive qrels are mostly zeros).
     """
     documents = sorted(corpus)
-    template = "{" + ",".join(canonical_json(d).replace("%", "%%") + ":%d" for d in documents) + "}"
-
-    def labels(row: Mapping[str, int]) -> tuple[int, ...]:
-        # A row read from a qrels file written by this project is already in corpus order:
-        # its values are then the labels in order (half the cost of a look-up per document).
-        return tuple(row.values()) if list(row) == documents else tuple(map(row.__getitem__, documents))
-
-    rows = [canonical_json(query) + ":" + template % labels(qrels[query]) for query in sorted(qrels)]
-    return "{" + ",".join(rows) + "}"
+    zero = bytearray(b"{")
+    at: dict[str, int] = {}
+    for index, document in enumerate(documents):
+        zero += (b"," if index else b"") + canonical_json(document).encode("utf-8") + b":"
+        at[document] = len(zero)
+        zero += b"0"
+    zero += b"}"
+    rows = []
+    for query in sorted(qrels):
+        row = bytearray(zero)
+        for document in relevant[query]:
+            row[at[document]] = 0x31  # b"1"
+        rows.append(canonical_json(query).encode("utf-8") + b":" + row)
+    return b"{" + b",".join(rows) + b"}"
 
 
 @dataclass(frozen=True)
@@ -239,16 +248,16 @@ class Protocol:
         ``with_k`` / ``with_split`` copies, so a k change hashes the bytes again (~0.05 s at
         2M pairs) instead of encoding the qrels again (~0.5 s)."""
         head = '{"corpus":' + canonical_json(self.definition.canonical_corpus()) + ',"k":'
-        middle = "".join(
+        middle = b"".join(
             [
-                ',"qrels":',
-                canonical_qrels_json(self.qrels, self.definition.document_ids),
-                ',"queries":',
-                canonical_json({q: meta.canonical() for q, meta in self.queries.items()}),
-                ',"split":',
+                b',"qrels":',
+                canonical_qrels_json(self.qrels, self.definition.document_ids, self.relevant),
+                b',"queries":',
+                canonical_json({q: meta.canonical() for q, meta in self.queries.items()}).encode("utf-8"),
+                b',"split":',
             ]
         )
-        return hashlib.sha256(head.encode("utf-8")), middle.encode("utf-8")
+        return hashlib.sha256(head.encode("utf-8")), middle
 
     def with_k(self, k: int) -> Protocol:
         """The same labels under another cutoff (a new protocol hash)."""
