@@ -8,6 +8,7 @@ the process plumbing for that is no part of the session's view model (``core/ses
 from __future__ import annotations
 
 import multiprocessing
+import os
 import sys
 import threading
 import traceback
@@ -30,10 +31,17 @@ def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStati
     return paired_statistics([compare(reports[0], r) for r in reports[1:]], **settings)
 
 
+CHILD_NICENESS = 5
+"""Statistics children run at a lower priority: on two cores, a child computing, the next one
+starting and the screen re-scoring after a k change compete, and the keys come first."""
+
+
 def _statistics_child(jobs: Connection, sender: Connection) -> None:
     """A child that waits for one job (the reports, the settings, whether to send the chosen
     test first), answers it and ends; the end of ``jobs`` without a job (the parent exited or
     dropped a spare) ends it quietly."""
+    if hasattr(os, "nice"):
+        os.nice(CHILD_NICENESS)
     try:
         reports, settings, early = jobs.recv()
     except (EOFError, OSError):
@@ -142,7 +150,8 @@ def statistics_in_process(
     seconds made every key on the screen ~10x slower (benchmarks/bench_score_statistics.py).
     ``cancelled`` is polled; when it says so (a newer k, split or baseline), the child is
     terminated at once and None is returned, so stale work never piles up. The job goes to the
-    child ``prepare_statistics_process`` started ahead, and a new one is started for the next.
+    child ``prepare_statistics_process`` started ahead; when this one is done or dropped, the
+    next child is started (not before: it would compete with this one for the second core).
     ``early``: called first with the chosen test alone (``both=False``: its p-values, Holm and
     verdict, no other test), then the full result is returned. At 10,000 queries the bootstrap
     is three quarters of the time, and the sign-flip p is what the verdict reads.
@@ -150,7 +159,6 @@ def statistics_in_process(
     child = _take_child()
     try:
         child.jobs.send((tuple(reports), settings, early is not None))
-        prepare_statistics_process()  # for the next request, while this one computes
         messages = 2 if early is not None else 1
         for message in range(messages):
             while not child.results.poll(poll):
@@ -169,5 +177,6 @@ def statistics_in_process(
                 early(cast("PairedStatistics | None", value))
     finally:
         child.close()
+        prepare_statistics_process()  # for the next request (a newer k is usually one)
     # _statistics_child sends (True, family_statistics(...)) or (False, the traceback's text).
     return cast("PairedStatistics | None", value)

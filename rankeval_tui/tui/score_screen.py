@@ -255,7 +255,7 @@ class ScoreScreen(Screen[None]):
         if self.session is None:
             return
         try:
-            with paused_gc():  # no full collection in the middle of a k change (core.gc_pause)
+            with paused_gc(freeze=True):  # no full collection over the sessions (core.gc_pause)
                 self.set_session(change(self.session))
         except ContractError as error:
             self.notify(error.one_line(), severity="error")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -57,3 +59,9 @@ def test_a_job_goes_to_the_waiting_child_and_a_new_one_waits_for_the_next(seed_d
     assert not waiting.process.is_alive(), "a child answers one job and ends"
     spare = session_statistics._spare
     assert spare is not None and spare.process.is_alive() and spare.process.pid != waiting.process.pid
+    if hasattr(os, "getpriority"):  # the children yield the cores to the screen
+        deadline = time.monotonic() + 10
+        while os.getpriority(os.PRIO_PROCESS, spare.process.pid) == os.getpriority(os.PRIO_PROCESS, 0):
+            assert time.monotonic() < deadline, "the waiting child never lowered its priority"
+            time.sleep(0.01)
+        assert os.getpriority(os.PRIO_PROCESS, spare.process.pid) >= os.getpriority(os.PRIO_PROCESS, 0) + 5
