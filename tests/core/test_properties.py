@@ -234,3 +234,28 @@ def test_a_report_rescored_from_another_k_equals_one_scored_afresh(
     protocol, run = case
     before = evaluate(protocol.with_k(other_k), run, metrics)  # type: ignore[arg-type]
     assert evaluate(protocol, run, metrics, at_other_k=before) == evaluate(protocol, run, metrics)  # type: ignore[arg-type]
+
+
+fractions_with_twins = st.lists(
+    st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(-1, 3), Fraction(-1, 2), Fraction(2, 7), Fraction(-2, 6)]),
+    max_size=40,
+).map(lambda values: [Fraction(v) if i % 3 == 0 else v for i, v in enumerate(values)])
+"""Deltas as ``compare`` makes them (shared objects), plus equal values held by other objects."""
+
+
+@SETTINGS
+@given(fractions_with_twins)
+def test_statistics_counted_by_distinct_delta_equal_the_pair_by_pair_definitions(deltas: list[Fraction]) -> None:
+    from rankeval_tui.core.evaluation.stats import distinct_deltas, outcome_counts, sorted_losses
+
+    paired = [(f"q:{1000 + i}", delta) for i, delta in enumerate(deltas)]
+    distinct = distinct_deltas(deltas)
+    assert sum(times for _, times in distinct) == len(deltas)
+    counts = outcome_counts(distinct, len(deltas))
+    assert counts == {
+        "win": sum(1 for d in deltas if d > 0),
+        "tie": sum(1 for d in deltas if d == 0),
+        "loss": sum(1 for d in deltas if d < 0),
+    }
+    assert sorted_losses(paired, distinct) == tuple(sorted(((q, d) for q, d in paired if d < 0), key=lambda p: p[1]))
+    assert sum((d * n for d, n in distinct), Fraction(0)) == sum(deltas, Fraction(0))
