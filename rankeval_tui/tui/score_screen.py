@@ -1,9 +1,10 @@
 """The scoring screen: one run's per-query table, or a baseline/candidate comparison.
 
 The screen holds a ``ScoringSession`` (core) and the viewer's choices (view, baseline,
-candidate, metric, order, filters: one ``ScoreViewState``); the views in ``tui/widgets`` format them. It never reads a
-file or computes a metric itself. Loading and reloading go through a worker (file IO); a k or
-split change asks the session for fresh reports and updates the existing table cells in place.
+candidate, metric, order, filters: one ``ScoreViewState``); the views in ``tui/widgets`` format
+them. It never reads a file or computes a metric itself. Loading and reloading go through a
+worker (file IO); a k or split change asks the session for fresh reports and updates the existing
+table cells in place.
 """
 
 from __future__ import annotations
@@ -76,8 +77,8 @@ class StateField(Generic[FieldValue]):
     """A read-only screen attribute that reads the field of the same name of the screen's
     ``state`` (``screen.view`` is ``screen.state.view``).
 
-    Why: the refresh methods, tests and benchmarks read the choices by these names; read-only
-    so that every change goes through one new ``ScoreViewState`` (one watcher decides the redraw)."""
+    Why: the refresh methods, tests and benchmarks read the choices they name often; read-only so
+    that every change goes through one new ``ScoreViewState`` (one watcher decides the redraw)."""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
