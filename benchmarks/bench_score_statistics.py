@@ -53,11 +53,11 @@ from rankeval_tui.tui.widgets.compare_summary import CompareSummary  # noqa: E40
 
 async def press_sort(pilot, screen: ScoreScreen, table: DataTable) -> float:
     """Seconds from pressing ``s`` until the sort mode changed and the table order follows it."""
-    before_mode = screen.sort_mode
+    before_mode = screen.state.sort_mode
     first = table.ordered_rows[0].key.value
     start = time.perf_counter()
     await pilot.press("s")
-    await wait_until(pilot, lambda: screen.sort_mode != before_mode)
+    await wait_until(pilot, lambda: screen.state.sort_mode != before_mode)
     await pilot.pause()
     elapsed = time.perf_counter() - start
     del first

@@ -218,9 +218,7 @@ def test_screens_never_import_the_app():
 # ratchet, so they can only shrink (lower the figure when one does; drop it once under the limit).
 MODULE_LINES = 420
 CLASS_LINES = 200
-NOT_YET_SPLIT = {
-    "rankeval_tui/tui/score_screen.py:ScoreScreen": 240,
-}
+NOT_YET_SPLIT: dict[str, int] = {}  # "path:Class": lines; empty since ScoreScreen was split (issue 17)
 
 
 def sizes() -> tuple[dict[str, int], dict[str, int]]:

@@ -1,9 +1,10 @@
 """The scoring screen: one run's per-query table, or a baseline/candidate comparison.
 
 The screen holds a ``ScoringSession`` (core) and the viewer's choices (view, baseline,
-candidate, metric, order, filter); the views in ``tui/widgets`` format them. It never reads a
-file or computes a metric itself. Loading and reloading go through a worker (file IO); a k or
-split change asks the session for fresh reports and updates the existing table cells in place.
+candidate, metric, order, filters: one ``ScoreViewState``); the views in ``tui/widgets`` format
+them. It never reads a file or computes a metric itself. Loading and reloading go through a
+worker (file IO); a k or split change asks the session for fresh reports and updates the existing
+table cells in place.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Generic, TypeVar
 
 from rich.text import Text
 from textual import on, work
@@ -31,23 +32,20 @@ from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.query_screen import QueryScreen
 from rankeval_tui.tui.score_keys import SCORE_BINDINGS, SCORE_HELP
 from rankeval_tui.tui.score_view_state import (
-    choose_runs,
-    drill_down_runs,
-    kept_metric,
+    ScoreViewState,
+    View,
     key_available,
-    next_option,
-    next_run,
     next_split,
 )
 from rankeval_tui.tui.widgets.compare_summary import prepare_statistics
-from rankeval_tui.tui.widgets.compare_view import SORT_MODES, CompareView, SortMode
+from rankeval_tui.tui.widgets.compare_view import CompareView
 from rankeval_tui.tui.widgets.query_jump import QueryJump
-from rankeval_tui.tui.widgets.run_view import RUN_FILTERS, RunFilter, RunView
+from rankeval_tui.tui.widgets.run_view import RunView
 from rankeval_tui.tui.widgets.score_footer import ScoreFooter
 from rankeval_tui.tui.widgets.score_header import header_text, runs_text
 from rankeval_tui.tui.widgets.score_table import ScoreTable
 
-View = Literal["run", "compare"]
+FieldValue = TypeVar("FieldValue")
 
 
 @dataclass(frozen=True)
@@ -77,6 +75,24 @@ class LoadRequest:
         )
 
 
+class StateField(Generic[FieldValue]):
+    """A read-only screen attribute that reads the field of the same name of the screen's
+    ``state`` (``screen.view`` is ``screen.state.view``).
+
+    Why: the refresh methods, tests and benchmarks read the choices they name often; read-only so
+    that every change goes through one new ``ScoreViewState`` (one watcher decides the redraw)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, screen: ScoreScreen, owner: type | None = None) -> FieldValue:
+        value: FieldValue = getattr(screen.state, self.name)
+        return value
+
+    def __set__(self, screen: ScoreScreen, value: object) -> None:
+        raise AttributeError(f"{self.name} is read-only: assign a new ScoreScreen.state")
+
+
 class ScoreScreen(Screen[None]):
     """Per-query scores of one run, or of a candidate against a baseline, with a drill-down."""
 
@@ -86,35 +102,22 @@ class ScoreScreen(Screen[None]):
 
     session: reactive[ScoringSession | None] = reactive(None, init=False, always_update=True)
     """Everything shown: protocol (with k, split), runs, reports. Replaced whole, never mutated."""
-    view: reactive[View] = reactive("run", init=False)
-    """The single-run table or the baseline/candidate comparison."""
-    baseline: reactive[str | None] = reactive(None, init=False)
-    """Name of the accepted run the candidate is compared with."""
-    candidate: reactive[str | None] = reactive(None, init=False)
-    """Name of the accepted run shown in the single-run view and compared against the baseline."""
-    metric: reactive[Metric] = reactive("rr", init=False)
-    """Metric of the delta chart, the sort and the regressions filter (RR@k first: the seed's q2)."""
-    sort_mode: reactive[SortMode] = reactive("protocol", init=False)
-    """Order of the comparison rows; deltas are sorted as exact Fractions."""
-    regressions_only: reactive[bool] = reactive(False, init=False)
-    """Comparison: show only the regressions, by the verdict column's rule (a loss on any metric)."""
-    run_filter: reactive[RunFilter] = reactive("all", init=False)
-    """Single run: all queries, or only its missing, no-relevant or adjudicated ones (``f``)."""
+    state: reactive[ScoreViewState] = reactive(ScoreViewState(), init=False)
+    """The viewer's choices (view, runs, metric, order, filters), replaced whole on each key."""
     problem: reactive[str | None] = reactive(None, init=False)
     """A protocol that failed to load or reload, as one line; shown instead of hiding it."""
+    view: StateField[View] = StateField()
+    baseline: StateField[str | None] = StateField()
+    candidate: StateField[str | None] = StateField()
+    metric: StateField[Metric] = StateField()
 
     def __init__(self, request: LoadRequest) -> None:
         super().__init__()
         self.request = request
-        self.chosen_runs: tuple[str | None, str | None] = (None, None)
-        """Baseline and candidate as last chosen: restored when a split or reload that lost
-        them (runs of another split are rejected) gives them back."""
 
     def compose(self) -> ComposeResult:
         yield Static("loading…", id="score-header")
-        runs_box = VerticalScroll(id="score-runs-box")  # rejected runs' reasons scroll, never clipped
-        runs_box.can_focus = False  # the focus starts on the table, not here (mouse wheel scrolls it)
-        with runs_box:
+        with VerticalScroll(id="score-runs-box", can_focus=False):  # reasons scroll; the table has the focus
             yield Static("", id="score-runs")
         yield Static("", id="score-problem")
         with ContentSwitcher(initial="score-run-view", id="score-switcher"):
@@ -150,17 +153,10 @@ class ScoreScreen(Screen[None]):
             self.notify(message, severity="error", timeout=8)
 
     def set_session(self, session: ScoringSession) -> None:
-        """Adopt a new session, showing the chosen baseline/candidate where those runs are accepted,
-        otherwise the session's default (``--baseline``, ``runs/BASELINE``, first run with results).
-
-        The view, metric and chosen runs are the viewer's and outlive a session without them
-        (a split whose runs are all rejected): the comparison then says it needs two runs."""
-        choice = choose_runs(session, self.chosen_runs)
-        self.chosen_runs = choice.chosen
+        """Adopt a new session; the viewer's choices follow it (``ScoreViewState.adopting``), and outlive
+        one without their runs (a split that rejects them all: the comparison says it needs two)."""
         self.problem = None
-        self.set_reactive(ScoreScreen.baseline, choice.baseline)
-        self.set_reactive(ScoreScreen.candidate, choice.candidate)
-        self.set_reactive(ScoreScreen.metric, kept_metric(self.metric, session.metrics))
+        self.set_reactive(ScoreScreen.state, self.state.adopting(session))
         self.session = session
 
     # ------------------------------------------------------------------ reactive plumbing
@@ -168,27 +164,13 @@ class ScoreScreen(Screen[None]):
     def watch_session(self) -> None:
         self.refresh_all()
 
-    def watch_view(self) -> None:
-        self.refresh_all()
-        self.current_table().focus()
-
-    def watch_baseline(self) -> None:
-        self.refresh_all()
-
-    def watch_candidate(self) -> None:
-        self.refresh_all()
-
-    def watch_metric(self) -> None:
-        self.refresh_compare()
-
-    def watch_sort_mode(self) -> None:
-        self.refresh_compare()
-
-    def watch_regressions_only(self) -> None:
-        self.refresh_compare()
-
-    def watch_run_filter(self) -> None:
-        self.refresh_run()
+    def watch_state(self, old: ScoreViewState, new: ScoreViewState) -> None:
+        """Redraw what the change shows in (``ScoreViewState.redraws``); a new view takes the focus."""
+        redraw = {"all": self.refresh_all, "compare": self.refresh_compare, "run": self.refresh_run}
+        for part in new.redraws(old):
+            redraw[part]()
+        if new.view != old.view:
+            self.current_table().focus()
 
     def watch_problem(self, problem: str | None) -> None:
         widget = self.query_one("#score-problem", Static)
@@ -224,19 +206,16 @@ class ScoreScreen(Screen[None]):
 
     def refresh_run(self) -> None:
         if self.session is not None and self.view == "run":
-            self.query_one(RunView).show(self.session, self.candidate, self.request.protocol_dir, self.run_filter)
+            self.query_one(RunView).show(self.session, self.candidate, self.request.protocol_dir, self.state.run_filter)
 
     def current_comparison(self) -> Comparison | None:
-        session = self.session
-        if session is None or self.baseline is None or self.candidate is None or len(session.accepted) < 2:
-            return None
-        return session.comparison(self.baseline, self.candidate)
+        return self.state.comparison(self.session)
 
     def refresh_compare(self) -> None:
         if self.session is None or self.view != "compare":
             return
         self.query_one(CompareView).show(
-            self.session, self.current_comparison(), self.metric, self.sort_mode, self.regressions_only
+            self.session, self.current_comparison(), self.metric, self.state.sort_mode, self.state.regressions_only
         )
 
     # ------------------------------------------------------------------ actions
@@ -246,10 +225,9 @@ class ScoreScreen(Screen[None]):
         return key_available(action, self.view, len(self.session.accepted) if self.session is not None else 0)
 
     def action_toggle_view(self) -> None:
-        # No refresh_bindings() here: watch_view moves the focus to the other view's table, and
-        # a focus change refreshes the footer (b/m/s/f greyed outside the comparison) by itself;
-        # a second refresh recomposed the footer twice (~30 ms on each v).
-        self.view = "compare" if self.view == "run" else "run"
+        # No refresh_bindings(): watch_state's focus change refreshes the footer (b/m/s greyed
+        # outside the comparison) by itself; a second refresh recomposed it twice (~30 ms per v).
+        self.state = self.state.toggled_view()
 
     def rescore(self, change: Callable[[ScoringSession], ScoringSession]) -> None:
         if self.session is None:
@@ -273,29 +251,20 @@ class ScoreScreen(Screen[None]):
         self.rescore(next_split)
 
     def action_next_baseline(self) -> None:
-        self.baseline = next_run(self.session, self.baseline)
-        self.chosen_runs = (self.baseline, self.candidate)
+        self.state = self.state.next_baseline(self.session)
         self.refresh_bindings()
 
     def action_next_candidate(self) -> None:
-        self.candidate = next_run(self.session, self.candidate)
-        self.chosen_runs = (self.baseline, self.candidate)
+        self.state = self.state.next_candidate(self.session)
 
     def action_next_metric(self) -> None:
-        """The next of the session's metrics (``--metrics``; Recall@k and RR@k by default)."""
-        self.metric = next_option(self.session.metrics if self.session is not None else PRIMARY, self.metric)
+        self.state = self.state.next_metric(self.session)
 
     def action_next_sort(self) -> None:
-        self.sort_mode = next_option(SORT_MODES, self.sort_mode)
+        self.state = self.state.next_sort()
 
     def action_next_filter(self) -> None:
-        """Comparison: all queries <-> regressions. Single run: all -> missing -> no relevant ->
-        adjudicated (when any) -> all: the lists the summary counts, in full in the table."""
-        if self.view == "compare":
-            self.regressions_only = not self.regressions_only
-            return
-        filters = [f for f in RUN_FILTERS if f != "adjudicated" or (self.session and self.session.adjudicated)]
-        self.run_filter = next_option(filters, self.run_filter)
+        self.state = self.state.next_filter(self.session)
 
     def action_find_query(self) -> None:
         self.query_one(QueryJump).open()
@@ -316,6 +285,4 @@ class ScoreScreen(Screen[None]):
         """Enter on a query: its text, need and every accepted run's ranking with labels."""
         if self.session is None or event.row_key.value is None:
             return
-        accepted = [s.name for s in self.session.accepted]
-        runs = drill_down_runs(self.view == "compare", self.baseline, self.candidate, accepted)
-        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs))
+        self.app.push_screen(QueryScreen(self.session, event.row_key.value, self.state.drill_down(self.session)))

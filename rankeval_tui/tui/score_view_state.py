@@ -1,19 +1,36 @@
-"""The scoring screen's rules for cycling its choices and keeping them valid (no textual).
+"""The scoring screen's view state and its rules for cycling choices and keeping them valid (no textual).
 
-Kept apart from ``ScoreScreen`` so the rules (what ``b``/``c``/``m``/``s``/``f`` pick next, which
-baseline and candidate survive a reload, a k or a split change) are unit-tested without a terminal.
+Kept apart from ``ScoreScreen`` so the rules (what ``v``/``b``/``c``/``m``/``s``/``f`` pick next,
+which baseline and candidate survive a reload, a k or a split change, what a change redraws) are
+unit-tested without a terminal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import dataclass, replace
+from operator import attrgetter
+from typing import Literal, TypeVar
 
-from rankeval_tui.core.evaluation.compare import Metric
+from rankeval_tui.core.evaluation.compare import Comparison, Metric
+from rankeval_tui.core.evaluation.metrics import PRIMARY
 from rankeval_tui.core.session import ScoringSession
 
 Option = TypeVar("Option")
+
+View = Literal["run", "compare"]
+RunFilter = Literal["all", "missing", "no_relevant", "adjudicated"]
+RUN_FILTERS: tuple[RunFilter, ...] = ("all", "missing", "no_relevant", "adjudicated")
+"""The single run's ``f`` cycle, in the order the summary lists them."""
+SortMode = Literal["protocol", "worst", "best"]
+SORT_MODES: tuple[SortMode, ...] = ("protocol", "worst", "best")
+"""The comparison's ``s`` cycle: protocol order, then by the chosen metric's delta."""
+Redraw = Literal["all", "compare", "run"]
+"""What a state change redraws: everything (``ScoreScreen.refresh_all``), or one view."""
+SHOWN_EVERYWHERE = attrgetter("view", "baseline", "candidate")
+"""The fields the header, the runs line and both views show."""
+COMPARISON_ORDER = attrgetter("metric", "sort_mode", "regressions_only")
+"""The fields that order and filter the comparison's rows only."""
 
 
 def next_option(options: Sequence[Option], current: Option | None) -> Option:
@@ -89,3 +106,97 @@ def key_available(action: str, view: str, accepted_runs: int) -> bool | None:
     if action == "toggle_view":
         return True if accepted_runs >= 2 or view == "compare" else None
     return True
+
+
+@dataclass(frozen=True)
+class ScoreViewState:
+    """The viewer's choices on the scoring screen; each key gives a new state, never a mutation.
+
+    Why one value: the screen compares the old and new state to redraw only what changed
+    (``redraws``), and every rule for the next choice is tested here without a terminal."""
+
+    view: View = "run"
+    """The single-run table or the baseline/candidate comparison."""
+    baseline: str | None = None
+    """Name of the accepted run the candidate is compared with."""
+    candidate: str | None = None
+    """Name of the accepted run shown in the single-run view and compared against the baseline."""
+    metric: Metric = "rr"
+    """Metric of the delta chart, the sort and the regressions filter (RR@k first: the seed's q2)."""
+    sort_mode: SortMode = "protocol"
+    """Order of the comparison rows; deltas are sorted as exact Fractions."""
+    regressions_only: bool = False
+    """Comparison: show only the regressions, by the verdict column's rule (a loss on any metric)."""
+    run_filter: RunFilter = "all"
+    """Single run: all queries, or only its missing, no-relevant or adjudicated ones (``f``)."""
+    chosen_runs: tuple[str | None, str | None] = (None, None)
+    """Baseline and candidate as last chosen: restored when a split or reload that lost
+    them (runs of another split are rejected) gives them back."""
+
+    def toggled_view(self) -> ScoreViewState:
+        """``v``: the comparison from the single run, and back."""
+        return replace(self, view="compare" if self.view == "run" else "run")
+
+    def next_baseline(self, session: ScoringSession | None) -> ScoreViewState:
+        """``b``: the accepted run after the baseline, remembered as chosen."""
+        baseline = next_run(session, self.baseline)
+        return replace(self, baseline=baseline, chosen_runs=(baseline, self.candidate))
+
+    def next_candidate(self, session: ScoringSession | None) -> ScoreViewState:
+        """``c``: the accepted run after the candidate, remembered as chosen."""
+        candidate = next_run(session, self.candidate)
+        return replace(self, candidate=candidate, chosen_runs=(self.baseline, candidate))
+
+    def next_metric(self, session: ScoringSession | None) -> ScoreViewState:
+        """``m``: the next of the session's metrics (``--metrics``; Recall@k and RR@k by default)."""
+        return replace(self, metric=next_option(session.metrics if session is not None else PRIMARY, self.metric))
+
+    def next_sort(self) -> ScoreViewState:
+        """``s``: the next of the comparison's orders."""
+        return replace(self, sort_mode=next_option(SORT_MODES, self.sort_mode))
+
+    def next_filter(self, session: ScoringSession | None) -> ScoreViewState:
+        """``f``. Comparison: all queries <-> regressions. Single run: all -> missing -> no relevant
+        -> adjudicated (when any) -> all: the lists the summary counts, in full in the table."""
+        if self.view == "compare":
+            return replace(self, regressions_only=not self.regressions_only)
+        filters = [f for f in RUN_FILTERS if f != "adjudicated" or (session and session.adjudicated)]
+        return replace(self, run_filter=next_option(filters, self.run_filter))
+
+    def adopting(self, session: ScoringSession) -> ScoreViewState:
+        """The state for a new session: the chosen runs where it accepts them (``choose_runs``),
+        the metric where it still shows it (``kept_metric``); the view and filters are kept."""
+        choice = choose_runs(session, self.chosen_runs)
+        return replace(
+            self,
+            baseline=choice.baseline,
+            candidate=choice.candidate,
+            chosen_runs=choice.chosen,
+            metric=kept_metric(self.metric, session.metrics),
+        )
+
+    def comparison(self, session: ScoringSession | None) -> Comparison | None:
+        """The candidate against the baseline; None without both, or with fewer than two accepted
+        runs (the comparison view then says it needs two)."""
+        if session is None or self.baseline is None or self.candidate is None or len(session.accepted) < 2:
+            return None
+        return session.comparison(self.baseline, self.candidate)
+
+    def drill_down(self, session: ScoringSession) -> list[str]:
+        """The runs ``Enter`` shows a query's rankings of, in order (``drill_down_runs``)."""
+        accepted = [s.name for s in session.accepted]
+        return drill_down_runs(self.view == "compare", self.baseline, self.candidate, accepted)
+
+    def redraws(self, before: ScoreViewState) -> tuple[Redraw, ...]:
+        """What changed since ``before`` shows in: everything for another view or pair of runs,
+        else the comparison for its metric, order or regressions filter and the single run for
+        its filter; nothing for a remembered choice alone (``chosen_runs``). Why not always
+        everything: the header, the runs line and the other view have nothing new to show."""
+        if SHOWN_EVERYWHERE(self) != SHOWN_EVERYWHERE(before):
+            return ("all",)
+        parts: list[Redraw] = []
+        if COMPARISON_ORDER(self) != COMPARISON_ORDER(before):
+            parts.append("compare")
+        if self.run_filter != before.run_filter:
+            parts.append("run")
+        return tuple(parts)

@@ -122,7 +122,7 @@ async def test_query_lists_are_counts_and_f_shows_them_in_full(big: Path) -> Non
         assert all("no relevant" in cell(table, q, "status") for q in no_relevant)
         await pilot.press("f")  # no adjudication here: back to all queries
         await pilot.pause()
-        assert table.row_count == 2000 and screen.run_filter == "all"
+        assert table.row_count == 2000 and screen.state.run_filter == "all"
 
 
 @pytest.mark.parametrize("width", [80, 140])

@@ -387,6 +387,39 @@ async def test_judge_key_calls_the_app_hook(seed_dir: Path) -> None:
         assert calls == [True]
 
 
+async def test_each_key_redraws_only_what_its_choice_shows(seed_dir: Path, monkeypatch) -> None:
+    """The choices are one state (``ScoreViewState``): f in one run refills the run view, s and m
+    the comparison, v and c everything; the screen's names for them read it and cannot be set."""
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        redrawn: list[str] = []
+        for part in ("all", "compare", "run"):
+            original = getattr(screen, f"refresh_{part}")
+
+            def counted(original=original, part=part) -> None:
+                redrawn.append(part)
+                original()
+
+            monkeypatch.setattr(screen, f"refresh_{part}", counted)
+        for key, expected in (
+            ("f", ["run"]),
+            ("v", ["all", "run", "compare"]),
+            ("s", ["compare"]),
+            ("m", ["compare"]),
+            ("c", ["all", "run", "compare"]),
+        ):
+            redrawn.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert redrawn == expected, key
+        assert (screen.view, screen.candidate, screen.metric) == ("compare", "fixture_A", "recall")
+        assert screen.view is screen.state.view and screen.state.run_filter == "missing"
+        with pytest.raises(AttributeError, match="read-only"):
+            screen.view = "run"
+
+
 # ---------------------------------------------------------------- paired statistics and adjudication
 
 
@@ -522,7 +555,7 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
         assert "computing sign-flip and bootstrap over 4 queries" in plain(screen, "#score-compare-summary")
         await pilot.press("s", "m", "f")  # keys are handled while the worker waits
         await pilot.pause()
-        assert (screen.sort_mode, screen.metric, screen.regressions_only) == ("worst", "recall", True)
+        assert (screen.state.sort_mode, screen.metric, screen.state.regressions_only) == ("worst", "recall", True)
         assert len(calls) == 1  # re-sorting did not ask again for the same statistics
         await pilot.press("+")  # a new session: a new request cancels the running one
         await pilot.pause()

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.score_view_state import (
+    RUN_FILTERS,
+    ScoreViewState,
     choose_runs,
     drill_down_runs,
     kept_metric,
@@ -13,6 +19,7 @@ from rankeval_tui.tui.score_view_state import (
     next_run,
     next_split,
 )
+from tests.partial_protocol import IMPORTED, RUN, TRUTH, write_partial_protocol
 
 
 def test_next_option_wraps_after_the_last() -> None:
@@ -105,3 +112,156 @@ def test_comparison_keys_grey_out_outside_the_comparison_and_v_needs_two_runs() 
     assert key_available("toggle_view", "run", 1) is None  # nothing to compare with
     assert key_available("toggle_view", "compare", 0) is True  # always back from a comparison
     assert key_available("next_candidate", "run", 0) is True and key_available("k_up", "run", 0) is True
+
+
+# ---------------------------------------------------------------- ScoreViewState: one key, one new state
+
+
+@pytest.fixture()
+def help_session(tmp_path: Path) -> ScoringSession:
+    """q:1001..q:1003, every pair labelled, two accepted runs: bm25.run (the default baseline,
+    first) and dense.run, which leaves q:1003 out."""
+    labels = {query: dict(docs) for query, docs in IMPORTED.items()}
+    for (query, doc), label in TRUTH.items():
+        labels[query][doc] = label
+    directory = write_partial_protocol(tmp_path / "help", labels=labels, with_run=False)
+    (directory / "runs").mkdir()
+    (directory / "runs" / "bm25.run.json").write_text(json.dumps(RUN))
+    dense = {"q:1001": ["docs/login.md", "docs/export.md"], "q:1002": ["docs/login.md"]}
+    (directory / "runs" / "dense.run.json").write_text(json.dumps(dense))
+    session = ScoringSession.load(directory)
+    assert [s.name for s in session.accepted] == ["bm25.run", "dense.run"]
+    return session
+
+
+def test_a_new_screen_shows_one_run_of_every_query_by_rr() -> None:
+    state = ScoreViewState()
+    assert (state.view, state.baseline, state.candidate, state.metric) == ("run", None, None, "rr")
+    assert (state.sort_mode, state.regressions_only, state.run_filter, state.chosen_runs) == (
+        "protocol",
+        False,
+        "all",
+        (None, None),
+    )
+
+
+def test_v_toggles_the_view_and_keeps_every_other_choice() -> None:
+    state = ScoreViewState(baseline="bm25.run", candidate="dense.run", metric="recall", run_filter="missing")
+    comparing = state.toggled_view()
+    assert comparing == replace(state, view="compare")
+    assert comparing.toggled_view() == state
+
+
+def test_b_and_c_cycle_the_accepted_runs_and_remember_the_pair(help_session: ScoringSession) -> None:
+    state = ScoreViewState(view="compare").adopting(help_session)
+    assert (state.baseline, state.candidate) == ("bm25.run", "dense.run")
+    swapped = state.next_baseline(help_session)
+    assert (swapped.baseline, swapped.candidate, swapped.chosen_runs) == (
+        "dense.run",
+        "dense.run",
+        ("dense.run", "dense.run"),
+    )
+    back = swapped.next_candidate(help_session)
+    assert (back.baseline, back.candidate, back.chosen_runs) == ("dense.run", "bm25.run", ("dense.run", "bm25.run"))
+
+
+def test_c_without_accepted_runs_forgets_the_candidate(seed_dir: Path) -> None:
+    """As before the state existed: a ``c`` where no run is accepted remembers no candidate."""
+    dev = ScoringSession.load(seed_dir).with_split("dev")
+    state = ScoreViewState(chosen_runs=("fixture_A", "fixture_B")).adopting(dev)
+    assert state.next_candidate(dev).chosen_runs == (None, None)
+
+
+def test_m_cycles_the_session_metrics_or_the_primary_ones_without_a_session(help_session: ScoringSession) -> None:
+    state = ScoreViewState()
+    assert help_session.metrics == ("recall", "rr")
+    assert state.next_metric(help_session).metric == "recall"
+    assert state.next_metric(help_session).next_metric(help_session).metric == "rr"
+    assert state.next_metric(None).metric == "recall"  # PRIMARY: Recall@k and RR@k
+
+
+def test_s_cycles_the_orders() -> None:
+    state = ScoreViewState()
+    assert [state := state.next_sort() for _ in range(3)] == [
+        ScoreViewState(sort_mode="worst"),
+        ScoreViewState(sort_mode="best"),
+        ScoreViewState(sort_mode="protocol"),
+    ]
+
+
+def test_f_in_a_comparison_toggles_regressions_and_leaves_the_run_filter() -> None:
+    state = ScoreViewState(view="compare", run_filter="missing")
+    assert state.next_filter(None) == replace(state, regressions_only=True)
+    assert state.next_filter(None).next_filter(None) == state
+
+
+def test_f_in_one_run_skips_adjudicated_without_adjudication(help_session: ScoringSession) -> None:
+    assert not help_session.adjudicated
+    state = ScoreViewState()
+    seen = [(state := state.next_filter(help_session)).run_filter for _ in range(3)]
+    assert seen == ["missing", "no_relevant", "all"]
+    assert ScoreViewState(run_filter="adjudicated").next_filter(None).run_filter == "all"  # a filter that vanished
+
+
+def test_f_in_one_run_offers_adjudicated_when_the_qrels_have_it(seed_copy: Path, tmp_path: Path) -> None:
+    from tests.core.test_session import adjudicate_copy
+
+    adjudicate_copy(seed_copy, tmp_path)  # q1, q2 and q4 adjudicated
+    session = ScoringSession.load(seed_copy)
+    assert session.adjudicated
+    state = ScoreViewState()
+    seen = [(state := state.next_filter(session)).run_filter for _ in RUN_FILTERS]
+    assert seen == ["missing", "no_relevant", "adjudicated", "all"]
+
+
+def test_adopting_keeps_the_view_filters_and_a_shown_metric(help_session: ScoringSession) -> None:
+    state = ScoreViewState(view="compare", metric="recall", sort_mode="worst", regressions_only=True)
+    adopted = state.adopting(help_session)
+    assert adopted == replace(state, baseline="bm25.run", candidate="dense.run", chosen_runs=("bm25.run", "dense.run"))
+    assert ScoreViewState(metric="ndcg").adopting(help_session).metric == "rr"  # not shown: RR@k
+
+
+def test_adopting_a_session_without_the_chosen_runs_keeps_the_choice_for_later(seed_dir: Path) -> None:
+    test = ScoringSession.load(seed_dir)
+    chosen = ScoreViewState(chosen_runs=("fixture_B", "fixture_A")).adopting(test)
+    lost = chosen.adopting(test.with_split("dev"))  # every seed run is rejected on dev
+    assert (lost.baseline, lost.candidate, lost.chosen_runs) == (None, None, ("fixture_B", "fixture_A"))
+    back = lost.adopting(test)
+    assert (back.baseline, back.candidate) == ("fixture_B", "fixture_A")
+
+
+def test_comparison_needs_a_session_both_runs_and_two_accepted(help_session: ScoringSession, seed_dir: Path) -> None:
+    pair = ScoreViewState(baseline="bm25.run", candidate="dense.run")
+    comparison = pair.comparison(help_session)
+    assert comparison is not None and (comparison.baseline.run, comparison.candidate.run) == ("bm25.run", "dense.run")
+    assert pair.comparison(None) is None
+    assert replace(pair, baseline=None).comparison(help_session) is None
+    one_run = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / "fixture_A.json")])
+    assert ScoreViewState(baseline="fixture_A", candidate="fixture_A").comparison(one_run) is None
+
+
+def test_drill_down_follows_the_view(help_session: ScoringSession) -> None:
+    state = ScoreViewState(baseline="dense.run", candidate="bm25.run")
+    assert state.drill_down(help_session) == ["bm25.run", "dense.run"]  # the shown run first, then every run
+    assert state.toggled_view().drill_down(help_session) == ["dense.run", "bm25.run"]  # the pair, baseline first
+
+
+@pytest.mark.parametrize(
+    ("change", "redraws"),
+    [
+        ({"view": "compare"}, ("all",)),
+        ({"baseline": "dense.run"}, ("all",)),
+        ({"candidate": "bm25.run"}, ("all",)),
+        ({"candidate": "bm25.run", "metric": "recall"}, ("all",)),
+        ({"metric": "recall"}, ("compare",)),
+        ({"sort_mode": "worst"}, ("compare",)),
+        ({"regressions_only": True}, ("compare",)),
+        ({"run_filter": "missing"}, ("run",)),
+        ({"sort_mode": "best", "run_filter": "missing"}, ("compare", "run")),
+        ({"chosen_runs": ("dense.run", "dense.run")}, ()),
+        ({}, ()),
+    ],
+)
+def test_a_change_redraws_only_what_shows_it(change: dict, redraws: tuple[str, ...]) -> None:
+    before = ScoreViewState(baseline="bm25.run", candidate="dense.run", chosen_runs=("bm25.run", "dense.run"))
+    assert replace(before, **change).redraws(before) == redraws

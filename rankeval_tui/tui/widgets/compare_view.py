@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 from rich.text import Text
 from textual.widget import Widget
@@ -15,6 +15,7 @@ from textual.widget import Widget
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.tui.score_view_state import SortMode
 from rankeval_tui.tui.widgets.compare_summary import CompareSummary
 from rankeval_tui.tui.widgets.delta_chart import (
     STYLE_ADJUDICATED,
@@ -27,8 +28,6 @@ from rankeval_tui.tui.widgets.delta_chart import (
 from rankeval_tui.tui.widgets.score_table import sync_table
 from rankeval_tui.tui.widgets.score_view import ScoreView
 
-SortMode = Literal["protocol", "worst", "best"]
-SORT_MODES: tuple[SortMode, ...] = ("protocol", "worst", "best")
 SORT_LABELS = {"protocol": "protocol order", "worst": "delta, worst first", "best": "delta, best first"}
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
@@ -16,6 +16,7 @@ from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
 from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.tui.score_view_state import RunFilter
 from rankeval_tui.tui.widgets.delta_chart import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
@@ -38,8 +39,6 @@ FACT_COLUMNS = (
     ("first", "first rel. rank"),
 )
 
-RunFilter = Literal["all", "missing", "no_relevant", "adjudicated"]
-RUN_FILTERS: tuple[RunFilter, ...] = ("all", "missing", "no_relevant", "adjudicated")
 FILTER_LABELS = {
     "all": "all queries",
     "missing": "missing queries",
