@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core import files
-from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files import fasttoml, toml_spans
 from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10, as read_toml
 from tests.conftest import SEED_DIR
 from tests.fuzz.harness import CORPUS, KINDS, SUFFIX
@@ -346,6 +346,41 @@ def test_damaged_in_subset_documents(text: str) -> None:
     check_contract(text)
 
 
+@st.composite
+def binary_section_documents(draw: st.DrawFn) -> str:
+    """qrels-shaped text: sections of one set of keys in one order with labels 0/1 (the template
+    path of ``toml_spans.BinaryTemplate``), with IDs that must be quoted, other tables before,
+    between or after, blank lines or none, and a last line with or without its newline."""
+    documents = draw(st.lists(st.sampled_from(DOC_IDS), min_size=1, max_size=6, unique=True))
+    queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=6, unique=True))
+    separator = draw(st.sampled_from(["\n", "\n\n", "\n\n\n"]))
+    sections = []
+    for query in queries:
+        labels = "".join(f"{tomli_w.dumps({d: 0}).split(' = ')[0]} = {draw(st.integers(0, 1))}\n" for d in documents)
+        sections.append(f"[qrels.{tomli_w.dumps({query: 0}).split(' = ')[0]}]\n{labels}")
+    extra = draw(st.sampled_from(["", '[provenance]\nsource = "pool"\n', '[notes."q:1"]\n"d/1" = "why"\n']))
+    where = draw(st.integers(0, len(sections)))
+    sections.insert(where, extra)
+    text = draw(st.sampled_from(["", "# qrels\n"])) + separator.join(s for s in sections if s)
+    return text if draw(st.booleans()) else text.rstrip("\n")
+
+
+DOC_IDS = ["d1", "docs/export.md", "msmarco_v2.1_doc_00_12345", "a.b", "x y", "é", "q:1"]
+QUERY_IDS = ["q1", "q:1001", "q.2", "Q 3", "ü"]
+
+
+@FAST
+@given(binary_section_documents())
+def test_qrels_shaped_documents_are_taken_and_equal(text: str) -> None:
+    check_taken(text)
+
+
+@FAST
+@given(damaged(binary_section_documents()))
+def test_damaged_qrels_shaped_documents_keep_tomllib_s_verdict(text: str) -> None:
+    check_contract(text)
+
+
 LAYOUTS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -593,4 +628,4 @@ def test_bracket_lines_are_the_lines_starting_with_a_bracket(text: str) -> None:
     """The spans between them are what ``read_span`` bulk-inserts: a missed bracket line would
     put a header's line into the previous table's update."""
     expected = [i for i, line in enumerate(text.split("\n")) if line.lstrip(" \t").startswith("[")]
-    assert fasttoml._bracket_lines(text) == expected
+    assert [line for line, _ in toml_spans.bracket_lines(text)] == expected

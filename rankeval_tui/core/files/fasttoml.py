@@ -54,81 +54,30 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+from rankeval_tui.core.files.toml_grammar import (
+    ARRAY_HEADER,
+    BLANK_OR_COMMENT,
+    CLOSE,
+    HEADER,
+    ITEM,
+    KEYS,
+    ONE_KEY,
+    PAIR,
+    SCALARS,
+    UNKNOWN,
+    Unsupported,
+    key_of,
+    scalar_of,
+)
+from rankeval_tui.core.files.toml_spans import BinaryTemplate, bracket_lines
 
 if sys.version_info >= (3, 11):
     import tomllib as tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
-
-_WS = r"[ \t]*"
-_ESCAPE = r'\\(?:["\\bfnrt]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})'
-_BASIC = rf'"(?:[^"\\\x00-\x08\x0a-\x1f\x7f]|{_ESCAPE})*"'
-_LITERAL = r"'[^'\x00-\x08\x0a-\x1f\x7f]*'"
-_KEY = rf"(?:[A-Za-z0-9_-]+|{_BASIC}|{_LITERAL})"
-_INT = r"[+-]?(?:0|[1-9](?:_?[0-9])*)"
-_SCALAR = rf"(?:true|false|{_INT}|{_BASIC}|{_LITERAL})"
-_INLINE_ARRAY = rf"\[{_WS}(?:{_SCALAR}{_WS},{_WS})*(?:{_SCALAR}{_WS})?\]"
-_TAIL = rf"{_WS}(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
-"""Trailing whitespace and an optional comment, the end of every header and pair line."""
-
-_KEYS = re.compile(_KEY)
-_SCALARS = re.compile(_SCALAR)
-_PATH = rf"{_KEY}(?:{_WS}\.{_WS}{_KEY})*"
-_HEADER = re.compile(rf"{_WS}\[{_WS}({_PATH}){_WS}\]{_TAIL}")
-_ARRAY_HEADER = re.compile(rf"{_WS}\[\[{_WS}({_PATH}){_WS}\]\]{_TAIL}")
-_PAIR = re.compile(rf"{_WS}({_KEY}){_WS}={_WS}({_SCALAR}|{_INLINE_ARRAY}|\[(?={_WS}$)){_TAIL}")
-_ONE_KEY = re.compile(rf"{_WS}({_KEY}){_WS}=")
-_INTEGER = re.compile(_INT)
-_ITEM = re.compile(rf"{_WS}({_SCALAR}){_WS},{_TAIL}")
-_CLOSE = re.compile(rf"{_WS}\]{_TAIL}")
-_BLANK_OR_COMMENT = re.compile(_TAIL)
-_ESCAPES = re.compile(_ESCAPE)
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
-_MAX_DIGITS = 18
-_UNKNOWN = ("", None)
-"""The line cache's default: a line not seen yet (a tuple, so the cache stays one type)."""
-
-
-class _Unsupported(Exception):
-    """Internal only: something the fast grammar does not decide; the caller delegates it."""
-
-
-def _unescape(match: re.Match[str]) -> str:
-    escape = match.group()
-    if len(escape) == 2:
-        return _SIMPLE_ESCAPES[escape[1]]
-    code = int(escape[2:], 16)
-    if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
-        raise _Unsupported  # tomllib: "not a Unicode scalar value"
-    return chr(code)
-
-
-def _string(token: str) -> str:
-    """A basic or literal string token (already matched by the grammar) as its value."""
-    body = token[1:-1]
-    if token[0] == "'" or "\\" not in body:
-        return body
-    return _ESCAPES.sub(_unescape, body)
-
-
-def _key(token: str) -> str:
-    return token if token[0] not in "\"'" else _string(token)
-
-
-def _scalar(token: str) -> Any:
-    """The value of a scalar token matched by ``_SCALAR``."""
-    if token == "true":
-        return True
-    if token == "false":
-        return False
-    if token[0] in "\"'":
-        return _string(token)
-    digits = token.replace("_", "").lstrip("+-")
-    if len(digits) > _MAX_DIGITS:
-        raise _Unsupported  # tomllib takes any size; leave big numbers to it
-    return int(token.replace("_", ""))
 
 
 def _value(token: str, lines: list[str], at: int) -> tuple[Any, int]:
@@ -136,8 +85,8 @@ def _value(token: str, lines: list[str], at: int) -> tuple[Any, int]:
     if token == "[":
         return _multiline_array(lines, at)
     if token[0] == "[":
-        return [_scalar(item.group()) for item in _SCALARS.finditer(token, 1)], at
-    return _scalar(token), at
+        return [scalar_of(item.group()) for item in SCALARS.finditer(token, 1)], at
+    return scalar_of(token), at
 
 
 def _multiline_array(lines: list[str], at: int) -> tuple[list[Any], int]:
@@ -145,13 +94,13 @@ def _multiline_array(lines: list[str], at: int) -> tuple[list[Any], int]:
     items: list[Any] = []
     for index in range(at + 1, len(lines)):
         line = lines[index]
-        if _CLOSE.fullmatch(line):
+        if CLOSE.fullmatch(line):
             return items, index
-        item = _ITEM.fullmatch(line)
+        item = ITEM.fullmatch(line)
         if item is None:
-            raise _Unsupported
-        items.append(_scalar(item.group(1)))
-    raise _Unsupported  # end of text before "]"
+            raise Unsupported
+        items.append(scalar_of(item.group(1)))
+    raise Unsupported  # end of text before "]"
 
 
 def _tables_in(value: Any) -> Iterable[dict[str, Any]]:
@@ -166,23 +115,34 @@ def _tables_in(value: Any) -> Iterable[dict[str, Any]]:
 
 
 def _tomllib(text: str) -> dict[str, Any]:
-    """tomllib's answer for a piece of the text, or ``_Unsupported`` for anything it refuses."""
+    """tomllib's answer for a piece of the text, or ``Unsupported`` for anything it refuses."""
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError):
-        raise _Unsupported from None
+        raise Unsupported from None
 
 
 def _is_header(line: str) -> bool:
     """A line that ends a section: a header, or an array-of-tables header. Inside a multi-line
     string such a line ends the section too early; tomllib then rejects the section (``None``)."""
     return line.lstrip(" \t").startswith("[") and (
-        _HEADER.fullmatch(line) is not None or _ARRAY_HEADER.fullmatch(line) is not None
+        HEADER.fullmatch(line) is not None or ARRAY_HEADER.fullmatch(line) is not None
     )
 
 
+def _binary_pair(line: str) -> tuple[str, int] | bool | None:
+    """A ``KEY = 0`` or ``KEY = 1`` line (exactly so: one space around ``=``, nothing after) as
+    (key, label); None for a blank line; False for anything else."""
+    if not line:
+        return None
+    pair = PAIR.fullmatch(line)
+    if pair is None or line[-4:] not in (" = 0", " = 1") or pair.group(2) not in ("0", "1"):
+        return False
+    return key_of(pair.group(1)), int(line[-1])
+
+
 def _path(header: re.Match[str]) -> tuple[str, ...]:
-    return tuple(_key(part) for part in _KEYS.findall(header.group(1)))
+    return tuple(key_of(part) for part in KEYS.findall(header.group(1)))
 
 
 class _Reader:
@@ -205,8 +165,8 @@ class _Reader:
         values keep them alive (a section re-read drops them from ``root``), so no new table
         can reuse one of these ids during the parse."""
 
-    def parse(self, bracket_lines: list[int]) -> dict[str, Any]:
-        """Read every line; ``bracket_lines`` are the indices of the lines whose first non-blank
+    def parse(self, brackets: Sequence[int]) -> dict[str, Any]:
+        """Read every line; ``brackets`` are the indices of the lines whose first non-blank
         character is ``[`` (headers, or lines a multi-line value or a delegated section takes).
 
         ``key = 0`` lines repeat across a qrels file: their (key, value) is cached by the line's
@@ -215,7 +175,7 @@ class _Reader:
         all cached: they go into the table in one ``dict.update`` (``read_span``)."""
         known: dict[str, tuple[str, Any] | None] = {}
         index = 0
-        for stop in (*bracket_lines, len(self.lines)):
+        for stop in (*brackets, len(self.lines)):
             if index < stop:
                 index = self.read_span(index, stop, known)
             if index == stop < len(self.lines):
@@ -233,7 +193,7 @@ class _Reader:
         before = len(table)
         table.update(pairs)
         if len(table) != before + len(pairs):
-            raise _Unsupported  # a key defined twice: tomllib gives the error
+            raise Unsupported  # a key defined twice: tomllib gives the error
         return stop
 
     def read_lines(self, start: int, stop: int, known: dict[str, tuple[str, Any] | None]) -> int:
@@ -241,13 +201,13 @@ class _Reader:
         look_up, table = known.get, self.table
         index = start
         while index < stop:
-            hit = look_up(self.lines[index], _UNKNOWN)
+            hit = look_up(self.lines[index], UNKNOWN)
             if hit is None:
                 index += 1
-            elif hit is not _UNKNOWN:
+            elif hit is not UNKNOWN:
                 key, value = hit
                 if key in table:
-                    raise _Unsupported
+                    raise Unsupported
                 table[key] = value
                 index += 1
             else:
@@ -259,25 +219,25 @@ class _Reader:
         """A line not seen before (a pair, a header, a blank or comment line, or something to
         delegate); returns the index of the next line to read."""
         lines, line = self.lines, self.lines[index]
-        pair = _PAIR.fullmatch(line)
+        pair = PAIR.fullmatch(line)
         if pair is not None:
             try:
-                key = _key(pair.group(1))
+                key = key_of(pair.group(1))
                 value, last = _value(pair.group(2), lines, index)
-            except _Unsupported:
+            except Unsupported:
                 return self.delegate(index)
             if key in self.table:
-                raise _Unsupported
+                raise Unsupported
             self.table[key] = value
             if type(value) is not list:
                 known[line] = (key, value)
             return last + 1
-        if (header := _HEADER.fullmatch(line)) is not None:
+        if (header := HEADER.fullmatch(line)) is not None:
             self.enter(index, _path(header))
             return index + 1
-        if (header := _ARRAY_HEADER.fullmatch(line)) is not None:
+        if (header := ARRAY_HEADER.fullmatch(line)) is not None:
             return self.append_table(index, _path(header))
-        if _BLANK_OR_COMMENT.fullmatch(line):
+        if BLANK_OR_COMMENT.fullmatch(line):
             known[line] = None
             return index + 1
         return self.delegate(index)
@@ -285,13 +245,13 @@ class _Reader:
     def enter(self, index: int, path: tuple[str, ...]) -> None:
         """A ``[path]`` header on line ``index``: declare it and make it the current table."""
         if path in self.declared:
-            raise _Unsupported
+            raise Unsupported
         self.declared.add(path)
         table = self.root
         for part in path:
             table = table.setdefault(part, {})
             if type(table) is not dict or id(table) in self.opaque:
-                raise _Unsupported
+                raise Unsupported
         self.table, self.section_start, self.keys_before_section = table, index, len(table)
 
     def append_table(self, index: int, path: tuple[str, ...]) -> int:
@@ -305,13 +265,13 @@ class _Reader:
         for part in path[:-1]:
             parent = parent.setdefault(part, {})
             if type(parent) is not dict or id(parent) in self.opaque:
-                raise _Unsupported
+                raise Unsupported
         array = parent.get(path[-1])
         if array is None:
             array = parent[path[-1]] = []
             self.arrays.add(id(array))
         elif id(array) not in self.arrays:
-            raise _Unsupported  # a value, a table, or an array a [[...]] did not make
+            raise Unsupported  # a value, a table, or an array a [[...]] did not make
         array.append(parsed[0])
         self.opaque.update((id(table), table) for table in _tables_in(parsed[0]))
         self.table = {}  # nothing may follow before the next header (section_end)
@@ -329,17 +289,17 @@ class _Reader:
         whole section; returns the index of the next line to read."""
         line = self.lines[index]
         if line.lstrip(" \t").startswith("["):
-            raise _Unsupported  # [[arrays of tables]] or a header outside the grammar
-        one_key = _ONE_KEY.match(line)
+            raise Unsupported  # [[arrays of tables]] or a header outside the grammar
+        one_key = ONE_KEY.match(line)
         if one_key is not None:
             try:
                 parsed = _tomllib(line)
-                key = _key(one_key.group(1))
-            except _Unsupported:
+                key = key_of(one_key.group(1))
+            except Unsupported:
                 pass  # not complete on its own line: a multi-line value or a dotted key
             else:
                 if list(parsed) != [key] or key in self.table:
-                    raise _Unsupported
+                    raise Unsupported
                 self.add(parsed)
                 return index + 1
         return self.delegate_section(index)
@@ -349,14 +309,14 @@ class _Reader:
         end = self.section_end(index)
         parsed = _tomllib("\n".join(self.lines[self.section_start : end]))
         if self.table is not self.root:
-            header = _HEADER.fullmatch(self.lines[self.section_start])
+            header = HEADER.fullmatch(self.lines[self.section_start])
             assert header is not None  # the section started at a header the grammar matched
             for part in _path(header):
                 parsed = parsed[part]
         for key in list(self.table)[self.keys_before_section :]:
             del self.table[key]  # read fast before the delegated line: tomllib's copy replaces them
         if any(key in self.table for key in parsed):
-            raise _Unsupported
+            raise Unsupported
         self.add(parsed)
         return end
 
@@ -367,38 +327,51 @@ class _Reader:
             self.opaque.update((id(table), table) for table in _tables_in(value))
 
 
+def _binary_sections(reader: _Reader, text: str, offsets: Sequence[int]) -> int | None:
+    """With ``reader`` at the start of ``text``, read the leading ``[header]`` sections whose
+    bodies share the first body's keys with labels 0/1 (``toml_spans.BinaryTemplate``) from the
+    text alone, without splitting it into lines: a qrels file's millions of lines. Returns how many sections it read (0 when
+    the text before them is not blank lines and comments); ``parse`` reads the rest. None
+    when it entered a header it then could not fill (a table implied earlier): start over."""
+    if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[: offsets[0]].split("\n")):
+        return 0
+    template: BinaryTemplate | None = None
+    for number, offset in enumerate(offsets):
+        newline = text.find("\n", offset)
+        header = HEADER.fullmatch(text, offset, newline) if newline != -1 else None
+        if header is None:
+            return number
+        body = text[newline + 1 : offsets[number + 1] if number + 1 < len(offsets) else len(text)]
+        if template is None:
+            pairs = [_binary_pair(line) for line in body.split("\n")[:-1]]
+            template = None if False in pairs else BinaryTemplate.of(body, pairs)  # type: ignore[arg-type]
+            if template is None:
+                return number
+        labels = template.matches(body)
+        if labels is None:
+            return number
+        reader.enter(number, _path(header))
+        if not template.fill(labels, reader.table):
+            return None
+    return len(offsets)
+
+
 def loads(text: str) -> dict[str, Any] | None:
     """Parse ``text`` (then equal to ``tomllib.loads(text)``), or ``None`` when tomllib must decide."""
     if "\r" in text:
         if text.count("\r") != text.count("\r\n"):
             return None  # a lone carriage return: tomllib rejects it
         text = text.replace("\r\n", "\n")
-    lines = text.split("\n")
+    brackets = bracket_lines(text)
     try:
-        return _Reader(lines).parse(_bracket_lines(text))
-    except _Unsupported:
+        reader = _Reader([])
+        done = _binary_sections(reader, text, [offset for _, offset in brackets]) if brackets else 0
+        if done is None:
+            reader, done = _Reader([]), 0
+        if done and done == len(brackets):
+            return reader.root
+        first_line, first_offset = brackets[done] if done else (0, 0)
+        reader.lines = text[first_offset:].split("\n")
+        return reader.parse([line - first_line for line, _ in brackets[done:]])
+    except Unsupported:
         return None
-
-
-_BRACKET_LINE = re.compile(r"^[ \t]*\[", re.MULTILINE)
-
-
-def _bracket_lines(text: str) -> list[int]:
-    """Indices (in ``text.split("\\n")``) of the lines whose first non-blank character is ``[``:
-    a few thousand in a qrels file, against millions of lines. Found with ``str.find`` (C speed)
-    when no line starts with a space or tab, else with one regex scan (slower)."""
-    if "\n " in text or "\n\t" in text or text[:1] in (" ", "\t"):
-        starts = [match.start() for match in _BRACKET_LINE.finditer(text)]
-    else:
-        starts = [0] if text[:1] == "[" else []
-        position = text.find("\n[")
-        while position != -1:
-            starts.append(position + 1)
-            position = text.find("\n[", position + 1)
-    indices: list[int] = []
-    line, previous = 0, 0
-    for start in starts:
-        line += text.count("\n", previous, start)
-        previous = start
-        indices.append(line)
-    return indices
