@@ -6,8 +6,9 @@ Textual's stock sizing and refilling were most of a k change's cost (see ``Score
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import zip_longest
+from operator import itemgetter
 from typing import Any
 
 from rich.cells import cell_len
@@ -15,12 +16,6 @@ from rich.text import Text
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from rankeval_tui.tui.widgets.row_table import RowTable
-
-
-def all_known(widths: list[int | None]) -> list[int] | None:
-    """The widths, or None when ``cell_width`` could not size one of them (Textual measures those)."""
-    known = [width for width in widths if width is not None]
-    return known if len(known) == len(widths) else None
 
 
 def cell_width(value: object) -> int | None:
@@ -31,6 +26,8 @@ def cell_width(value: object) -> int | None:
     Textual to measure."""
     if value is None:
         return 0
+    if type(value) is str and value.isascii() and value.isprintable() and "[" not in value:
+        return len(value)  # a query ID as most are: one cell per character, no markup
     if isinstance(value, Text):
         plain = value.plain
     elif isinstance(value, str) and "[" not in value and "\n" not in value:
@@ -43,20 +40,19 @@ def cell_width(value: object) -> int | None:
     return max(map(cell_len, lines), default=0)
 
 
-def cell_sizer() -> Callable[[object], int | None]:
-    """``cell_width`` that sizes each distinct cell object once (for one pass over a table).
+def width_range(cells: Iterable[object]) -> tuple[int, int] | None:
+    """The narrowest and widest ``cell_width`` of ``cells``, each distinct object sized once;
+    None when one cannot be sized that way (Textual measures those).
 
-    Cells are mostly shared objects (delta_chart caches one Text per value), so 10,000 rows hold
-    a few hundred distinct ones; all are alive in the table during the pass, so ids are distinct."""
-    sized: dict[int, int | None] = {}
-
-    def width_of(value: object) -> int | None:
-        width = sized.get(id(value), -1)
-        if width == -1:
-            width = sized[id(value)] = cell_width(value)
-        return width
-
-    return width_of
+    Cells are mostly shared objects (delta_chart caches one Text per value), so a column of
+    10,000 rows holds a few hundred distinct ones; collecting them by ``id`` runs in C (all are
+    alive in the table meanwhile, so the ids are distinct)."""
+    listed = list(cells)
+    widths = [cell_width(cell) for cell in dict(zip(map(id, listed), listed)).values()]
+    known = [width for width in widths if width is not None]
+    if len(known) != len(widths) or not known:
+        return None
+    return min(known), max(known)
 
 
 class ScoreTable(RowTable):
@@ -110,53 +106,58 @@ class ScoreTable(RowTable):
 
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         columns = self.ordered_columns
-        keys = [column.key for column in columns]
-        widths = [column.content_width for column in columns]
-        width_of = cell_sizer()
+        rows = self.rows
+        plain: list[RowKey] = []
         for_textual: list[RowKey] = []
         for row_key in new_rows:
-            row = self.rows.get(row_key)
+            row = rows.get(row_key)
             if row is None:
                 continue  # removed before idle: Textual skips it too
-            if row.label is not None or row.height != 1:
-                for_textual.append(row_key)
-                continue
-            cells = self._data[row_key]
-            known = all_known([width_of(cells.get(key)) for key in keys])
-            if known is None:
-                for_textual.append(row_key)
-                continue
-            widths = [a if a >= b else b for a, b in zip(widths, known)]
-        for column, width in zip(columns, widths):
-            column.content_width = width
+            (plain if row.label is None and row.height == 1 else for_textual).append(row_key)
+        ranges = self._column_ranges(plain, [column.key for column in columns]) if plain and columns else []
+        if None in ranges:
+            for_textual += plain  # a cell Textual must measure
+        else:
+            for column, (_, widest) in zip(columns, ranges):  # type: ignore[misc]  # None excluded
+                column.content_width = max(column.content_width, widest)
         super()._update_dimensions(for_textual)  # also the virtual size, from the widths above
+
+    def _column_ranges(self, row_keys: list[RowKey], keys: list[ColumnKey]) -> list[tuple[int, int] | None]:
+        """``width_range`` of each column over ``row_keys``. A row's cell dict is in column order
+        (``add_row`` and ``add_keyed_rows`` build it so, updates keep it), so its values are its
+        cells in order, read without hashing a ``ColumnKey`` (a Python-level ``__hash__``) per cell;
+        a row in another order is read key by key."""
+        rows = list(map(self._data.__getitem__, row_keys))
+        pick = itemgetter(*keys)
+        cells = [row.values() if list(row) == keys else pick(row) for row in rows]
+        by_column = zip(*cells) if len(keys) > 1 else [[row[keys[0]] for row in rows]]
+        return [width_range(column) for column in by_column]
 
     def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
         by_column: dict[ColumnKey, list[RowKey]] = {}
         for row_key, column_key in updated_cells:
             by_column.setdefault(column_key, []).append(row_key)
         for_textual: set[CellKey] = set()
-        width_of = cell_sizer()
         for column_key, row_keys in by_column.items():
             column = self.columns.get(column_key)
             rows = [key for key in row_keys if key in self.rows]
             if column is None or not rows:
                 continue
-            new = all_known([width_of(self._data[key][column_key]) for key in rows])
+            new = width_range(self._data[key][column_key] for key in rows)
             label = cell_width(column.label)
             if new is None or label is None or any(self.rows[key].height != 1 for key in rows):
                 for_textual.update(CellKey(key, column_key) for key in rows)
                 continue
-            if min(new) < column.content_width:
+            narrowest, widest = new
+            if narrowest < column.content_width:
                 # Narrowed: the column's widest cell, over the whole column once (Textual
                 # re-measures the column for each narrowed cell).
-                every = all_known([width_of(cells.get(column_key)) for cells in self._data.values()])
+                every = width_range(cells.get(column_key) for cells in self._data.values())
                 if every is None:
                     for_textual.update(CellKey(key, column_key) for key in rows)
                     continue
-                column.content_width = max([label, *every])
-            else:
-                column.content_width = max([label, *new])
+                widest = every[1]
+            column.content_width = max(label, widest)
         if for_textual:
             super()._update_column_widths(for_textual)
         self._require_update_dimensions = True
