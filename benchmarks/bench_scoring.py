@@ -15,7 +15,10 @@ headless app of 120x36 (as the snapshot tests), for each repeat:
   after the paint (the statistics worker starting its child process) counts here;
 - comparison first drawn: from app start until the compositor has painted every visible line
   of the comparison table holding every query with its columns sized: when a user sees it;
-- comparison drawn, no harness polling (a separate app start): the same paint, but the script
+- single-run rows drawn, no harness polling (a separate app start): app start until the table
+  the screen opens on (one run's per-query rows) has painted every visible line with all rows:
+  issue 13's "open to rows shown";
+- comparison drawn, no harness polling (the same app start, then ``v``): the comparison's paint, but the script
   sleeps on events instead of polling with ``pilot`` (see ``measure_unpolled``);
 - k change: ``+`` pressed on the comparison view until every report is re-scored at k+1 and the
   cells are updated in place (the rows are not rebuilt), then the same for ``-``;
@@ -69,10 +72,13 @@ async def wait_until(pilot, condition, timeout: float = 120.0) -> None:
         await pilot.pause(0.001)
 
 
-def watch_paint(screen: ScoreScreen, queries: int, done: Callable[[], None] = lambda: None) -> list[float]:
-    """The time the compositor has painted every visible line of the comparison table holding
-    every query with its columns sized, appended to the returned list (then ``done()``)."""
-    table = screen.query_one("#score-compare-table", DataTable)
+def watch_paint(
+    screen: ScoreScreen, queries: int, done: Callable[[], None] = lambda: None, view: str = "compare"
+) -> list[float]:
+    """The time the compositor has painted every visible line of the ``view``'s table (the
+    comparison, or the single run) holding every query with its columns sized, appended to
+    the returned list (then ``done()``)."""
+    table = screen.query_one(f"#score-{view}-table", DataTable)
     drawn: list[float] = []
     painted: set[int] = set()
     render_line = table.render_line
@@ -80,10 +86,7 @@ def watch_paint(screen: ScoreScreen, queries: int, done: Callable[[], None] = la
     def spy(y: int):  # the compositor asks the table for each line when it paints it
         line = render_line(y)
         if (
-            not drawn
-            and screen.view == "compare"
-            and table.row_count == queries
-            and table.virtual_size.height > queries
+            not drawn and screen.view == view and table.row_count == queries and table.virtual_size.height > queries
         ):  # rows sized (header + one line each)
             painted.add(y)
             if len(painted) >= table.size.height:
@@ -96,17 +99,21 @@ def watch_paint(screen: ScoreScreen, queries: int, done: Callable[[], None] = la
     return drawn
 
 
-async def measure_unpolled(directory: Path, runs: list[Path], queries: int) -> float:
-    """App start to the comparison painted, with no test harness polling in between.
+async def measure_unpolled(directory: Path, runs: list[Path], queries: int) -> tuple[float, float]:
+    """App start to the single-run rows painted (the screen opens on them), then to the
+    comparison painted, with no test harness polling in between.
 
     ``wait_until`` wakes every millisecond and each ``pilot.pause``/``press`` waits for the whole
     process to go idle, and ``pilot.pause`` forces a repaint: this checks whether that harness
     moves the figure either way. The script sleeps on events instead: one set when the screen
     adopts the loaded session, one when the table is painted; ``v`` is posted as a key event."""
-    adopted, painted = asyncio.Event(), asyncio.Event()
+    adopted, painted, rows_painted = asyncio.Event(), asyncio.Event(), asyncio.Event()
     original = ScoreScreen.set_session
+    rows_drawn: list[list[float]] = []  # the run table's watch, set up at the first adoption
 
     def set_session(self: ScoreScreen, session) -> None:
+        if not adopted.is_set():  # before the table is filled: its first paint is the one timed
+            rows_drawn.append(watch_paint(self, queries, rows_painted.set, view="run"))
         original(self, session)
         adopted.set()
 
@@ -116,10 +123,11 @@ async def measure_unpolled(directory: Path, runs: list[Path], queries: int) -> f
         app = RankevalApp(directory, run_specs=[(None, path) for path in runs])
         async with app.run_test(size=(120, 36)):
             await adopted.wait()
+            await asyncio.wait_for(rows_painted.wait(), 120)
             drawn = watch_paint(app.screen, queries, painted.set)  # type: ignore[arg-type]
             app.post_message(events.Key("v", "v"))
             await asyncio.wait_for(painted.wait(), 120)
-            return drawn[0] - start
+            return rows_drawn[0][0] - start, drawn[0] - start
     finally:
         ScoreScreen.set_session = original  # type: ignore[method-assign]
 
@@ -177,9 +185,9 @@ def measure_size(queries: int, args: argparse.Namespace) -> dict[str, list[float
             results.setdefault("re-score only (3 runs, core)", []).append(time.perf_counter() - before)
             for label, seconds in asyncio.run(measure_app(paths.directory, runs, queries)).items():
                 results.setdefault(label, []).append(seconds)
-            results.setdefault("comparison drawn, no harness polling", []).append(
-                asyncio.run(measure_unpolled(paths.directory, runs, queries))
-            )
+            rows, comparison = asyncio.run(measure_unpolled(paths.directory, runs, queries))
+            results.setdefault("single-run rows drawn, no harness polling", []).append(rows)
+            results.setdefault("comparison drawn, no harness polling", []).append(comparison)
         results["screen part of open (open - load)"] = [
             opened - loaded
             for opened, loaded in zip(
