@@ -354,9 +354,14 @@ def binary_section_documents(draw: st.DrawFn) -> str:
     documents = draw(st.lists(st.sampled_from(DOC_IDS), min_size=1, max_size=6, unique=True))
     queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=6, unique=True))
     separator = draw(st.sampled_from(["\n", "\n\n", "\n\n\n"]))
+    spacing = draw(st.sampled_from([" = ", "=", " =\t", None]))  # None: each line its own
     sections = []
     for query in queries:
-        labels = "".join(f"{tomli_w.dumps({d: 0}).split(' = ')[0]} = {draw(st.integers(0, 1))}\n" for d in documents)
+        labels = "".join(
+            f"{tomli_w.dumps({d: 0}).split(' = ')[0]}{spacing or draw(st.sampled_from([' = ', '=']))}"
+            f"{draw(st.integers(0, 1))}\n"
+            for d in documents
+        )
         sections.append(f"[qrels.{tomli_w.dumps({query: 0}).split(' = ')[0]}]\n{labels}")
     extra = draw(st.sampled_from(["", '[provenance]\nsource = "pool"\n', '[notes."q:1"]\n"d/1" = "why"\n']))
     where = draw(st.integers(0, len(sections)))

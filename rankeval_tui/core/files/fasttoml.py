@@ -131,12 +131,12 @@ def _is_header(line: str) -> bool:
 
 
 def _binary_pair(line: str) -> tuple[str, int] | bool | None:
-    """A ``KEY = 0`` or ``KEY = 1`` line (exactly so: one space around ``=``, nothing after) as
-    (key, label); None for a blank line; False for anything else."""
+    """A ``KEY = 0`` or ``KEY = 1`` line (any spacing, nothing after the label) as (key, label);
+    None for a blank line; False for anything else."""
     if not line:
         return None
     pair = PAIR.fullmatch(line)
-    if pair is None or line[-4:] not in (" = 0", " = 1") or pair.group(2) not in ("0", "1"):
+    if pair is None or pair.group(2) not in ("0", "1") or pair.end(2) != len(line):
         return False
     return key_of(pair.group(1)), int(line[-1])
 
