@@ -355,11 +355,12 @@ def binary_section_documents(draw: st.DrawFn) -> str:
     queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=6, unique=True))
     separator = draw(st.sampled_from(["\n", "\n\n", "\n\n\n"]))
     spacing = draw(st.sampled_from([" = ", "=", " =\t", None]))  # None: each line its own
+    after = draw(st.sampled_from(["", " # ok", "  # 1", "\n# seen 1", "\n\n"]))  # a comment, a comment line
     sections = []
     for query in queries:
         labels = "".join(
             f"{tomli_w.dumps({d: 0}).split(' = ')[0]}{spacing or draw(st.sampled_from([' = ', '=']))}"
-            f"{draw(st.integers(0, 1))}\n"
+            f"{draw(st.integers(0, 1))}{after}\n"
             for d in documents
         )
         sections.append(f"[qrels.{tomli_w.dumps({query: 0}).split(' = ')[0]}]\n{labels}")
@@ -633,4 +634,4 @@ def test_bracket_lines_are_the_lines_starting_with_a_bracket(text: str) -> None:
     """The spans between them are what ``read_span`` bulk-inserts: a missed bracket line would
     put a header's line into the previous table's update."""
     expected = [i for i, line in enumerate(text.split("\n")) if line.lstrip(" \t").startswith("[")]
-    assert [line for line, _ in toml_spans.bracket_lines(text)] == expected
+    assert toml_spans.line_numbers(text, toml_spans.bracket_lines(text)) == expected

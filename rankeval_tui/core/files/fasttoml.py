@@ -72,7 +72,7 @@ from rankeval_tui.core.files.toml_grammar import (
     key_of,
     scalar_of,
 )
-from rankeval_tui.core.files.toml_spans import BinaryTemplate, bracket_lines
+from rankeval_tui.core.files.toml_spans import BinaryTemplate, bracket_lines, line_numbers
 
 if sys.version_info >= (3, 11):
     import tomllib as tomllib
@@ -131,14 +131,14 @@ def _is_header(line: str) -> bool:
 
 
 def _binary_pair(line: str) -> tuple[str, int] | bool | None:
-    """A ``KEY = 0`` or ``KEY = 1`` line (any spacing, nothing after the label) as (key, label);
-    None for a blank line; False for anything else."""
-    if not line:
-        return None
+    """A pair line whose value is the label 0 or 1 as (key, column of the label); None for a
+    blank or comment line; False for anything else."""
     pair = PAIR.fullmatch(line)
-    if pair is None or pair.group(2) not in ("0", "1") or pair.end(2) != len(line):
+    if pair is None:
+        return None if BLANK_OR_COMMENT.fullmatch(line) else False
+    if pair.group(2) not in ("0", "1"):
         return False
-    return key_of(pair.group(1)), int(line[-1])
+    return key_of(pair.group(1)), pair.start(2)
 
 
 def _path(header: re.Match[str]) -> tuple[str, ...]:
@@ -347,11 +347,11 @@ def _binary_sections(reader: _Reader, text: str, offsets: Sequence[int]) -> int 
             template = None if False in pairs else BinaryTemplate.of(body, pairs)  # type: ignore[arg-type]
             if template is None:
                 return number
-        labels = template.matches(body)
-        if labels is None:
+        match = template.matches(body)
+        if match is None:
             return number
         reader.enter(number, _path(header))
-        if not template.fill(labels, reader.table):
+        if not template.fill(match, reader.table):
             return None
     return len(offsets)
 
@@ -365,13 +365,13 @@ def loads(text: str) -> dict[str, Any] | None:
     brackets = bracket_lines(text)
     try:
         reader = _Reader([])
-        done = _binary_sections(reader, text, [offset for _, offset in brackets]) if brackets else 0
+        done = _binary_sections(reader, text, brackets) if brackets else 0
         if done is None:
             reader, done = _Reader([]), 0
         if done and done == len(brackets):
             return reader.root
-        first_line, first_offset = brackets[done] if done else (0, 0)
-        reader.lines = text[first_offset:].split("\n")
-        return reader.parse([line - first_line for line, _ in brackets[done:]])
+        start = brackets[done] if done else 0
+        reader.lines = text[start:].split("\n")
+        return reader.parse(line_numbers(text, brackets[done:], start))
     except Unsupported:
         return None
