@@ -130,6 +130,12 @@ def _is_header(line: str) -> bool:
     )
 
 
+def _same_body_length(text: str, offsets: Sequence[int]) -> bool:
+    """The first two sections' bodies (after their header lines) are as long as each other."""
+    first, second = (offsets[i + 1] - text.find("\n", offsets[i]) for i in (0, 1))
+    return first == second
+
+
 def _binary_pair(line: str) -> tuple[str, int] | bool | None:
     """A pair line whose value is the label 0 or 1 as (key, column of the label); None for a
     blank or comment line; False for anything else."""
@@ -333,8 +339,8 @@ def _binary_sections(reader: _Reader, text: str, offsets: Sequence[int]) -> int 
     text alone, without splitting it into lines: a qrels file's millions of lines. Returns how many sections it read (0 when
     the text before them is not blank lines and comments); ``parse`` reads the rest. None
     when it entered a header it then could not fill (a table implied earlier): start over."""
-    if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[: offsets[0]].split("\n")):
-        return 0
+    if len(offsets) < 3 or any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[: offsets[0]].split("\n")):
+        return 0  # two sections or fewer: the line parser is as quick as compiling a template
     template: BinaryTemplate | None = None
     for number, offset in enumerate(offsets):
         newline = text.find("\n", offset)
@@ -343,6 +349,8 @@ def _binary_sections(reader: _Reader, text: str, offsets: Sequence[int]) -> int 
             return number
         body = text[newline + 1 : offsets[number + 1] if number + 1 < len(offsets) else len(text)]
         if template is None:
+            if not _same_body_length(text, offsets):
+                return 0  # labels keep a body's length: the sections are not copies of the first
             pairs = [_binary_pair(line) for line in body.split("\n")[:-1]]
             template = None if False in pairs else BinaryTemplate.of(body, pairs)  # type: ignore[arg-type]
             if template is None:
