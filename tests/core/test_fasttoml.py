@@ -630,8 +630,8 @@ def test_read_toml_uses_the_fast_path_and_keeps_tomllib_errors(tmp_path: Path, m
         "a = 1\n[b]\n[c]\n",
     ],
 )
-def test_bracket_lines_are_the_lines_starting_with_a_bracket(text: str) -> None:
-    """The spans between them are what ``read_span`` bulk-inserts: a missed bracket line would
-    put a header's line into the previous table's update."""
-    expected = [i for i, line in enumerate(text.split("\n")) if line.lstrip(" \t").startswith("[")]
-    assert toml_spans.line_numbers(text, toml_spans.bracket_lines(text)) == expected
+def test_sections_start_at_each_line_starting_with_a_bracket(text: str) -> None:
+    """The sections ``_binary_sections`` reads start there: a missed one would put a header's
+    line into the previous section's body (an indented one makes that body differ instead)."""
+    starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    assert list(toml_spans.section_starts(text)) == [at for at in starts if text[at:].startswith("[")]

@@ -54,7 +54,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from itertools import chain, islice
 from typing import Any
 
 from rankeval_tui.core.files.toml_grammar import (
@@ -72,7 +73,7 @@ from rankeval_tui.core.files.toml_grammar import (
     key_of,
     scalar_of,
 )
-from rankeval_tui.core.files.toml_spans import BinaryTemplate, bracket_lines, line_numbers
+from rankeval_tui.core.files.toml_spans import BinaryTemplate, section_starts
 
 if sys.version_info >= (3, 11):
     import tomllib as tomllib
@@ -130,12 +131,6 @@ def _is_header(line: str) -> bool:
     )
 
 
-def _same_body_length(text: str, offsets: Sequence[int]) -> bool:
-    """The first two sections' bodies (after their header lines) are as long as each other."""
-    first, second = (offsets[i + 1] - text.find("\n", offsets[i]) for i in (0, 1))
-    return first == second
-
-
 def _binary_pair(line: str) -> tuple[str, int] | bool | None:
     """A pair line whose value is the label 0 or 1 as (key, column of the label); None for a
     blank or comment line; False for anything else."""
@@ -171,55 +166,30 @@ class _Reader:
         values keep them alive (a section re-read drops them from ``root``), so no new table
         can reuse one of these ids during the parse."""
 
-    def parse(self, brackets: Sequence[int]) -> dict[str, Any]:
-        """Read every line; ``brackets`` are the indices of the lines whose first non-blank
-        character is ``[`` (headers, or lines a multi-line value or a delegated section takes).
+    def parse(self) -> dict[str, Any]:
+        """Read every line (what ``_binary_sections`` did not read).
 
         ``key = 0`` lines repeat across a qrels file: their (key, value) is cached by the line's
         text, and blank and comment lines as None. Only immutable int/bool/str values are cached,
-        so the cache cannot alias a list. The lines between two bracket lines are then usually
-        all cached: they go into the table in one ``dict.update`` (``read_span``)."""
+        so the cache cannot alias a list. A line seen before costs one look-up and one insertion."""
         known: dict[str, tuple[str, Any] | None] = {}
-        index = 0
-        for stop in (*brackets, len(self.lines)):
-            if index < stop:
-                index = self.read_span(index, stop, known)
-            if index == stop < len(self.lines):
-                index = self.read_line(index, known)  # the bracket line itself: usually a header
-        return self.root
-
-    def read_span(self, start: int, stop: int, known: dict[str, tuple[str, Any] | None]) -> int:
-        """Lines ``start`` to ``stop`` (no bracket line among them); returns the next index to read
-        (past ``stop`` when a multi-line value or a delegated section went further)."""
-        try:
-            pairs = list(filter(None, map(known.__getitem__, self.lines[start:stop])))
-        except KeyError:  # a line not seen yet: line by line, filling the cache
-            return self.read_lines(start, stop, known)
-        table = self.table
-        before = len(table)
-        table.update(pairs)
-        if len(table) != before + len(pairs):
-            raise Unsupported  # a key defined twice: tomllib gives the error
-        return stop
-
-    def read_lines(self, start: int, stop: int, known: dict[str, tuple[str, Any] | None]) -> int:
-        """``read_span`` one line at a time (a line seen before is one look-up and one insertion)."""
         look_up, table = known.get, self.table
-        index = start
-        while index < stop:
-            hit = look_up(self.lines[index], UNKNOWN)
+        rows = enumerate(self.lines)
+        for index, line in rows:
+            hit = look_up(line, UNKNOWN)
             if hit is None:
-                index += 1
-            elif hit is not UNKNOWN:
+                continue
+            if hit is not UNKNOWN:
                 key, value = hit
                 if key in table:
                     raise Unsupported
                 table[key] = value
-                index += 1
-            else:
-                index = self.read_line(index, known)
-                table = self.table
-        return index
+                continue
+            following = self.read_line(index, known)
+            for _ in islice(rows, following - index - 1):
+                pass  # lines a multi-line value or a delegated section took
+            table = self.table
+        return self.root
 
     def read_line(self, index: int, known: dict[str, tuple[str, Any] | None]) -> int:
         """A line not seen before (a pair, a header, a blank or comment line, or something to
@@ -333,35 +303,42 @@ class _Reader:
             self.opaque.update((id(table), table) for table in _tables_in(value))
 
 
-def _binary_sections(reader: _Reader, text: str, offsets: Sequence[int]) -> int | None:
+def _binary_sections(reader: _Reader, text: str) -> int | None:
     """With ``reader`` at the start of ``text``, read the leading ``[header]`` sections whose
-    bodies share the first body's keys with labels 0/1 (``toml_spans.BinaryTemplate``) from the
-    text alone, without splitting it into lines: a qrels file's millions of lines. Returns how many sections it read (0 when
-    the text before them is not blank lines and comments); ``parse`` reads the rest. None
-    when it entered a header it then could not fill (a table implied earlier): start over."""
-    if len(offsets) < 3 or any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[: offsets[0]].split("\n")):
-        return 0  # two sections or fewer: the line parser is as quick as compiling a template
+    bodies repeat the first body but for their labels 0/1 (``toml_spans.BinaryTemplate``) from
+    the text alone, without splitting it into lines: a qrels file's millions of lines. Returns
+    the offset of the first section it did not read (0 when the text before the first header
+    is not blank lines and comments; ``len(text)`` when it read all); ``parse`` reads the rest.
+    None when it entered a header it then could not fill (a table implied earlier): start over.
+
+    Sections start at a ``[`` after a newline: a header indented by blanks inside a body makes
+    that body differ from the template's, whose lines are pairs, blanks and comments only."""
+    starts = section_starts(text)
+    offset = next(starts, len(text))
+    if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[:offset].split("\n")):
+        return 0
     template: BinaryTemplate | None = None
-    for number, offset in enumerate(offsets):
-        newline = text.find("\n", offset)
+    for number, following in enumerate(chain(starts, (len(text),))):
+        newline = text.find("\n", offset, following)
         header = HEADER.fullmatch(text, offset, newline) if newline != -1 else None
         if header is None:
-            return number
-        body = text[newline + 1 : offsets[number + 1] if number + 1 < len(offsets) else len(text)]
+            return offset
+        body = text[newline + 1 : following]
         if template is None:
-            if not _same_body_length(text, offsets):
-                return 0  # labels keep a body's length: the sections are not copies of the first
             pairs = [_binary_pair(line) for line in body.split("\n")[:-1]]
             template = None if False in pairs else BinaryTemplate.of(body, pairs)  # type: ignore[arg-type]
-            if template is None:
-                return number
-        match = template.matches(body)
-        if match is None:
-            return number
+            labels = None if template is None else template.first
+        elif number == 1 and len(body.rstrip("\n")) != template.length:
+            labels = None  # not a copy of the first body (no pattern compiled for it)
+        else:
+            labels = template.labels(body)
+        if template is None or labels is None:
+            return offset
         reader.enter(number, _path(header))
-        if not template.fill(match, reader.table):
+        if not template.fill(labels, reader.table):
             return None
-    return len(offsets)
+        offset = following
+    return len(text)
 
 
 def loads(text: str) -> dict[str, Any] | None:
@@ -370,16 +347,14 @@ def loads(text: str) -> dict[str, Any] | None:
         if text.count("\r") != text.count("\r\n"):
             return None  # a lone carriage return: tomllib rejects it
         text = text.replace("\r\n", "\n")
-    brackets = bracket_lines(text)
     try:
         reader = _Reader([])
-        done = _binary_sections(reader, text, brackets) if brackets else 0
+        done = _binary_sections(reader, text)
         if done is None:
             reader, done = _Reader([]), 0
-        if done and done == len(brackets):
+        if done == len(text) and text:
             return reader.root
-        start = brackets[done] if done else 0
-        reader.lines = text[start:].split("\n")
-        return reader.parse(line_numbers(text, brackets[done:], start))
+        reader.lines = text[done:].split("\n")
+        return reader.parse()
     except Unsupported:
         return None

@@ -11,38 +11,23 @@ million pairs of looking every line up (docs/benchmarks.md, "fifth round").
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-_BRACKET_LINE = re.compile(r"^[ \t]*\[", re.MULTILINE)
 _LABEL = "([01])"
 
 
-def bracket_lines(text: str) -> list[int]:
-    """The offsets in ``text`` of the lines whose first non-blank character is ``[``: a few
-    thousand in a qrels file, against millions of lines. Found with ``str.find`` when no line
-    starts with a space or tab, else with one regex scan (slower)."""
-    if "\n " in text or "\n\t" in text or text[:1] in (" ", "\t"):
-        return [match.start() for match in _BRACKET_LINE.finditer(text)]
-    starts = [0] if text[:1] == "[" else []
+def section_starts(text: str) -> Iterator[int]:
+    """The offsets of the lines of ``text`` that start with ``[``, found one at a time with
+    ``str.find`` (a reader that stops early scans no further)."""
+    if text[:1] == "[":
+        yield 0
     position = text.find("\n[")
     while position != -1:
-        starts.append(position + 1)
+        yield position + 1
         position = text.find("\n[", position + 1)
-    return starts
-
-
-def line_numbers(text: str, offsets: Sequence[int], start: int = 0) -> list[int]:
-    """The index in ``text[start:].split("\\n")`` of the line at each of ``offsets`` (sorted, all
-    at or after ``start``), counting newlines between them."""
-    numbers: list[int] = []
-    line, previous = 0, start
-    for offset in offsets:
-        line += text.count("\n", previous, offset)
-        previous = offset
-        numbers.append(line)
-    return numbers
 
 
 @dataclass(frozen=True)
@@ -52,8 +37,13 @@ class BinaryTemplate:
     those label characters (and the blank lines at its end). ``pattern`` is that text with a
     group at each label, so one ``fullmatch`` in C tells a body and reads its labels."""
 
-    pattern: re.Pattern[str]
+    source: str
+    """The pattern's text, compiled on the first match (the second section, when it is as long)."""
+    length: int
+    """The body's length without its blank lines at the end: labels keep it."""
     keys: tuple[str, ...]
+    first: str
+    """The labels of the body it was made from, in key order, as ``0``/``1`` characters."""
     zeros: dict[str, int] = field(compare=False)
     """Every key with the label 0: copied into each table (a dict copies its stored hashes)."""
 
@@ -67,6 +57,7 @@ class BinaryTemplate:
             return None
         pieces: list[str] = []
         keys: list[str] = []
+        labels: list[str] = []
         offset = start = 0
         for line, pair in zip(lines, pairs):
             if pair is not None:
@@ -74,21 +65,29 @@ class BinaryTemplate:
                 pieces.append(re.escape(body[start : offset + column]))
                 start = offset + column + 1
                 keys.append(key)
+                labels.append(line[column])
             offset += len(line) + 1
         if not keys or len(set(keys)) != len(keys):
             return None
         pieces.append(re.escape(body[start:].rstrip("\n")))
-        return cls(re.compile(_LABEL.join(pieces) + "\n*"), tuple(keys), dict.fromkeys(keys, 0))
+        source = _LABEL.join(pieces) + "\n*"
+        return cls(source, len(body.rstrip("\n")), tuple(keys), "".join(labels), dict.fromkeys(keys, 0))
 
-    def matches(self, body: str) -> re.Match[str] | None:
-        return self.pattern.fullmatch(body)
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.source)
 
-    def fill(self, match: re.Match[str], table: dict[str, Any]) -> bool:
-        """Put the pairs of a matching body into ``table``, unless it has keys already."""
+    def labels(self, body: str) -> str | None:
+        """The labels of ``body`` in key order (``0``/``1`` characters) if it is this template's
+        text but for them and its blank lines at the end; else None."""
+        match = self.pattern.fullmatch(body)
+        return None if match is None else "".join(match.groups())
+
+    def fill(self, labels: str, table: dict[str, Any]) -> bool:
+        """Put the keys with ``labels`` into ``table``, unless it has keys already."""
         if table:
             return False
         table.update(self.zeros)
-        labels = "".join(match.groups())
         position = labels.find("1")
         while position != -1:
             table[self.keys[position]] = 1
