@@ -39,10 +39,11 @@ from rankeval_tui.tui.score_view_state import (
 )
 from rankeval_tui.tui.widgets.compare_summary import prepare_statistics
 from rankeval_tui.tui.widgets.compare_view import CompareView
+from rankeval_tui.tui.widgets.hanging_text import HangingStatic
 from rankeval_tui.tui.widgets.query_jump import QueryJump
 from rankeval_tui.tui.widgets.run_view import RunView
 from rankeval_tui.tui.widgets.score_footer import ScoreFooter
-from rankeval_tui.tui.widgets.score_header import header_text, runs_text
+from rankeval_tui.tui.widgets.score_header import RUNS_INDENT, header_text, runs_text
 from rankeval_tui.tui.widgets.score_table import ScoreTable
 
 FieldValue = TypeVar("FieldValue")
@@ -118,7 +119,7 @@ class ScoreScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("loading…", id="score-header")
         with VerticalScroll(id="score-runs-box", can_focus=False):  # reasons scroll; the table has the focus
-            yield Static("", id="score-runs")
+            yield HangingStatic(RUNS_INDENT, id="score-runs")  # wraps under the run names
         yield Static("", id="score-problem")
         with ContentSwitcher(initial="score-run-view", id="score-switcher"):
             yield RunView(id="score-run-view")
@@ -188,7 +189,7 @@ class ScoreScreen(Screen[None]):
             return
         self.query_one("#score-switcher").display = True
         self.query_one("#score-header", Static).update(header_text(session))
-        self.query_one("#score-runs", Static).update(runs_text(session, self.baseline, self.candidate))
+        self.query_one("#score-runs", HangingStatic).show_text(runs_text(session, self.baseline, self.candidate))
         self.query_one("#score-switcher", ContentSwitcher).current = f"score-{self.view}-view"
         self.refresh_run()
         self.refresh_compare()

@@ -58,3 +58,20 @@ def test_bootstrap_pending_is_said_not_left_out(seed_dir: Path) -> None:
     assert "bootstrap CI of the mean Δ: computing…" in pending
     assert "bootstrap" not in statistics_lines(early, family.alpha, len(family.candidates)).plain
     assert "95% bootstrap CI of the mean Δ [" in statistics_lines(stats, family.alpha, len(family.candidates)).plain
+
+
+async def test_a_wrapped_runs_line_continues_under_the_run_names(tmp_path) -> None:
+    """At 80 columns the demo's runs line (three runs, the baseline's rule) wraps: the rest
+    starts under the first run's name, not at column 0 where it read as a new line of the head."""
+    from rankeval_tui.core.files.demo import copy_demo
+    from rankeval_tui.tui.app import RankevalApp
+    from rankeval_tui.tui.widgets.score_header import RUNS_INDENT
+    from tests.tui.test_score_screen import settle
+
+    app = RankevalApp(copy_demo(tmp_path / "demo"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        runs = app.screen.query_one("#score-runs")
+        lines = [runs.render_line(y).text.rstrip() for y in range(runs.size.height)]
+    assert lines[0].startswith("runs: ✓ all_empty  ✓ fixture_A [baseline (runs/BASELINE)]"), lines
+    assert len(lines) == 2 and lines[1] == " " * RUNS_INDENT + "[candidate]", lines

@@ -12,9 +12,7 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual import work
-from textual.app import RenderResult
 from textual.reactive import reactive
-from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
@@ -24,7 +22,7 @@ from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
-from rankeval_tui.tui.widgets.hanging_text import HangingText
+from rankeval_tui.tui.widgets.hanging_text import HangingStatic
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
 from rankeval_tui.tui.widgets.score_stats import INDENT, pending_line, statistics_lines
 
@@ -76,7 +74,7 @@ class StatsResult:
     """False for the child's early result: the sign-flip p, Holm and verdict, the bootstrap to come."""
 
 
-class CompareSummary(Static):
+class CompareSummary(HangingStatic):
     """The text under the comparison table; redrawn when the statistics for it arrive."""
 
     statistics_result: reactive[StatsResult | None] = reactive(None, init=False)
@@ -84,18 +82,10 @@ class CompareSummary(Static):
     Holm across them, as ``score --baseline``); stale once the session or baseline changed."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__("", id=id, classes=classes)
+        # wrapped lines indented under the metric labels, not at column 0
+        super().__init__(len(INDENT), id=id, classes=classes)
         self._stats_wanted: tuple[ScoringSession, str] | None = None
         self._shown: tuple[ScoringSession, Comparison, Metric] | None = None
-        self._body = HangingText(Text(), len(INDENT))
-
-    def render(self) -> RenderResult:
-        """The summary with wrapped lines indented under the metric labels, not at column 0."""
-        return self._body
-
-    def show_text(self, text: Text) -> None:
-        self._body = HangingText(text, len(INDENT))
-        self.refresh(layout=True)
 
     def show(self, session: ScoringSession, comparison: Comparison, metric: Metric) -> None:
         """Summarise ``comparison`` (the chosen ``metric`` highlighted) and ask for its statistics."""

@@ -1,4 +1,4 @@
-"""A Rich renderable that wraps each line of a Text with a hanging indent.
+"""A Rich renderable that wraps each line of a Text with a hanging indent, and a Static showing one.
 
 Why: the comparison summary aligns its lines under a 10-column metric label; at 80 columns the
 long ones (means, deltas and win/tie/loss; the p-values with Holm) wrap, and Rich starts a
@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 from rich.console import Console, ConsoleOptions
 from rich.text import Text
+from textual.app import RenderResult
+from textual.widgets import Static
 
 
 class HangingText:
@@ -44,3 +46,20 @@ def hanging_lines(console: Console, line: Text, width: int, indent: int) -> list
     for part in rest.wrap(console, width - indent):
         lines.append(Text(" " * indent) + part)
     return lines
+
+
+class HangingStatic(Static):
+    """A ``Static`` whose text wraps with a hanging indent (``show_text``); ``str(render())`` is
+    its plain text, as for a ``Text``."""
+
+    def __init__(self, indent: int, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.indent = indent
+        self._body = HangingText(Text(), indent)
+
+    def render(self) -> RenderResult:
+        return self._body
+
+    def show_text(self, text: Text) -> None:
+        self._body = HangingText(text, self.indent)
+        self.refresh(layout=True)

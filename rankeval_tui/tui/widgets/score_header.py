@@ -29,10 +29,14 @@ def header_text(session: ScoringSession) -> Text:
     )
 
 
+RUNS_INDENT = len("runs: ")
+"""Where a wrapped runs line continues: under the first run's name, not at column 0."""
+
+
 def runs_text(session: ScoringSession, baseline: str | None, candidate: str | None) -> Text:
     """Accepted runs (baseline and candidate marked; the default baseline with the rule that
     chose it), rejected runs with their reason, warnings."""
-    text = Text("runs: ", style="dim")
+    text = Text("runs:".ljust(RUNS_INDENT), style="dim")
     if not session.scored:
         text.append("none: put run files in runs/ or pass --run PATH", style=STYLE_MISSING)
     choice = session.default_baseline()
