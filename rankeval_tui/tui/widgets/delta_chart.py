@@ -48,10 +48,15 @@ def count_cell(value: int | None) -> Text:
 def status_cell(row: QueryRow, adjudicated: bool = False) -> Text:
     """The evaluator's two special cases in words and colour (see the legend), and ``adj.``
     (adjudicated, in the legend) beside them when an adjudicator decided some of the query's labels."""
-    status = row_status(row)
-    if not row.eligible:
+    return _status_text(row.eligible, row.missing, row_status(row), adjudicated)
+
+
+@lru_cache(maxsize=CACHE)
+def _status_text(eligible: bool, missing: bool, status: str, adjudicated: bool) -> Text:
+    """One shared cell per kind of status: 10,000 rows hold a handful, sized once by the table."""
+    if not eligible:
         text = Text(status, style=STYLE_NO_RELEVANT)
-    elif row.missing:
+    elif missing:
         text = Text(status, style=STYLE_MISSING)
     else:
         text = Text("ok", style="dim")
