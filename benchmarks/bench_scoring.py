@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import sys
 import tempfile
@@ -183,8 +184,13 @@ def measure_size(queries: int, args: argparse.Namespace) -> dict[str, list[float
             before = time.perf_counter()
             session.with_k(args.k + 1)
             results.setdefault("re-score only (3 runs, core)", []).append(time.perf_counter() - before)
+            del session  # the apps below start with nothing loaded, as ``rankeval-tui DIR`` does
+            gc.unfreeze()
+            gc.collect()
             for label, seconds in asyncio.run(measure_app(paths.directory, runs, queries)).items():
                 results.setdefault(label, []).append(seconds)
+            gc.unfreeze()  # what that app's load froze is garbage now
+            gc.collect()
             rows, comparison = asyncio.run(measure_unpolled(paths.directory, runs, queries))
             results.setdefault("single-run rows drawn, no harness polling", []).append(rows)
             results.setdefault("comparison drawn, no harness polling", []).append(comparison)
