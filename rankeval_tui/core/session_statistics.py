@@ -12,15 +12,16 @@ import os
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
 from rankeval_tui.core.evaluation.compare import compare
 from rankeval_tui.core.evaluation.evaluate import Report
-from rankeval_tui.core.evaluation.stats import PairedStatistics, paired_statistics
+from rankeval_tui.core.evaluation.paired_tests import TEST_ALIASES
+from rankeval_tui.core.evaluation.stats import MetricStatistics, PairedStatistics, paired_statistics
 
 
 def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStatistics | None:
@@ -29,6 +30,33 @@ def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStati
     if len(reports) < 2:
         return None
     return paired_statistics([compare(reports[0], r) for r in reports[1:]], **settings)
+
+
+def chosen_then_both(reports: Sequence[Report], settings: dict[str, Any]) -> Iterator[PairedStatistics | None]:
+    """``family_statistics`` with the chosen test alone, then with both tests, comparing the
+    reports once and drawing the chosen test once: the second is the first with the other
+    test's results beside it, which is what ``both=True`` computes (tests/core/test_session_statistics.py)."""
+    if len(reports) < 2:
+        yield None
+        yield None
+        return
+    comparisons = [compare(reports[0], r) for r in reports[1:]]
+    chosen = TEST_ALIASES.get(settings.get("test", "randomization"), "randomization")
+    first = paired_statistics(comparisons, **{**settings, "both": False})
+    yield first
+    other = "bootstrap" if chosen == "randomization" else "randomization"
+    second = paired_statistics(comparisons, **{**settings, "test": other, "both": False})
+    yield replace(
+        first,
+        candidates=tuple(
+            replace(mine, metrics={m: _beside(s, theirs.metrics[m]) for m, s in mine.metrics.items()})
+            for mine, theirs in zip(first.candidates, second.candidates)
+        ),
+    )
+
+
+def _beside(chosen: MetricStatistics, other: MetricStatistics) -> MetricStatistics:
+    return replace(chosen, sign_flip=chosen.sign_flip or other.sign_flip, bootstrap=chosen.bootstrap or other.bootstrap)
 
 
 CHILD_NICENESS = 5
@@ -48,8 +76,10 @@ def _statistics_child(jobs: Connection, sender: Connection) -> None:
         return
     try:
         if early:  # the chosen test's p and verdict first: the bootstrap is most of the time
-            sender.send((True, family_statistics(reports, **{**settings, "both": False})))
-        sender.send((True, family_statistics(reports, **settings)))
+            for result in chosen_then_both(reports, settings):
+                sender.send((True, result))
+        else:
+            sender.send((True, family_statistics(reports, **settings)))
     except BaseException:  # the parent re-raises it: a bug must surface, not hang the screen
         sender.send((False, traceback.format_exc()))
     finally:

@@ -65,3 +65,23 @@ def test_a_job_goes_to_the_waiting_child_and_a_new_one_waits_for_the_next(seed_d
             assert time.monotonic() < deadline, "the waiting child never lowered its priority"
             time.sleep(0.01)
         assert os.getpriority(os.PRIO_PROCESS, spare.process.pid) >= os.getpriority(os.PRIO_PROCESS, 0) + 5
+
+
+def test_the_second_result_is_what_both_tests_at_once_give_on_hundreds_of_queries(tmp_path: Path) -> None:
+    """``chosen_then_both`` draws the chosen test once and adds the other beside it: on 300
+    queries (Monte-Carlo sign-flip and bootstrap, two candidates for Holm) its second result is
+    ``family_statistics`` with both tests, field for field, for either chosen test."""
+    from benchmarks.synth import SynthSpec, make_data, write_protocol
+    from rankeval_tui.core.session_statistics import chosen_then_both, family_statistics
+
+    paths = write_protocol(tmp_path / "p", make_data(SynthSpec(300, 20, 10, runs=("bm25.run", "dense", "splade"))))
+    session = ScoringSession.load(paths.directory, [(None, p) for p in paths.json_runs.values()])
+    reports = session.family(session.accepted[0].name)
+    for test in ("randomization", "bootstrap"):
+        settings = {"test": test, "samples": 200, "seed": 7}
+        first, second = chosen_then_both(reports, settings)
+        assert first == family_statistics(reports, **settings, both=False)
+        assert second == family_statistics(reports, **settings)
+        assert second is not None and all(
+            m.sign_flip is not None and m.bootstrap is not None for c in second.candidates for m in c.metrics.values()
+        )
