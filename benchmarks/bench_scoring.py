@@ -20,6 +20,9 @@ headless app of 120x36 (as the snapshot tests), for each repeat:
   issue 13's "open to rows shown";
 - comparison drawn, no harness polling (the same app start, then ``v``): the comparison's paint, but the script
   sleeps on events instead of polling with ``pilot`` (see ``measure_unpolled``);
+- statistics, v 1 s after open (a separate app start): ``v`` posted a second after the session
+  is adopted (the rows read first; the statistics child started ahead is ready), then until
+  the statistics are on screen and complete, with no harness polling;
 - k change: ``+`` pressed on the comparison view until every report is re-scored at k+1 and the
   cells are updated in place (the rows are not rebuilt), then the same for ``-``;
 - statistics after open / after k change: from ``v`` (and from ``-``) until the statistics
@@ -133,6 +136,38 @@ async def measure_unpolled(directory: Path, runs: list[Path], queries: int) -> t
         ScoreScreen.set_session = original  # type: ignore[method-assign]
 
 
+async def measure_statistics_after_reading(
+    directory: Path, runs: list[Path], pause: float = 1.0
+) -> tuple[float, float]:
+    """``v`` posted ``pause`` seconds after the screen adopted the session (a user reads the
+    rows first), then the seconds until the statistics are on screen and until they are
+    complete, looked at every 10 ms with ``asyncio.sleep`` (no harness polling)."""
+    adopted = asyncio.Event()
+    original = ScoreScreen.set_session
+
+    def set_session(self: ScoreScreen, session) -> None:
+        original(self, session)
+        adopted.set()
+
+    ScoreScreen.set_session = set_session  # type: ignore[method-assign]
+    try:
+        app = RankevalApp(directory, run_specs=[(None, path) for path in runs])
+        async with app.run_test(size=(120, 36)):
+            await adopted.wait()
+            await asyncio.sleep(pause)
+            summary = app.screen.query_one(CompareSummary)
+            pressed = time.perf_counter()
+            app.post_message(events.Key("v", "v"))
+            shown: float | None = None
+            while not complete(summary):
+                await asyncio.sleep(0.01)
+                if shown is None and summary.current_statistics() is not None:
+                    shown = time.perf_counter() - pressed
+            return shown if shown is not None else time.perf_counter() - pressed, time.perf_counter() - pressed
+    finally:
+        ScoreScreen.set_session = original  # type: ignore[method-assign]
+
+
 async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[str, float]:
     specs = [(None, path) for path in runs]
     start = time.perf_counter()
@@ -194,6 +229,11 @@ def measure_size(queries: int, args: argparse.Namespace) -> dict[str, list[float
             rows, comparison = asyncio.run(measure_unpolled(paths.directory, runs, queries))
             results.setdefault("single-run rows drawn, no harness polling", []).append(rows)
             results.setdefault("comparison drawn, no harness polling", []).append(comparison)
+            gc.unfreeze()
+            gc.collect()
+            shown, done = asyncio.run(measure_statistics_after_reading(paths.directory, runs))
+            results.setdefault("statistics on screen, v 1 s after open, no polling", []).append(shown)
+            results.setdefault("statistics complete, v 1 s after open, no polling", []).append(done)
         results["screen part of open (open - load)"] = [
             opened - loaded
             for opened, loaded in zip(
