@@ -5,7 +5,11 @@ Most lines of a qrels file (``d17 = 0``, ``"msmarco_v2.1_doc_00_12345" = 0``) re
 query to the next, so a line parser with a line cache turns them into one dictionary look-up
 each, whatever the keys look like. Lines it does not know are handed to tomllib one at a time,
 and multi-line constructs one table section at a time, so a rare construct costs tomllib's
-speed on its own line or section, never on the whole file (no cliff).
+speed on its own line or section, never on the whole file (no cliff). Before the line parser,
+sections that repeat the first one's text but for labels 0/1 (a qrels file as tomli-w writes
+it, in any spacing) are read from the text itself, without splitting it into lines
+(``_binary_sections``, ``toml_spans.BinaryTemplate``); the line parser reads from the first
+section that does not.
 
 The contract (checked by ``tests/core/test_fasttoml.py`` with a differential hypothesis test
 against tomllib): **whenever ``loads(text)`` returns a dict, ``tomllib.loads(text)`` succeeds
@@ -68,12 +72,14 @@ from rankeval_tui.core.files.toml_grammar import (
     ONE_KEY,
     PAIR,
     SCALARS,
-    UNKNOWN,
     Unsupported,
     key_of,
     scalar_of,
 )
 from rankeval_tui.core.files.toml_spans import BinaryTemplate, section_starts
+
+UNKNOWN = ("", None)
+"""The line cache's default: a line not seen yet (a tuple, so the cache stays one type)."""
 
 if sys.version_info >= (3, 11):
     import tomllib as tomllib

@@ -29,15 +29,12 @@ HEADER = re.compile(rf"{WS}\[{WS}({PATH}){WS}\]{TAIL}")
 ARRAY_HEADER = re.compile(rf"{WS}\[\[{WS}({PATH}){WS}\]\]{TAIL}")
 PAIR = re.compile(rf"{WS}({KEY}){WS}={WS}({SCALAR}|{INLINE_ARRAY}|\[(?={WS}$)){TAIL}")
 ONE_KEY = re.compile(rf"{WS}({KEY}){WS}=")
-INTEGER = re.compile(INT)
 ITEM = re.compile(rf"{WS}({SCALAR}){WS},{TAIL}")
 CLOSE = re.compile(rf"{WS}\]{TAIL}")
 BLANK_OR_COMMENT = re.compile(TAIL)
 ESCAPES = re.compile(ESCAPE)
 SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
 MAX_DIGITS = 18
-UNKNOWN = ("", None)
-"""The line cache's default: a line not seen yet (a tuple, so the cache stays one type)."""
 
 
 class Unsupported(Exception):
