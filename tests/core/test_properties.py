@@ -259,3 +259,13 @@ def test_statistics_counted_by_distinct_delta_equal_the_pair_by_pair_definitions
     }
     assert sorted_losses(paired, distinct) == tuple(sorted(((q, d) for q, d in paired if d < 0), key=lambda p: p[1]))
     assert sum((d * n for d, n in distinct), Fraction(0)) == sum(deltas, Fraction(0))
+
+
+@SETTINGS
+@given(fractions_with_twins)
+def test_the_exact_mean_counted_per_distinct_value_is_the_plain_mean(values: list[Fraction]) -> None:
+    from rankeval_tui.core.evaluation.evaluate import exact_mean
+
+    expected = sum(values, Fraction(0)) / len(values) if values else None
+    assert exact_mean(values) == expected
+    assert exact_mean(iter(values)) == expected  # any iterable, read once

@@ -8,6 +8,7 @@ Renderers and screens format a ``Report``; they never recompute a metric.
 from __future__ import annotations
 
 import shlex
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -176,17 +177,21 @@ def exact_mean(values: Iterable[Fraction]) -> Fraction | None:
     """Exact mean of fractions, or None for no values.
 
     Summing numerators per denominator keeps this integer arithmetic for the common case of a
-    few distinct denominators, instead of one Fraction normalisation per addition.
+    few distinct denominators, instead of one Fraction normalisation per addition. Values are
+    counted per distinct object first (in C): ``exact_ratio`` shares one Fraction per value, so
+    10,000 rows hold a few hundred, and reading ``numerator``/``denominator`` (Python-level
+    properties) per row was most of the cost.
     """
-    by_denominator: dict[int, int] = {}
-    count = 0
-    for value in values:
-        by_denominator[value.denominator] = by_denominator.get(value.denominator, 0) + value.numerator
-        count += 1
-    if not count:
+    listed = list(values)
+    if not listed:
         return None
+    objects = dict(zip(map(id, listed), listed))  # all alive in ``listed``: the ids are distinct
+    by_denominator: dict[int, int] = {}
+    for key, times in Counter(map(id, listed)).items():
+        value = objects[key]
+        by_denominator[value.denominator] = by_denominator.get(value.denominator, 0) + value.numerator * times
     total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
-    return total / count
+    return total / len(listed)
 
 
 def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = raise_problem) -> None:
