@@ -246,10 +246,11 @@ fractions_with_twins = st.lists(
 @SETTINGS
 @given(fractions_with_twins)
 def test_statistics_counted_by_distinct_delta_equal_the_pair_by_pair_definitions(deltas: list[Fraction]) -> None:
-    from rankeval_tui.core.evaluation.stats import distinct_deltas, outcome_counts, sorted_losses
+    from rankeval_tui.core.evaluation.evaluate import distinct_objects
+    from rankeval_tui.core.evaluation.stats import outcome_counts, sorted_losses
 
     paired = [(f"q:{1000 + i}", delta) for i, delta in enumerate(deltas)]
-    distinct = distinct_deltas(deltas)
+    distinct = distinct_objects(deltas)
     assert sum(times for _, times in distinct) == len(deltas)
     counts = outcome_counts(distinct, len(deltas))
     assert counts == {

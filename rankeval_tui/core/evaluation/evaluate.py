@@ -13,11 +13,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, exact_ratio, extra_values, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -173,25 +175,36 @@ def exact_fields(key: str, value: Fraction | None) -> dict[str, str | float | No
     return {key: fraction_text(value), f"{key}_decimal": None if value is None else float(value)}
 
 
+def distinct_objects(values: Iterable[T]) -> list[tuple[T, int]]:
+    """Each distinct object of ``values`` with the number of times it occurs, in order of first
+    occurrence, counted by identity in C (all are alive in the list meanwhile, so ids differ).
+
+    Why: the evaluator shares one Fraction per value (``exact_ratio``) and ``compare`` one delta
+    per pair of values, so 10,000 rows hold a few hundred objects; reading, comparing or adding
+    10,000 Fractions one by one (Python-level arithmetic and properties) was the cost of means,
+    statistics and table sizing. Equal values held by different objects stay separate entries,
+    which suits every use: sums, counts and widths."""
+    listed = list(values)
+    objects = dict(zip(map(id, listed), listed))
+    return [(objects[key], times) for key, times in Counter(map(id, listed)).items()]
+
+
 def exact_mean(values: Iterable[Fraction]) -> Fraction | None:
     """Exact mean of fractions, or None for no values.
 
     Summing numerators per denominator keeps this integer arithmetic for the common case of a
-    few distinct denominators, instead of one Fraction normalisation per addition. Values are
-    counted per distinct object first (in C): ``exact_ratio`` shares one Fraction per value, so
-    10,000 rows hold a few hundred, and reading ``numerator``/``denominator`` (Python-level
-    properties) per row was most of the cost.
+    few distinct denominators, instead of one Fraction normalisation per addition, over each
+    distinct value object once (``distinct_objects``).
     """
-    listed = list(values)
-    if not listed:
-        return None
-    objects = dict(zip(map(id, listed), listed))  # all alive in ``listed``: the ids are distinct
     by_denominator: dict[int, int] = {}
-    for key, times in Counter(map(id, listed)).items():
-        value = objects[key]
+    count = 0
+    for value, times in distinct_objects(values):
         by_denominator[value.denominator] = by_denominator.get(value.denominator, 0) + value.numerator * times
+        count += times
+    if not count:
+        return None
     total = sum((Fraction(n, d) for d, n in by_denominator.items()), Fraction(0))
-    return total / len(listed)
+    return total / count
 
 
 def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = raise_problem) -> None:

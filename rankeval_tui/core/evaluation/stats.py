@@ -35,14 +35,13 @@ deltas and the seed, never on the other candidates or their order.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric
-from rankeval_tui.core.evaluation.evaluate import exact_fields
+from rankeval_tui.core.evaluation.evaluate import distinct_objects, exact_fields
 from rankeval_tui.core.evaluation.paired_tests import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
@@ -199,7 +198,7 @@ def metric_statistics(
     beforehand for a whole family (``paired_statistics``)."""
     paired = paired_deltas(comparison, metric) if paired is None else paired
     deltas = [delta for _, delta in paired]
-    distinct = distinct_deltas(deltas)
+    distinct = distinct_objects(deltas)  # compare shares one delta per pair of values
     counts = outcome_counts(distinct, len(deltas))
     losses = sorted_losses(paired, distinct)
     if tests is not None:
@@ -230,20 +229,8 @@ def paired_deltas(comparison: Comparison, metric: Metric) -> list[tuple[str, Fra
     return [(row.query, delta) for row in comparison.rows if (delta := row.delta(metric)) is not None]
 
 
-def distinct_deltas(deltas: Sequence[Fraction]) -> list[tuple[Fraction, int]]:
-    """Each distinct delta object with the number of times it occurs, in order of first occurrence.
-
-    Why: ``compare`` shares one Fraction per distinct pair of values, so 10,000 deltas are a few
-    hundred objects. Counting them by identity runs in C; comparing or adding 10,000 Fractions
-    one by one (Python-level arithmetic) was most of the early statistics at 10,000 queries.
-    Equal values held by different objects stay separate entries: every use below is a sum."""
-    times = Counter(map(id, deltas))
-    objects = dict(zip(map(id, deltas), deltas))
-    return [(objects[key], count) for key, count in times.items()]
-
-
 def outcome_counts(distinct: Sequence[tuple[Fraction, int]], total: int) -> dict[str, int]:
-    """``Comparison.counts`` from the paired deltas already at hand (``distinct_deltas`` of
+    """``Comparison.counts`` from the paired deltas already at hand (``distinct_objects`` of
     ``total`` deltas): win > 0, loss < 0, tie 0."""
     win = sum(times for delta, times in distinct if delta > 0)
     loss = sum(times for delta, times in distinct if delta < 0)

@@ -62,20 +62,16 @@ def shown_path(path: Path, protocol_dir: Path) -> str:
         return str(path)
 
 
-def run_cells(
-    row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool = False, memo: dict[int, Text] | None = None
-) -> list[Any]:
+def run_cells(row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool, memo: dict[int, Text]) -> list[Any]:
     """A row's cells. ``memo`` (one per refresh) holds each value's cell by the value's identity:
     the evaluator shares one Fraction per value, and hashing a Fraction (for ``value_cell``'s
     cache) was half of a 10,000-row refresh; the rows keep the values alive meanwhile."""
     cells = []
     for metric in metrics:
         value = row.value(metric)
-        cell = None if memo is None else memo.get(id(value))
+        cell = memo.get(id(value))
         if cell is None:
-            cell = value_cell(value)
-            if memo is not None:
-                memo[id(value)] = cell
+            cell = memo[id(value)] = value_cell(value)
         cells.append(cell)
     return [
         row.query,

@@ -15,6 +15,7 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
+from rankeval_tui.core.evaluation.evaluate import distinct_objects
 from rankeval_tui.tui.widgets.row_table import RowTable
 
 
@@ -45,10 +46,8 @@ def width_range(cells: Iterable[object]) -> tuple[int, int] | None:
     None when one cannot be sized that way (Textual measures those).
 
     Cells are mostly shared objects (delta_chart caches one Text per value), so a column of
-    10,000 rows holds a few hundred distinct ones; collecting them by ``id`` runs in C (all are
-    alive in the table meanwhile, so the ids are distinct)."""
-    listed = list(cells)
-    widths = [cell_width(cell) for cell in dict(zip(map(id, listed), listed)).values()]
+    10,000 rows holds a few hundred distinct ones (``distinct_objects``)."""
+    widths = [cell_width(cell) for cell, _ in distinct_objects(cells)]
     known = [width for width in widths if width is not None]
     if len(known) != len(widths) or not known:
         return None
