@@ -8,13 +8,9 @@ from pathlib import Path
 from textual.widgets import DataTable, Static
 
 from rankeval_tui.tui.app import RankevalApp
+from tests.tui.settling import settle
 
 SIZE = (120, 36)
-
-
-async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def shown(screen, selector: str) -> str:

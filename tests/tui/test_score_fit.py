@@ -21,7 +21,8 @@ from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.query_screen import QueryScreen
 from rankeval_tui.tui.widgets.query_jump import find_query, not_found
 from tests.tui.big_protocol import write_big_protocol
-from tests.tui.test_score_screen import cell, open_comparison, order, plain, settle, specs
+from tests.tui.settling import settle
+from tests.tui.test_score_screen import cell, open_comparison, order, plain, specs
 
 SMALL, LARGE = (80, 24), (140, 40)
 BIG_RUNS = ("bm25", "dense", "all_empty")

@@ -11,7 +11,8 @@ from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.query_screen import QueryScreen
-from tests.tui.test_score_screen import cell, exact, order, plain, settle, specs
+from tests.tui.settling import settle
+from tests.tui.test_score_screen import cell, exact, order, plain, specs
 
 METRICS = ("ndcg", "recall", "ap")
 

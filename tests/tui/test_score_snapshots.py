@@ -16,6 +16,7 @@ import pytest
 
 from rankeval_tui.tui.app import RankevalApp
 from tests.tui.big_protocol import write_big_protocol
+from tests.tui.settling import settle
 
 SIZE = (120, 36)
 DEMO = Path(__file__).resolve().parents[2] / "protocols" / "help-docs-zh"
@@ -23,11 +24,6 @@ DEMO = Path(__file__).resolve().parents[2] / "protocols" / "help-docs-zh"
 
 def app_with(*names: str) -> RankevalApp:
     return RankevalApp(DEMO, run_specs=[(None, DEMO / "runs" / f"{name}.json") for name in names])
-
-
-async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def test_single_run_view(snap_compare) -> None:

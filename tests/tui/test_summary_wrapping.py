@@ -66,7 +66,7 @@ async def test_a_wrapped_runs_line_continues_under_the_run_names(tmp_path) -> No
     from rankeval_tui.core.files.demo import copy_demo
     from rankeval_tui.tui.app import RankevalApp
     from rankeval_tui.tui.widgets.score_header import RUNS_INDENT
-    from tests.tui.test_score_screen import settle
+    from tests.tui.settling import settle
 
     app = RankevalApp(copy_demo(tmp_path / "demo"))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +49,7 @@ class ScoreFooter(Footer):
     descriptions, enabled state and tooltips, the width, and the footer's own display settings."""
 
     _shown: tuple[Any, ...] | None = None
+    _rebuilding: asyncio.Lock | None = None
 
     def _shown_bindings(self) -> list[tuple[Binding, bool, str]]:
         """The shown bindings, one per action (as the stock footer groups them)."""
@@ -86,8 +88,22 @@ class ScoreFooter(Footer):
         self.call_later(self.recompose)
 
     async def recompose(self) -> None:
-        showing = self._showing() if self._bindings_ready and self.is_attached else None
-        if showing is not None and showing == self._shown:
-            return
-        self._shown = showing
-        await super().recompose()
+        """Rebuild unless what it would show is shown, one rebuild at a time.
+
+        Why one at a time: a rebuild awaits the removal and mounting of its keys, and a second
+        one started meanwhile (the bindings signal after the load, beside the one at start)
+        could finish first, leaving the older keys on screen (``v`` greyed though two runs were
+        loaded) while ``_shown`` named the newer ones. Serialised, each compares afresh."""
+        if self._rebuilding is None:
+            self._rebuilding = asyncio.Lock()
+        async with self._rebuilding:
+            showing = self._showing() if self._bindings_ready and self.is_attached else None
+            if showing is not None and showing == self._shown:
+                return
+            self._shown = showing
+            await super().recompose()
+
+    def showing_current_keys(self) -> bool:
+        """No rebuild running, and the keys shown are the screen's current ones (tests wait on it)."""
+        idle = self._rebuilding is None or not self._rebuilding.locked()
+        return idle and (not self._bindings_ready or self._shown == self._showing())
