@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+from rankeval_tui.tui.score_screen import ScoreScreen
 from rankeval_tui.tui.widgets.score_footer import ScoreFooter
 
 
 async def settle(pilot) -> None:
-    """Workers done, the app idle, and every footer showing its screen's current keys.
+    """The scoring screen loaded (its session or its problem set), workers done, the app idle,
+    and every footer showing its screen's current keys. Loaded: a test may start before the
+    screen has started its loading worker, and then no worker is there to wait for.
 
     Why the footer: it rebuilds after the refresh that follows a bindings signal, which can land
     after the workers and one pause; an assertion or snapshot taken before it sees the loading
     state's greyed ``v`` (a fresh CI clone's 140x40 snapshot did, once)."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
     for _ in range(250):  # at most 5 s
-        footers = list(pilot.app.screen.query(ScoreFooter))
-        if all(footer.showing_current_keys() for footer in footers):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = pilot.app.screen
+        loaded = not isinstance(screen, ScoreScreen) or screen.session is not None or screen.problem is not None
+        if loaded and all(footer.showing_current_keys() for footer in screen.query(ScoreFooter)):
             break
         await pilot.pause(0.02)
     await pilot.pause()
