@@ -159,6 +159,9 @@ class ScoreScreen(Screen[None]):
         self.problem = None
         self.set_reactive(ScoreScreen.state, self.state.adopting(session))
         self.session = session
+        # v's availability depends on the runs accepted; the footer only asks again on a
+        # bindings signal, and when the table had the focus before the load none came.
+        self.refresh_bindings()
 
     # ------------------------------------------------------------------ reactive plumbing
 

@@ -22,4 +22,9 @@ async def settle(pilot) -> None:
         if loaded and all(footer.showing_current_keys() for footer in screen.query(ScoreFooter)):
             break
         await pilot.pause(0.02)
+    else:
+        raise AssertionError(
+            f"the screen did not settle in 5 s: loaded={loaded}, footers current: "
+            f"{[footer.showing_current_keys() for footer in screen.query(ScoreFooter)]}"
+        )
     await pilot.pause()
