@@ -43,6 +43,7 @@ import gc
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -168,6 +169,37 @@ async def measure_statistics_after_reading(
         ScoreScreen.set_session = original  # type: ignore[method-assign]
 
 
+async def measure_command_line(directory: Path, runs: list[Path], queries: int) -> float:
+    """``rankeval-tui DIR --run ...`` from its parsed arguments to the single-run rows painted,
+    as the command does it (``cli.inspect``: the protocol validated before the app, handed on to
+    it, the runs read by a forked child meanwhile), with no harness polling. Starts while this
+    process runs no other thread, as the command does (else the runs are read in-process)."""
+    from rankeval_tui.cli import build_parser
+    from rankeval_tui.cli.inspect import preread_files, scoring_app
+
+    adopted, rows_painted = asyncio.Event(), asyncio.Event()
+    original = ScoreScreen.set_session
+    rows_drawn: list[list[float]] = []
+
+    def set_session(self: ScoreScreen, session) -> None:
+        if not adopted.is_set():
+            rows_drawn.append(watch_paint(self, queries, rows_painted.set, view="run"))
+        original(self, session)
+        adopted.set()
+
+    ScoreScreen.set_session = set_session  # type: ignore[method-assign]
+    try:
+        args = build_parser().parse_args(["inspect", str(directory), *[f"--run={path}" for path in runs]])
+        start = time.perf_counter()
+        app = scoring_app(args, preread_files(args))
+        async with app.run_test(size=(120, 36)):
+            await adopted.wait()
+            await asyncio.wait_for(rows_painted.wait(), 120)
+            return rows_drawn[0][0] - start
+    finally:
+        ScoreScreen.set_session = original  # type: ignore[method-assign]
+
+
 async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[str, float]:
     specs = [(None, path) for path in runs]
     start = time.perf_counter()
@@ -225,6 +257,12 @@ def measure_size(queries: int, args: argparse.Namespace) -> dict[str, list[float
             for label, seconds in asyncio.run(measure_app(paths.directory, runs, queries)).items():
                 results.setdefault(label, []).append(seconds)
             gc.unfreeze()  # what that app's load froze is garbage now
+            gc.collect()
+            threads = threading.active_count()
+            command_line = asyncio.run(measure_command_line(paths.directory, runs, queries))
+            results.setdefault("rankeval-tui DIR: rows drawn (the command's path)", []).append(command_line)
+            results.setdefault("  threads running at its start (1: runs read by a child)", []).append(threads)
+            gc.unfreeze()
             gc.collect()
             rows, comparison = asyncio.run(measure_unpolled(paths.directory, runs, queries))
             results.setdefault("single-run rows drawn, no harness polling", []).append(rows)

@@ -9,6 +9,7 @@ reason, while the other runs stay usable.
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from rankeval_tui.cli.common import (
     add_baseline_argument,
@@ -17,13 +18,17 @@ from rankeval_tui.cli.common import (
     add_run_arguments,
     finish_judging,
     judge_command,
-    load_protocol_from_args,
     metrics_from_args,
     protocol_dir,
     require_terminal,
 )
-from rankeval_tui.core.files import load_chunk_map, parse_run_argument, run_files
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, parse_run_argument, run_files
 from rankeval_tui.core.files.baseline import choose_baseline
+from rankeval_tui.core.preread import Preread, start_run_prefetch
+
+if TYPE_CHECKING:
+    from rankeval_tui.tui.app import RankevalApp
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -41,27 +46,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_inspect(args: argparse.Namespace) -> int:
-    protocol = load_protocol_from_args(args)  # raises ContractError -> exit 2 before the app opens
-    metrics = metrics_from_args(args, protocol)
-    if args.chunk_map is not None:
-        load_chunk_map(args.chunk_map)
     directory = protocol_dir(args)
-    specs = [parse_run_argument(a, directory) for a in args.run]
-    names = [name or path.stem for name, path in specs] or [path.stem for path in run_files(directory)]
-    choose_baseline(names, requested=args.baseline, protocol_dir=directory)  # a bad name: exit 2 here
-    require_terminal()
-    from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
-
-    app = RankevalApp(
-        directory,
-        run_specs=specs,
-        qrels_path=args.qrels,
-        k=args.k,
-        split=args.split,
-        chunk_map_path=args.chunk_map,
-        metrics=metrics,
-        baseline=args.baseline,
-    )
+    preread = preread_files(args)  # a bad protocol: exit 2 here, before any screen opens
+    try:
+        require_terminal()
+    except ContractError:
+        preread.close()
+        raise
+    app = scoring_app(args, preread)
     try:
         app.run()
     finally:
@@ -72,3 +64,42 @@ def run_inspect(args: argparse.Namespace) -> int:
         if session is not None and session.finished_message is None:
             code = finish_judging(session, judge_command(directory, args.qrels))
     return code or app.return_code or 0  # return_code 1: the app ended on an unhandled error
+
+
+def preread_files(args: argparse.Namespace) -> Preread:
+    """The protocol and qrels, validated (``ContractError``: exit 2), the run arguments and the
+    baseline checked, and the run files being read by a forked child meanwhile (``core.preread``):
+    the scoring screen's first load starts from these instead of reading them again."""
+    directory = protocol_dir(args)
+    specs = tuple(parse_run_argument(a, directory) for a in args.run)
+    prefetch = start_run_prefetch(specs or tuple((None, path) for path in run_files(directory)))
+    try:
+        base, qrels = load_protocol_and_qrels(directory, args.qrels)
+        metrics_from_args(args, base.with_overrides(args.k, args.split))
+        if args.chunk_map is not None:
+            load_chunk_map(args.chunk_map)
+        names = [name or path.stem for name, path in specs] or [path.stem for path in run_files(directory)]
+        choose_baseline(names, requested=args.baseline, protocol_dir=directory)  # a bad name: exit 2 here
+    except BaseException:
+        if prefetch is not None:
+            prefetch.cancel()
+        raise
+    return Preread(base, qrels, prefetch)
+
+
+def scoring_app(args: argparse.Namespace, preread: Preread) -> RankevalApp:
+    """The app ``inspect`` runs (the benchmark opens it through this too)."""
+    from rankeval_tui.tui.app import RankevalApp  # textual only when a screen is wanted
+
+    directory = protocol_dir(args)
+    return RankevalApp(
+        directory,
+        run_specs=[parse_run_argument(a, directory) for a in args.run],
+        qrels_path=args.qrels,
+        k=args.k,
+        split=args.split,
+        chunk_map_path=args.chunk_map,
+        metrics=metrics_from_args(args, preread.protocol.with_overrides(args.k, args.split)),
+        baseline=args.baseline,
+        preread=preread,
+    )

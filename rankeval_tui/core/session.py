@@ -42,6 +42,7 @@ from rankeval_tui.core.evaluation.stats import (
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, run_files
 from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
 from rankeval_tui.core.gc_pause import paused_gc
+from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session_runs import (
     LoadedRun,
     RunSpec,
@@ -99,17 +100,24 @@ class ScoringSession:
         chunk_map_path: Path | None = None,
         metrics: Sequence[MetricId] = PRIMARY,
         baseline: str | None = None,
+        preread: Preread | None = None,
     ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
         score against), as do an unknown ``baseline`` and a bad ``runs/BASELINE``; a bad run
         does not (it is kept as rejected). No ``run_specs`` means every file in ``runs/``, as
-        the CLI does."""
+        the CLI does. ``preread``: what the command line read of these files already
+        (``core.preread``), used instead of reading them again."""
         protocol_dir = Path(protocol_dir)
-        base, qrels = load_protocol_and_qrels(protocol_dir, qrels_path)
-        chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
+        base, qrels = (
+            (preread.protocol, preread.qrels)
+            if preread is not None
+            else load_protocol_and_qrels(protocol_dir, qrels_path)
+        )
         given = tuple(run_specs or ())
+        specs = given or tuple((None, p) for p in run_files(protocol_dir))
+        loaded = preread.runs_for(specs) if preread is not None else read_runs(specs)  # first: a child waits on it
+        chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
         protocol = base.with_overrides(k, split)
-        loaded = read_runs(given or tuple((None, p) for p in run_files(protocol_dir)))
         chosen = tuple(metrics) or PRIMARY
         scored = score_runs(protocol, loaded, chunk_map, chunk_map_path, chosen)
         return cls(

@@ -14,6 +14,7 @@ from textual.screen import Screen
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
+from rankeval_tui.core.preread import Preread
 from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
 from rankeval_tui.tui.judge_screen import JudgeScreen, open_judge_screen
 from rankeval_tui.tui.messages import OpenJudging
@@ -46,6 +47,7 @@ class RankevalApp(App[int | str | None]):
         chunk_map_path: Path | None = None,
         metrics: tuple[MetricId, ...] = PRIMARY,
         baseline: str | None = None,
+        preread: Preread | None = None,
     ) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
@@ -59,6 +61,7 @@ class RankevalApp(App[int | str | None]):
         self.chunk_map_path = chunk_map_path
         self.metrics = metrics
         self.baseline = baseline
+        self.preread = preread
 
     def score_request(self) -> LoadRequest:
         """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
@@ -71,6 +74,7 @@ class RankevalApp(App[int | str | None]):
             self.chunk_map_path,
             self.metrics,
             self.baseline,
+            self.preread,
         )
 
     def get_default_screen(self) -> Screen:

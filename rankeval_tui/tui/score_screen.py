@@ -26,6 +26,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.gc_pause import paused_gc
+from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenJudging
@@ -62,8 +63,11 @@ class LoadRequest:
     metrics: tuple[MetricId, ...] = PRIMARY
     baseline: str | None = None
     """``--baseline NAME``; None leaves the choice to ``runs/BASELINE`` and the first run."""
+    preread: Preread | None = None
+    """What the command line read already (``core.preread``): for the first load only."""
 
-    def load(self) -> ScoringSession:
+    def load(self, first: bool = False) -> ScoringSession:
+        """The session; the ``first`` load uses ``preread``, any later one reads the files."""
         return ScoringSession.load(
             self.protocol_dir,
             self.run_specs,
@@ -73,6 +77,7 @@ class LoadRequest:
             chunk_map_path=self.chunk_map_path,
             metrics=self.metrics,
             baseline=self.baseline,
+            preread=self.preread if first else None,
         )
 
 
@@ -136,7 +141,7 @@ class ScoreScreen(Screen[None]):
     def load_worker(self, initial: bool = False) -> None:
         """Read protocol and runs off the UI thread; a bad protocol becomes a message, not a crash."""
         try:
-            session = self.request.load() if initial or self.session is None else self.session.reload()
+            session = self.request.load(initial) if initial or self.session is None else self.session.reload()
         except ContractError as error:
             prefix = (
                 "protocol rejected"

@@ -324,6 +324,32 @@ def test_inspect_exits_2_on_an_invalid_protocol(seed_copy: Path) -> None:
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
 
 
+async def test_the_command_hands_what_it_read_to_the_screen(seed_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``inspect`` validates the protocol before the app opens; the screen's first load starts
+    from that read (``core.preread``) instead of reading the protocol and qrels again, and
+    shows the same rows."""
+    import rankeval_tui.core.session as session_module
+    from rankeval_tui.cli import build_parser
+    from rankeval_tui.cli.inspect import preread_files, scoring_app
+
+    runs = {name: seed_dir / "runs" / f"{name}.json" for name in ("fixture_A", "fixture_B")}
+    args = build_parser().parse_args(["inspect", str(seed_dir), *[f"--run={path}" for path in runs.values()]])
+    preread = preread_files(args)
+
+    def read_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the screen read the protocol again")
+
+    monkeypatch.setattr(session_module, "load_protocol_and_qrels", read_again)
+    app = scoring_app(args, preread)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, ScoreScreen) and screen.problem is None
+        assert [s.name for s in screen.session.accepted] == ["fixture_A", "fixture_B"]
+        table = screen.query_one("#score-run-table", DataTable)
+        run_rows_match(table, evaluate(load_protocol(seed_dir), load_run(runs[screen.candidate])).to_json())
+
+
 async def test_drill_down_shows_rankings_labels_and_cutoff(seed_dir: Path) -> None:
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
@@ -642,9 +668,9 @@ async def test_footer_enables_v_when_two_runs_load_after_the_table_took_the_focu
     focused = threading.Event()
     real_load = LoadRequest.load
 
-    def held_load(request: LoadRequest):
+    def held_load(request: LoadRequest, first: bool = False):
         assert focused.wait(10), "the table never took the focus"
-        return real_load(request)
+        return real_load(request, first)
 
     monkeypatch.setattr(LoadRequest, "load", held_load)
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))

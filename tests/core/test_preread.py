@@ -1,0 +1,151 @@
+"""The command line's preread (core/preread.py): runs read by a forked child are the runs the
+session would read itself, a failed child costs nothing but time, and a session built from the
+preread is the session built from the files.
+
+The fork is tried in a fresh interpreter: ``start_run_prefetch`` refuses to fork a process that
+runs other threads (a pytest-xdist worker does), so that is where the command's case is.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from rankeval_tui.core.files import load_protocol_and_qrels
+from rankeval_tui.core.preread import Preread, RunPrefetch, start_run_prefetch
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_runs import read_runs
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_files(directory: Path) -> tuple[tuple[None, Path], ...]:
+    """Two good runs with real-world IDs and a malformed one, in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    good = {"q:1001": ["docs/export.md", "msmarco_v2.1_doc_00_12345", "d.1"], "q:1002": ["d.1", "docs/export.md"]}
+    (directory / "A.json").write_text(json.dumps(good), encoding="utf-8")
+    (directory / "B.json").write_text(json.dumps({"q:1001": ["d.1"], "q:1002": []}), encoding="utf-8")
+    (directory / "C.json").write_text('{"q:1001": ["d.1", ', encoding="utf-8")
+    return tuple((None, directory / f"{name}.json") for name in "ABC")
+
+
+def in_fresh_interpreter(body: str, tmp_path: Path) -> str:
+    """Run ``body`` in a new single-threaded Python (where the command forks) and return its stdout."""
+    script = textwrap.dedent(
+        f"""
+        import os, signal, sys, time
+        from pathlib import Path
+        sys.path.insert(0, {str(ROOT)!r})
+        from rankeval_tui.core.preread import start_run_prefetch
+        from rankeval_tui.core.session_runs import read_runs
+        specs = tuple((None, Path({str(tmp_path)!r}) / f"{{n}}.json") for n in "ABC")
+        """
+    ) + textwrap.dedent(body)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_child_reads_what_read_runs_reads_with_each_id_one_object(tmp_path: Path) -> None:
+    run_files(tmp_path)
+    out = in_fresh_interpreter(
+        """
+        prefetch = start_run_prefetch(specs)
+        assert prefetch is not None
+        loaded = prefetch.loaded()
+        assert loaded == read_runs(specs), (loaded, read_runs(specs))
+        assert prefetch.loaded() is loaded  # waited for once
+        a = loaded[0].run.rankings
+        assert a["q:1001"][0] is a["q:1002"][1]  # 'docs/export.md': one string, not two
+        assert loaded[2].run is None and "invalid JSON" in loaded[2].error
+        try:
+            os.waitpid(prefetch.pid, os.WNOHANG)
+            print("child not reaped")
+        except ChildProcessError:
+            print("ok")
+        """,
+        tmp_path,
+    )
+    assert out.strip() == "ok"
+
+
+def test_a_killed_child_means_the_files_are_read_here(tmp_path: Path) -> None:
+    run_files(tmp_path)
+    out = in_fresh_interpreter(
+        """
+        prefetch = start_run_prefetch(specs)
+        os.kill(prefetch.pid, signal.SIGKILL)
+        assert prefetch.loaded() == read_runs(specs)
+        print("ok")
+        """,
+        tmp_path,
+    )
+    assert out.strip() == "ok"
+
+
+def test_a_cancelled_child_is_stopped_and_reaped(tmp_path: Path) -> None:
+    run_files(tmp_path)
+    out = in_fresh_interpreter(
+        """
+        prefetch = start_run_prefetch(specs)
+        prefetch.cancel()
+        try:
+            os.kill(prefetch.pid, 0)
+            print("child still there")
+        except ProcessLookupError:
+            print("ok")
+        """,
+        tmp_path,
+    )
+    assert out.strip() == "ok"
+
+
+def test_no_fork_while_other_threads_run(tmp_path: Path) -> None:
+    specs = run_files(tmp_path)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert start_run_prefetch(specs) is None
+    finally:
+        release.set()
+        other.join()
+    assert start_run_prefetch(()) is None  # nothing to read
+
+
+class FailingPrefetch(RunPrefetch):
+    """A prefetch whose child must not be asked (the runs asked for are others)."""
+
+    cancelled = False
+
+    def loaded(self):  # type: ignore[override]
+        raise AssertionError("the prefetched runs were used for other specs")
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+def test_other_runs_than_the_prefetched_ones_are_read_here(tmp_path: Path) -> None:
+    specs = run_files(tmp_path)
+    base, qrels = load_protocol_and_qrels(ROOT / "protocols" / "help-docs-zh", None)
+    prefetch = FailingPrefetch(specs, pid=-1, pipe=-1)
+    assert Preread(base, qrels, prefetch).runs_for(specs[:2]) == read_runs(specs[:2])
+    assert prefetch.cancelled
+
+
+@pytest.mark.parametrize("names", [("fixture_A", "fixture_B"), ()])
+def test_a_session_from_the_preread_is_the_session_from_the_files(seed_dir: Path, names: tuple[str, ...]) -> None:
+    specs = tuple((None, seed_dir / "runs" / f"{name}.json") for name in names)
+    base, qrels = load_protocol_and_qrels(seed_dir, None)
+    from_files = ScoringSession.load(seed_dir, specs)
+    preread = Preread(base, qrels, None)  # runs read in-process: this process has threads
+    from_preread = ScoringSession.load(seed_dir, specs, preread=preread)
+    assert [s.report.to_json() for s in from_preread.accepted] == [s.report.to_json() for s in from_files.accepted]
+    assert from_preread.protocol.protocol_sha256 == from_files.protocol.protocol_sha256
+    assert [s.name for s in from_preread.scored] == [s.name for s in from_files.scored]
