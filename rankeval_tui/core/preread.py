@@ -24,18 +24,21 @@ import sys
 import threading
 from dataclasses import dataclass, field, replace
 
+from rankeval_tui.core.evaluation.evaluate import has_distinct_str_entries
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.files.protocol_files import QrelsFile
 from rankeval_tui.core.session_runs import LoadedRun, RunSpec, read_runs
 
 
-def shared_ids(loaded: LoadedRun) -> LoadedRun:
-    """``loaded`` with every document ID of its rankings one shared (interned) string object:
-    pickle then writes each ID once and a reference per entry, not a million copies."""
+def for_the_parent(loaded: LoadedRun) -> LoadedRun:
+    """``loaded`` as the child sends it: every document ID of its rankings one shared (interned)
+    string, so pickle writes each ID once and a reference per entry, not a million copies; and
+    what ``check_run`` can check without the protocol checked here (``Run.distinct_str_entries``)."""
     if loaded.run is None:
         return loaded
     rankings = {query: list(map(sys.intern, ranking)) for query, ranking in loaded.run.rankings.items()}
-    return replace(loaded, run=replace(loaded.run, rankings=rankings))
+    run = replace(loaded.run, rankings=rankings, distinct_str_entries=has_distinct_str_entries(rankings))
+    return replace(loaded, run=run)
 
 
 @dataclass
@@ -94,7 +97,7 @@ def start_run_prefetch(specs: tuple[RunSpec, ...]) -> RunPrefetch | None:
         try:
             # Pickled whole first: written as it is pickled, the child would wait on a full pipe
             # until the parent reads, and the pickling would be on the parent's clock.
-            data = pickle.dumps(tuple(map(shared_ids, read_runs(specs))), protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps(tuple(map(for_the_parent, read_runs(specs))), protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_end, "wb") as pipe:
                 pipe.write(data)
             code = 0

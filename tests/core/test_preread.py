@@ -32,7 +32,8 @@ def run_files(directory: Path) -> tuple[tuple[None, Path], ...]:
     (directory / "A.json").write_text(json.dumps(good), encoding="utf-8")
     (directory / "B.json").write_text(json.dumps({"q:1001": ["d.1"], "q:1002": []}), encoding="utf-8")
     (directory / "C.json").write_text('{"q:1001": ["d.1", ', encoding="utf-8")
-    return tuple((None, directory / f"{name}.json") for name in "ABC")
+    (directory / "D.json").write_text(json.dumps({"q:1001": ["d.1", "docs/export.md", "d.1"]}), encoding="utf-8")
+    return tuple((None, directory / f"{name}.json") for name in "ABCD")
 
 
 def in_fresh_interpreter(body: str, tmp_path: Path) -> str:
@@ -44,7 +45,7 @@ def in_fresh_interpreter(body: str, tmp_path: Path) -> str:
         sys.path.insert(0, {str(ROOT)!r})
         from rankeval_tui.core.preread import start_run_prefetch
         from rankeval_tui.core.session_runs import read_runs
-        specs = tuple((None, Path({str(tmp_path)!r}) / f"{{n}}.json") for n in "ABC")
+        specs = tuple((None, Path({str(tmp_path)!r}) / f"{{n}}.json") for n in "ABCD")
         """
     ) + textwrap.dedent(body)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
@@ -64,6 +65,8 @@ def test_the_child_reads_what_read_runs_reads_with_each_id_one_object(tmp_path: 
         a = loaded[0].run.rankings
         assert a["q:1001"][0] is a["q:1002"][1]  # 'docs/export.md': one string, not two
         assert loaded[2].run is None and "invalid JSON" in loaded[2].error
+        # what check_run can check without the protocol, checked there: D repeats a document
+        assert [l.run.distinct_str_entries for l in loaded if l.run] == [True, True, False]
         try:
             os.waitpid(prefetch.pid, os.WNOHANG)
             print("child not reaped")
@@ -149,3 +152,54 @@ def test_a_session_from_the_preread_is_the_session_from_the_files(seed_dir: Path
     assert [s.report.to_json() for s in from_preread.accepted] == [s.report.to_json() for s in from_files.accepted]
     assert from_preread.protocol.protocol_sha256 == from_files.protocol.protocol_sha256
     assert [s.name for s in from_preread.scored] == [s.name for s in from_files.scored]
+
+
+def test_a_session_from_the_child_rejects_what_a_session_from_the_files_rejects(seed_dir: Path, tmp_path: Path) -> None:
+    """The seed's two runs, one with a document outside the corpus and one with a repeated
+    document: from the child (its checks done there) the session rejects the same runs with
+    the same reasons, and scores the others the same."""
+    runs = json.loads((seed_dir / "runs" / "fixture_A.json").read_text(encoding="utf-8"))
+    query, ranking = next(iter(runs.items()))
+    (tmp_path / "unknown.json").write_text(json.dumps({**runs, query: [*ranking, "not-in-corpus"]}), encoding="utf-8")
+    (tmp_path / "repeated.json").write_text(json.dumps({**runs, query: [*ranking, ranking[0]]}), encoding="utf-8")
+    out = in_fresh_interpreter(
+        f"""
+        import json
+        from rankeval_tui.core.files import load_protocol_and_qrels
+        from rankeval_tui.core.preread import Preread
+        from rankeval_tui.core.session import ScoringSession
+        seed = Path({str(seed_dir)!r})
+        specs = tuple((None, p) for p in (seed / "runs" / "fixture_A.json", seed / "runs" / "fixture_B.json",
+                                          Path({str(tmp_path)!r}) / "unknown.json", Path({str(tmp_path)!r}) / "repeated.json"))
+        base, qrels = load_protocol_and_qrels(seed, None)
+        prefetch = start_run_prefetch(specs)
+        assert prefetch is not None
+        def summary(session):
+            return [(s.name, s.error, s.report.to_json() if s.report else None) for s in session.scored]
+        from_child = summary(ScoringSession.load(seed, specs, preread=Preread(base, qrels, prefetch)))
+        from_files = summary(ScoringSession.load(seed, specs))
+        assert from_child == from_files, (from_child, from_files)
+        print(json.dumps([(name, error) for name, error, _ in from_child]))
+        """,
+        tmp_path,
+    )
+    outcome = dict(json.loads(out))
+    assert outcome["fixture_A"] is None and outcome["fixture_B"] is None
+    assert "unknown document ID" in outcome["unknown"] and "not-in-corpus" in outcome["unknown"]
+    assert "duplicate document ID" in outcome["repeated"]
+
+
+@pytest.mark.parametrize(
+    ("rankings", "expected"),
+    [
+        ({"q:1": ["d.1", "docs/a.md"], "q:2": []}, True),
+        ({"q:1": ["d.1", "d.1"]}, False),  # a repeated document
+        ({"q:1": ("d.1",)}, False),  # not a list
+        ({"q:1": ["d.1", 1]}, False),  # not a str
+        ({"q:1": ["d.1", type("Name", (str,), {})("d.2")]}, False),  # a str subclass: the rule is the exact type
+    ],
+)
+def test_what_the_child_checks_without_the_protocol(rankings: dict, expected: bool) -> None:
+    from rankeval_tui.core.evaluation.evaluate import has_distinct_str_entries
+
+    assert has_distinct_str_entries(rankings) is expected
