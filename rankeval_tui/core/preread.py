@@ -84,10 +84,12 @@ class RunPrefetch:
 
 
 def start_run_prefetch(specs: tuple[RunSpec, ...]) -> RunPrefetch | None:
-    """Fork a child that reads ``specs``; None (read them in-process later) where there is no
-    ``fork``, nothing to read, or this process runs other threads: a fork copies only the
-    calling thread, and a lock another thread holds would stay locked in the child."""
-    if not specs or not hasattr(os, "fork") or threading.active_count() > 1:
+    """Fork a child that reads ``specs``; None (read them in-process later) with nothing to
+    read, off Linux (macOS may abort a forked child that touches system frameworks, which is
+    why multiprocessing spawns there; Windows has no fork), or while this process runs other
+    threads: a fork copies only the calling thread, and a lock another thread holds would stay
+    locked in the child."""
+    if not specs or not sys.platform.startswith("linux") or threading.active_count() > 1:
         return None
     read_end, write_end = os.pipe()
     pid = os.fork()
