@@ -14,7 +14,7 @@ async def settle(pilot) -> None:
     Why the footer: it rebuilds after the refresh that follows a bindings signal, which can land
     after the workers and one pause; an assertion or snapshot taken before it sees the loading
     state's greyed ``v`` (a fresh CI clone's 140x40 snapshot did, once)."""
-    for _ in range(250):  # at most 5 s
+    for _ in range(500):  # at most ~10 s of polling (a loaded CI machine is slow; it ends when settled)
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         screen = pilot.app.screen
@@ -24,7 +24,7 @@ async def settle(pilot) -> None:
         await pilot.pause(0.02)
     else:
         raise AssertionError(
-            f"the screen did not settle in 5 s: loaded={loaded}, footers current: "
+            f"the screen did not settle in 10 s: loaded={loaded}, footers current: "
             f"{[footer.showing_current_keys() for footer in screen.query(ScoreFooter)]}"
         )
     await pilot.pause()
