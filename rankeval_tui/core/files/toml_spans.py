@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, LABEL_BODY, LABEL_PAIRS, PAIR, key_of
+
 _LABEL = "([01])"
 
 
@@ -83,8 +85,69 @@ class BinaryTemplate:
         match = self.pattern.fullmatch(body)
         return None if match is None else "".join(match.groups())
 
+
+class LabelBodies:
+    """Section bodies of ``key = 0|1`` pairs, blank lines and comments in any arrangement: a
+    comment after some pairs only, blank lines between some. Such bodies differ from one another
+    in more than their labels, so no ``BinaryTemplate`` reads them; two regular expressions over
+    the whole body still do, in C: ``LABEL_BODY`` checks that every line is a pair, a blank line
+    or a comment, ``LABEL_PAIRS`` lists the pairs. A body with the key tokens of the one before
+    (a qrels file lists the same documents under each query) reuses their decoded keys."""
+
+    def __init__(self) -> None:
+        self.tokens: tuple[str, ...] = ()
+        self.keys: tuple[str, ...] = ()
+        self.zeros: dict[str, int] = {}
+
+    def labels(self, body: str) -> str | None:
+        """The labels of ``body`` in key order (``0``/``1`` characters), its keys becoming the ones
+        ``fill`` puts; None when the body is not of that shape or repeats a key."""
+        if LABEL_BODY.fullmatch(body) is None:
+            return None
+        found = LABEL_PAIRS.findall(body)
+        tokens, labels = zip(*found) if found else ((), ())
+        if tokens != self.tokens:
+            keys = tuple(key_of(token) for token in tokens)
+            if len(set(keys)) != len(keys):
+                return None
+            self.tokens, self.keys, self.zeros = tokens, keys, dict.fromkeys(keys, 0)
+        return "".join(labels)
+
+
+class BinaryBodies:
+    """The bodies of successive sections, read by the first one's template while they repeat it
+    but for their labels, then (for good: a file's layout does not change back) by ``LabelBodies``."""
+
+    def __init__(self) -> None:
+        self.template: BinaryTemplate | None = None
+        self.bodies: LabelBodies | None = None
+        self.read = 0
+        self.keys: Sequence[str] = ()
+        self.zeros: dict[str, int] = {}
+
+    def labels(self, body: str) -> str | None:
+        """The labels of the next section's ``body``, or None when neither reader takes it."""
+        self.read += 1
+        template = self.template = first_template(body) if self.read == 1 else self.template
+        if template is not None and self.bodies is None:
+            if self.read == 1:
+                labels: str | None = template.first
+            elif self.read == 2 and len(body.rstrip("\n")) != template.length:
+                labels = None  # not a copy of the first body (no pattern compiled for it)
+            else:
+                labels = template.labels(body)
+            if labels is not None:
+                self.keys, self.zeros = template.keys, template.zeros
+                return labels
+        bodies = self.bodies = self.bodies or LabelBodies()
+        labels = bodies.labels(body)
+        self.keys, self.zeros = bodies.keys, bodies.zeros
+        return labels
+
     def fill(self, labels: str, table: dict[str, Any]) -> bool:
-        """Put the keys with ``labels`` into ``table``, unless it has keys already."""
+        """Put the keys of the last body read with ``labels`` (``0``/``1`` characters) into
+        ``table``, unless it has keys already: every key with 0 is copied in at once (a dict
+        copies its stored hashes), then the 1s are set."""
         if table:
             return False
         table.update(self.zeros)
@@ -93,3 +156,20 @@ class BinaryTemplate:
             table[self.keys[position]] = 1
             position = labels.find("1", position + 1)
         return True
+
+
+def first_template(body: str) -> BinaryTemplate | None:
+    """The template of a body whose lines are pairs with the label 0 or 1, blanks and comments."""
+    pairs = [_binary_pair(line) for line in body.split("\n")[:-1]]
+    return None if False in pairs else BinaryTemplate.of(body, pairs)  # type: ignore[arg-type]
+
+
+def _binary_pair(line: str) -> tuple[str, int] | bool | None:
+    """A pair line whose value is the label 0 or 1 as (key, column of the label); None for a
+    blank or comment line; False for anything else."""
+    pair = PAIR.fullmatch(line)
+    if pair is None:
+        return None if BLANK_OR_COMMENT.fullmatch(line) else False
+    if pair.group(2) not in ("0", "1"):
+        return False
+    return key_of(pair.group(1)), pair.start(2)
