@@ -272,19 +272,36 @@ def tail(draw: st.DrawFn) -> str:
     return draw(st.sampled_from(("", "", " ", "\t", " # note", "#c", " # é \t ok")))
 
 
-def pair_text(draw: st.DrawFn, key: str, value: Any) -> str:
-    space = draw(st.sampled_from((" ", "", "  ", "\t")))
-    return f"{draw(st.sampled_from(('', '', '  ')))}{key_text(draw, key)}{space}={space}{value_text(draw, value, '')}{tail(draw)}"
+def pair_text(draw: st.DrawFn, key: str, value: Any, raw: bool = False) -> str:
+    """A pair line; ``raw``: ``key`` is already written (a dotted key)."""
+    before, after = (draw(st.sampled_from((" ", "", "  ", "\t"))) for _ in range(2))
+    indent = draw(st.sampled_from(("", "", "  ", "\t")))
+    return f"{indent}{key if raw else key_text(draw, key)}{before}={after}{value_text(draw, value, '')}{tail(draw)}"
 
 
 def is_table(value: Any) -> bool:
     return type(value) is dict
 
 
+def dottable(value: Any) -> bool:
+    """A table that dotted keys can write whole: not empty, nor any table inside it."""
+    return is_table(value) and bool(value) and all(dottable(v) for v in value.values() if is_table(v))
+
+
+def dotted_lines(draw: st.DrawFn, prefix: str, table: dict[str, Any]) -> list[str]:
+    """``table`` as dotted-key lines under ``prefix`` (``a.b.c = 1``, ``"x.y" . 'z' = 0``)."""
+    lines = []
+    for key, value in table.items():
+        sep = draw(st.sampled_from((".", ".", " . ", "\t.")))
+        path = f"{prefix}{sep}{key_text(draw, key)}"
+        lines.extend(dotted_lines(draw, path, value) if is_table(value) else [pair_text(draw, path, value, raw=True)])
+    return lines
+
+
 @st.composite
-def layout_documents(draw: st.DrawFn) -> str:
-    """A valid document in a random layout, written from generated data."""
-    data = draw(tables(any_keys, layout_values))
+def layout_documents(draw: st.DrawFn, values: st.SearchStrategy[Any] | None = None) -> str:
+    """A valid document in a random layout, written from generated data (``layout_values``)."""
+    data = draw(tables(any_keys, values or layout_values))
     lines: list[str] = []
 
     def section(path: list[str], table: dict[str, Any]) -> None:
@@ -294,16 +311,21 @@ def layout_documents(draw: st.DrawFn) -> str:
         if headed:
             sep = draw(st.sampled_from((".", " . ", ".")))
             pad = draw(st.sampled_from(("", "", " ")))
-            lines.append(f"[{pad}{sep.join(key_text(draw, p) for p in path)}{pad}]{tail(draw)}")
+            lines.append(
+                f"{draw(st.sampled_from(('', '', '  ')))}[{pad}{sep.join(key_text(draw, p) for p in path)}{pad}]{tail(draw)}"
+            )
         for key, value in scalars:
             lines.append(pair_text(draw, key, value))
-            if draw(st.integers(0, 9)) == 0:
-                lines.append(draw(st.sampled_from(("", "# a comment", "  \t", "#"))))
-        # dotted keys only under their own header, for tables no later header reaches into
-        inline = [(k, v) for k, v in subtables if headed and v and not any(is_table(x) for x in v.values())]
-        for key, value in inline if draw(st.booleans()) else []:  # dotted keys instead of a header
-            for inner, item in value.items():
-                lines.append(f"{key_text(draw, key)}.{key_text(draw, inner)} = {value_text(draw, item, '')}")
+            if draw(st.integers(0, 4)) == 0:
+                lines.extend(
+                    draw(
+                        st.lists(st.sampled_from(("", "# a comment", "  \t", "#", "\t# x = 1")), min_size=1, max_size=3)
+                    )
+                )
+        # dotted keys for tables no later header reaches into: under a header, or at the root
+        dotted = [(k, v) for k, v in subtables if (headed or not path) and dottable(v)]
+        for key, value in dotted if draw(st.booleans()) else []:  # dotted keys instead of a header
+            lines.extend(dotted_lines(draw, key_text(draw, key), value))
             subtables.remove((key, value))
         for key, value in subtables:
             section([*path, key], value)

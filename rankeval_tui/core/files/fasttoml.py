@@ -310,11 +310,10 @@ def _binary_sections(reader: _Reader, text: str) -> int | None:
         header = HEADER.fullmatch(text, offset, newline) if newline != -1 else None
         if header is None:
             return offset
-        labels = bodies.labels(text[newline + 1 : following])
-        if labels is None:
+        if not bodies.read(text[newline + 1 : following]):
             return offset
         reader.enter(number, _path(header))
-        if not bodies.fill(labels, reader.table):
+        if not bodies.fill(reader.table):
             return None
         offset = following
     return len(text)

@@ -34,12 +34,6 @@ DOTTED_PAIR = re.compile(rf"{WS}{PATH}{WS}={WS}({SCALAR}|{INLINE_ARRAY}|\[(?={WS
 ITEM = re.compile(rf"{WS}({SCALAR}){WS},{TAIL}")
 CLOSE = re.compile(rf"{WS}\]{TAIL}")
 BLANK_OR_COMMENT = re.compile(TAIL)
-LABEL_LINE = rf"[ \t]*(?:{KEY}[ \t]*=[ \t]*[01][ \t]*)?(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
-"""A pair with the label 0 or 1, a blank line or a comment, written so that a line matches in one
-way only (each run of spaces belongs to one quantifier): a body of them fails in linear time."""
-LABEL_BODY = re.compile(rf"(?:{LABEL_LINE}\n)*{LABEL_LINE}")
-LABEL_PAIRS = re.compile(rf"^{WS}({KEY}){WS}={WS}([01])", re.MULTILINE)
-"""The (key, label) of each pair line of a body ``LABEL_BODY`` matched: only pairs start with a key."""
 ESCAPES = re.compile(ESCAPE)
 SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
 MAX_DIGITS = 18

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, LABEL_BODY, LABEL_PAIRS, PAIR, key_of
+from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, Unsupported, key_of
 
 _LABEL = "([01])"
 
@@ -89,29 +89,41 @@ class BinaryTemplate:
 class LabelBodies:
     """Section bodies of ``key = 0|1`` pairs, blank lines and comments in any arrangement: a
     comment after some pairs only, blank lines between some. Such bodies differ from one another
-    in more than their labels, so no ``BinaryTemplate`` reads them; two regular expressions over
-    the whole body still do, in C: ``LABEL_BODY`` checks that every line is a pair, a blank line
-    or a comment, ``LABEL_PAIRS`` lists the pairs. A body with the key tokens of the one before
-    (a qrels file lists the same documents under each query) reuses their decoded keys."""
+    in more than their labels, so no ``BinaryTemplate`` reads them; a line cache still reads them
+    at C speed: a body's lines are split and looked up with ``map`` (a qrels file repeats its
+    lines from one query to the next), and only lines not seen before are read in Python."""
 
     def __init__(self) -> None:
-        self.tokens: tuple[str, ...] = ()
-        self.keys: tuple[str, ...] = ()
-        self.zeros: dict[str, int] = {}
+        self.known: dict[str, tuple[str, int] | tuple[()]] = {}
+        """Each line seen: its (key, label) for a pair, ``()`` for a blank or comment line."""
 
-    def labels(self, body: str) -> str | None:
-        """The labels of ``body`` in key order (``0``/``1`` characters), its keys becoming the ones
-        ``fill`` puts; None when the body is not of that shape or repeats a key."""
-        if LABEL_BODY.fullmatch(body) is None:
-            return None
-        found = LABEL_PAIRS.findall(body)
-        tokens, labels = zip(*found) if found else ((), ())
-        if tokens != self.tokens:
-            keys = tuple(key_of(token) for token in tokens)
-            if len(set(keys)) != len(keys):
-                return None
-            self.tokens, self.keys, self.zeros = tokens, keys, dict.fromkeys(keys, 0)
-        return "".join(labels)
+    def read(self, body: str) -> list[tuple[str, int] | tuple[()]] | None:
+        """The lines of ``body`` as ``known`` has them, or None when one is not such a line."""
+        lines = body.split("\n")
+        try:
+            return list(map(self.known.__getitem__, lines))
+        except KeyError:
+            for line in lines:
+                if line not in self.known and not self.learn(line):
+                    return None
+            return list(map(self.known.__getitem__, lines))
+
+    def learn(self, line: str) -> bool:
+        pair = _binary_pair(line)
+        if pair is False:
+            return False
+        self.known[line] = () if pair is None else (pair[0], int(line[pair[1]]))  # type: ignore[index]
+        return True
+
+    @staticmethod
+    def fill(lines: list[tuple[str, int] | tuple[()]], table: dict[str, Any]) -> bool:
+        """Put the pairs of a body's ``lines`` into ``table``, unless it has keys already."""
+        if table:
+            return False
+        table.update(filter(None, lines))  # type: ignore[arg-type]
+        if len(table) != len(lines) - lines.count(()):
+            raise Unsupported  # a key twice in one table: tomllib's error
+        return True
 
 
 class BinaryBodies:
@@ -121,39 +133,41 @@ class BinaryBodies:
     def __init__(self) -> None:
         self.template: BinaryTemplate | None = None
         self.bodies: LabelBodies | None = None
-        self.read = 0
-        self.keys: Sequence[str] = ()
-        self.zeros: dict[str, int] = {}
+        self.count = 0
+        self.labels: str | None = None
+        """The last body's labels, when the template read it (else ``lines``)."""
+        self.lines: list[tuple[str, int] | tuple[()]] | None = None
 
-    def labels(self, body: str) -> str | None:
-        """The labels of the next section's ``body``, or None when neither reader takes it."""
-        self.read += 1
-        template = self.template = first_template(body) if self.read == 1 else self.template
+    def read(self, body: str) -> bool:
+        """Whether the next section's ``body`` is readable here (``fill`` then puts it)."""
+        self.count += 1
+        template = self.template = first_template(body) if self.count == 1 else self.template
+        self.labels = None
         if template is not None and self.bodies is None:
-            if self.read == 1:
-                labels: str | None = template.first
-            elif self.read == 2 and len(body.rstrip("\n")) != template.length:
-                labels = None  # not a copy of the first body (no pattern compiled for it)
-            else:
-                labels = template.labels(body)
-            if labels is not None:
-                self.keys, self.zeros = template.keys, template.zeros
-                return labels
+            if self.count == 1:
+                self.labels = template.first
+            elif self.count > 2 or len(body.rstrip("\n")) == template.length:
+                self.labels = template.labels(body)  # (a second body of another length compiles no pattern)
+            if self.labels is not None:
+                return True
         bodies = self.bodies = self.bodies or LabelBodies()
-        labels = bodies.labels(body)
-        self.keys, self.zeros = bodies.keys, bodies.zeros
-        return labels
+        self.lines = bodies.read(body)
+        return self.lines is not None
 
-    def fill(self, labels: str, table: dict[str, Any]) -> bool:
-        """Put the keys of the last body read with ``labels`` (``0``/``1`` characters) into
-        ``table``, unless it has keys already: every key with 0 is copied in at once (a dict
-        copies its stored hashes), then the 1s are set."""
+    def fill(self, table: dict[str, Any]) -> bool:
+        """Put the last body read into ``table``, unless it has keys already: with the template,
+        every key with 0 is copied in at once (a dict copies its stored hashes), then the 1s set."""
+        if self.labels is None:
+            assert self.lines is not None  # read() took the body
+            return LabelBodies.fill(self.lines, table)
         if table:
             return False
-        table.update(self.zeros)
+        assert self.template is not None  # it gave the labels
+        keys, labels = self.template.keys, self.labels
+        table.update(self.template.zeros)
         position = labels.find("1")
         while position != -1:
-            table[self.keys[position]] = 1
+            table[keys[position]] = 1
             position = labels.find("1", position + 1)
         return True
 
