@@ -6,10 +6,11 @@ query to the next, so a line parser with a line cache turns them into one dictio
 each, whatever the keys look like. Lines it does not know are handed to tomllib one at a time,
 and multi-line constructs one table section at a time, so a rare construct costs tomllib's
 speed on its own line or section, never on the whole file (no cliff). Before the line parser,
-sections that repeat the first one's text but for labels 0/1 (a qrels file as tomli-w writes
-it, in any spacing) are read from the text itself, without splitting it into lines
-(``_binary_sections``, ``toml_spans.BinaryTemplate``); the line parser reads from the first
-section that does not.
+sections of ``key = 0|1`` pairs, blank lines and comments (a qrels file, in any spacing) are
+read by ``_binary_sections``: while they repeat the first one's text but for the labels, by one
+template match each (``toml_spans.BinaryTemplate``), else by a line cache over the split body
+at C speed (``toml_spans.LabelBodies``); the line parser reads from the first section that is
+not of that shape.
 
 The contract (checked by ``tests/core/test_fasttoml.py`` with a differential hypothesis test
 against tomllib): **whenever ``loads(text)`` returns a dict, ``tomllib.loads(text)`` succeeds
@@ -24,12 +25,14 @@ The fast grammar, line by line (TOML 1.0 and tomllib agree on all of it):
   header, a key/value pair, or part of a tomli-w multi-line array. A header or a pair may end
   in a comment.
 - Keys are bare (``A-Za-z0-9_-``), basic strings (``"q:1001"``, escapes allowed) or literal
-  strings (``'a.b'``). Headers are dotted paths of such keys with optional spaces
-  (``[ qrels . "a.b" ]``).
-- A header names a table for the first time (a second ``[x]`` is ``None``) and walks only
-  through tables made by headers: a prefix that is a value, or a table made by a line handed to
-  tomllib (an inline table, a dotted key), is ``None``. Tables made implicitly by ``[a.b]`` may
-  be declared later by ``[a]``, as tomllib allows; dictionaries keep first-creation order.
+  strings (``'a.b'``). Headers and pair keys are dotted paths of such keys with optional spaces
+  (``[ qrels . "a.b" ]``, ``meta . "x.y" = 1``).
+- Headers and dotted keys follow TOML's rules on tables as tomllib applies them
+  (``toml_tables.Namespaces``): a header declares a table once and walks through tables headers
+  or dotted keys made, never into a value, an inline table or a table tomllib made; a dotted
+  key extends only tables dotted keys made in its own section or tables a header implied.
+  Tables made implicitly by ``[a.b]`` may be declared later by ``[a]``; dictionaries keep
+  first-creation order. Anything those rules refuse is ``None``.
 - A key already present in its table is ``None``.
 - Values: integers ``[+-]?(0|[1-9](_?[0-9])*)`` of at most 18 digits (never near 64 bits nor
   Python's int-digit limit), ``true``/``false``, single-line basic strings (no raw control
@@ -39,19 +42,18 @@ The fast grammar, line by line (TOML 1.0 and tomllib agree on all of it):
 
 Everything else is delegated, never guessed:
 
-- a ``key = value`` line with one key and any other single-line value (floats, dates, inline
-  tables, nested arrays, ...) goes to ``tomllib.loads(line)``;
-- a line that is not valid on its own (a dotted key, the start of a multi-line string or
-  array, ...) makes its whole table section (its header to the next line that is a header)
-  go to tomllib; the section's keys replace the ones read so far in that section;
+- a pair line (dotted or not) with any other single-line value (floats, dates, inline tables,
+  nested arrays, ...) gets its value from ``tomllib.loads(line)``; a line with one key and an
+  immutable value is then cached like any other;
+- a line that is not valid on its own (the start of a multi-line string or array, ...) makes
+  its whole table section (its header to the next line that is a header) go to tomllib; the
+  section's keys replace the ones read so far in that section;
 - a ``[[array of tables]]`` section goes to tomllib and its table is appended to the array
   (made by ``[[...]]`` headers only; a header into it, ``[a.b]`` after ``[[a]]``, is ``None``);
 - any section or line tomllib rejects means ``None``: the whole text goes to tomllib, which
-  accepts it or gives its error. So do four valid constructs no file of the project has:
-  a header into an array of tables or into a table a dotted key made (``a.b = 1`` then
-  ``[a.c]``), a dotted key reaching into a table an earlier header
-  implied (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that
-  reads as a header.
+  accepts it or gives its error. So do two valid constructs no file of the project has:
+  a header into an array of tables (``[a.b]`` after ``[[a]]``) and a multi-line string with a
+  line that reads as a header.
 """
 
 from __future__ import annotations
