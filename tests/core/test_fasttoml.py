@@ -18,12 +18,15 @@ from __future__ import annotations
 import math
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import tomli_w
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.bench_loading import layout_variants
+from benchmarks.synth import SynthSpec, make_data
 from rankeval_tui.core import files
 from rankeval_tui.core.files import fasttoml, toml_spans
 from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10, as read_toml
@@ -101,6 +104,11 @@ NEAR_MISS_LINES = [
     "'literal' = 1",
     "a.b = 1",
     "a . b = 1",
+    "a.b.c = 0",
+    '"x.y".z = 0',
+    "a.b = 1.5",
+    "a\t.\t'b' = {c = 1}",
+    "b.c = 1",
     '[a."b"]',
     "[ a ]",
     "[[a]]",
@@ -272,19 +280,36 @@ def tail(draw: st.DrawFn) -> str:
     return draw(st.sampled_from(("", "", " ", "\t", " # note", "#c", " # é \t ok")))
 
 
-def pair_text(draw: st.DrawFn, key: str, value: Any) -> str:
-    space = draw(st.sampled_from((" ", "", "  ", "\t")))
-    return f"{draw(st.sampled_from(('', '', '  ')))}{key_text(draw, key)}{space}={space}{value_text(draw, value, '')}{tail(draw)}"
+def pair_text(draw: st.DrawFn, key: str, value: Any, raw: bool = False) -> str:
+    """A pair line; ``raw``: ``key`` is already written (a dotted key)."""
+    before, after = (draw(st.sampled_from((" ", "", "  ", "\t"))) for _ in range(2))
+    indent = draw(st.sampled_from(("", "", "  ", "\t")))
+    return f"{indent}{key if raw else key_text(draw, key)}{before}={after}{value_text(draw, value, '')}{tail(draw)}"
 
 
 def is_table(value: Any) -> bool:
     return type(value) is dict
 
 
+def dottable(value: Any) -> bool:
+    """A table that dotted keys can write whole: not empty, nor any table inside it."""
+    return is_table(value) and bool(value) and all(dottable(v) for v in value.values() if is_table(v))
+
+
+def dotted_lines(draw: st.DrawFn, prefix: str, table: dict[str, Any]) -> list[str]:
+    """``table`` as dotted-key lines under ``prefix`` (``a.b.c = 1``, ``"x.y" . 'z' = 0``)."""
+    lines = []
+    for key, value in table.items():
+        sep = draw(st.sampled_from((".", ".", " . ", "\t.")))
+        path = f"{prefix}{sep}{key_text(draw, key)}"
+        lines.extend(dotted_lines(draw, path, value) if is_table(value) else [pair_text(draw, path, value, raw=True)])
+    return lines
+
+
 @st.composite
-def layout_documents(draw: st.DrawFn) -> str:
-    """A valid document in a random layout, written from generated data."""
-    data = draw(tables(any_keys, layout_values))
+def layout_documents(draw: st.DrawFn, values: st.SearchStrategy[Any] | None = None) -> str:
+    """A valid document in a random layout, written from generated data (``layout_values``)."""
+    data = draw(tables(any_keys, layout_values if values is None else values))
     lines: list[str] = []
 
     def section(path: list[str], table: dict[str, Any]) -> None:
@@ -294,16 +319,21 @@ def layout_documents(draw: st.DrawFn) -> str:
         if headed:
             sep = draw(st.sampled_from((".", " . ", ".")))
             pad = draw(st.sampled_from(("", "", " ")))
-            lines.append(f"[{pad}{sep.join(key_text(draw, p) for p in path)}{pad}]{tail(draw)}")
+            lines.append(
+                f"{draw(st.sampled_from(('', '', '  ')))}[{pad}{sep.join(key_text(draw, p) for p in path)}{pad}]{tail(draw)}"
+            )
         for key, value in scalars:
             lines.append(pair_text(draw, key, value))
-            if draw(st.integers(0, 9)) == 0:
-                lines.append(draw(st.sampled_from(("", "# a comment", "  \t", "#"))))
-        # dotted keys only under their own header, for tables no later header reaches into
-        inline = [(k, v) for k, v in subtables if headed and v and not any(is_table(x) for x in v.values())]
-        for key, value in inline if draw(st.booleans()) else []:  # dotted keys instead of a header
-            for inner, item in value.items():
-                lines.append(f"{key_text(draw, key)}.{key_text(draw, inner)} = {value_text(draw, item, '')}")
+            if draw(st.integers(0, 4)) == 0:
+                lines.extend(
+                    draw(
+                        st.lists(st.sampled_from(("", "# a comment", "  \t", "#", "\t# x = 1")), min_size=1, max_size=3)
+                    )
+                )
+        # dotted keys for tables no later header reaches into: under a header, or at the root
+        dotted = [(k, v) for k, v in subtables if (headed or not path) and dottable(v)]
+        for key, value in dotted if draw(st.integers(0, 2)) else []:  # dotted keys instead of a header (2 in 3)
+            lines.extend(dotted_lines(draw, key_text(draw, key), value))
             subtables.remove((key, value))
         for key, value in subtables:
             section([*path, key], value)
@@ -375,6 +405,46 @@ DOC_IDS = ["d1", "docs/export.md", "msmarco_v2.1_doc_00_12345", "a.b", "x y", "�
 QUERY_IDS = ["q1", "q:1001", "q.2", "Q 3", "ü"]
 
 
+@st.composite
+def label_section_documents(draw: st.DrawFn) -> str:
+    """qrels-shaped text as a person may edit it: every body of ``key = 0|1`` pairs, with a
+    comment after any pair, blank lines and comment lines anywhere, keys in any order, indents,
+    tabs, inline comments after headers, CRLF: all of it for the section reader."""
+    documents = draw(st.lists(st.sampled_from(DOC_IDS), min_size=1, max_size=6, unique=True))
+    queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=1, max_size=6, unique=True))
+    sections = []
+    for query in queries:
+        lines = [f"[qrels.{key_text(draw, query)}]{tail(draw)}"]
+        for document in draw(st.permutations(documents)) if draw(st.booleans()) else documents:
+            space = draw(st.sampled_from(("", " ", "\t ")))
+            indent = draw(st.sampled_from(("", "", "  ", "\t")))
+            lines.append(f"{indent}{key_text(draw, document)}{space}={space}{draw(st.integers(0, 1))}{tail(draw)}")
+            lines.extend(draw(st.lists(st.sampled_from(("", "# seen", "\t# x = 1", "  ")), max_size=2)))
+        sections.append(lines)
+    newline = draw(st.sampled_from(("\n", "\r\n")))
+    text = newline.join(line for lines in sections for line in lines)
+    return draw(st.sampled_from(("", "# qrels" + newline, newline))) + text + draw(st.sampled_from(("", newline)))
+
+
+def read_by_sections(text: str) -> bool:
+    """Whether the section reader read all of ``text`` (what the benchmark's "read by" shows)."""
+    text = text.replace("\r\n", "\n")
+    return fasttoml._binary_sections(fasttoml._Reader([]), text) == len(text)
+
+
+@FAST
+@given(label_section_documents())
+def test_qrels_with_comments_blank_lines_and_any_spacing_are_read_by_sections(text: str) -> None:
+    check_taken(text)
+    assert read_by_sections(text), text
+
+
+@FAST
+@given(damaged(label_section_documents()))
+def test_damaged_label_sections_keep_tomllib_s_verdict(text: str) -> None:
+    check_contract(text)
+
+
 @FAST
 @given(binary_section_documents())
 def test_qrels_shaped_documents_are_taken_and_equal(text: str) -> None:
@@ -394,6 +464,75 @@ LAYOUTS = settings(max_examples=400, deadline=None, suppress_health_check=[Healt
 @given(layout_documents())
 def test_every_layout_of_valid_toml_is_taken_and_equal(text: str) -> None:
     check_taken(text)
+
+
+# values the line parser reads itself: no float, date or multi-line string for tomllib
+line_values = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=8)
+line_values = line_values | st.integers(-(10**17), 10**17) | st.booleans()
+
+
+@LAYOUTS
+@given(layout_documents(line_values | st.lists(line_values, max_size=3)))
+def test_dotted_keys_comments_and_blank_lines_stay_on_the_line_parser(text: str) -> None:
+    """Dotted keys, comments, blank lines, CRLF, any spacing: no line or section goes to tomllib."""
+    with mock.patch.object(fasttoml, "_tomllib", side_effect=AssertionError("handed to tomllib")):
+        fast = fasttoml.loads(text)
+    assert fast is not None, text
+    assert strict_equal(fast, tomllib.loads(text)), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = 1\na.b = 1\n",  # a value, then a dotted key through it
+        "a.b = 1\na = 2\n",  # a dotted key's table, then a value over it
+        "a.b = 1\na.b = 2\n",
+        "a.b = 1\na.b.c = 2\n",
+        "a.b = 1\n[a]\n",  # a header declaring a dotted key's table
+        "[x]\na.b = 1\n[x.a]\n",
+        "[a.b]\n[a]\nb.c = 1\n",  # a dotted key into a table a header declared
+        "[a]\nb.c = 1\n[d]\n[a.b.e]\n[a]\n",
+        "a = {x = 1}\na.y = 2\n",  # into an inline table
+        "a = [1]\na.b = 2\n",
+        "a.b = 1\n[a.b.c]\n",  # a header through a dotted key's value
+        "[a.b.c]\n[a]\nb.d = 1\n[a.b]\n",  # a dotted key closes the implied table to headers
+    ],
+)
+def test_dotted_keys_break_toml_s_rules_as_tomllib_says(text: str) -> None:
+    """Each text breaks a rule on tables (tomllib rejects it): the fast path declines, so
+    ``read_toml`` shows tomllib's own error."""
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)
+    assert fasttoml.loads(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a.b = 1\n[a.c]\n",  # a header through a dotted key's table
+        "[a.b.c]\n[a]\nb.d = 1\n",  # a dotted key into a table a header implied
+        "[fruit]\napple.color = 'red'\napple.taste.sweet = true\n[fruit.apple.texture]\nsmooth = true\n",
+        "[t]\n\"x.y\" . z = 0\n'a'.b.c = [1, 2]\nmeta.seen = 1.5\nmeta.when = 1979-05-27\n[u]\nmeta.seen = 1.5\n",
+        "a.b = 1\n[[a.c]]\nd = 1\n",
+    ],
+)
+def test_valid_dotted_keys_are_taken(text: str) -> None:
+    check_taken(text)
+
+
+def test_every_benchmark_layout_takes_its_fast_reader() -> None:
+    """The benchmark's layouts at a small size: the qrels-shaped ones by the section reader, the
+    rare ones by the line parser with each odd line read once (a float: one call to tomllib for
+    the line, then the line cache) and never a section or the whole file to tomllib."""
+    spec = SynthSpec(12, 30, 1, seed=0, runs=())
+    for label, text in layout_variants(make_data(spec).qrels, spec).items():
+        with mock.patch.object(fasttoml, "_tomllib", wraps=fasttoml._tomllib) as to_tomllib:
+            check_taken(text)
+        if label.startswith("rare"):
+            assert not read_by_sections(text), label
+            assert to_tomllib.call_count == ("float" in label), label
+        else:
+            assert read_by_sections(text), label
 
 
 @LAYOUTS
@@ -529,13 +668,10 @@ def test_valid_toml_outside_the_line_grammar_is_taken(text: str) -> None:
     check_taken(text)
 
 
-@pytest.mark.parametrize(
-    "text", ["[[a]]\n[a.b]\n", "a.b = 1\n[a.c]\n", "[a.b.c]\n[a]\nb.d = 1\n", 'x = """\n[a]\n"""\n']
-)
+@pytest.mark.parametrize("text", ["[[a]]\n[a.b]\n", 'x = """\n[a]\n"""\n'])
 def test_the_valid_constructs_that_go_to_tomllib_whole(text: str) -> None:
-    """A header into an array of tables or into a table a dotted key made, dotted keys reaching into a table an earlier header implied, and a
-    multi-line string with a line that reads as a header: valid, in no file the project writes, and
-    left whole to tomllib (fasttoml's docstring)."""
+    """A header into an array of tables and a multi-line string with a line that reads as a
+    header: valid, in no file the project writes, and left whole to tomllib (fasttoml's docstring)."""
     assert tomllib.loads(text)
     assert fasttoml.loads(text) is None
 

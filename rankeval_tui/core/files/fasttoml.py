@@ -6,10 +6,11 @@ query to the next, so a line parser with a line cache turns them into one dictio
 each, whatever the keys look like. Lines it does not know are handed to tomllib one at a time,
 and multi-line constructs one table section at a time, so a rare construct costs tomllib's
 speed on its own line or section, never on the whole file (no cliff). Before the line parser,
-sections that repeat the first one's text but for labels 0/1 (a qrels file as tomli-w writes
-it, in any spacing) are read from the text itself, without splitting it into lines
-(``_binary_sections``, ``toml_spans.BinaryTemplate``); the line parser reads from the first
-section that does not.
+sections of ``key = 0|1`` pairs, blank lines and comments (a qrels file, in any spacing) are
+read by ``_binary_sections``: while they repeat the first one's text but for the labels, by one
+template match each (``toml_spans.BinaryTemplate``), else by a line cache over the split body
+at C speed (``toml_spans.LabelBodies``); the line parser reads from the first section that is
+not of that shape.
 
 The contract (checked by ``tests/core/test_fasttoml.py`` with a differential hypothesis test
 against tomllib): **whenever ``loads(text)`` returns a dict, ``tomllib.loads(text)`` succeeds
@@ -24,12 +25,14 @@ The fast grammar, line by line (TOML 1.0 and tomllib agree on all of it):
   header, a key/value pair, or part of a tomli-w multi-line array. A header or a pair may end
   in a comment.
 - Keys are bare (``A-Za-z0-9_-``), basic strings (``"q:1001"``, escapes allowed) or literal
-  strings (``'a.b'``). Headers are dotted paths of such keys with optional spaces
-  (``[ qrels . "a.b" ]``).
-- A header names a table for the first time (a second ``[x]`` is ``None``) and walks only
-  through tables made by headers: a prefix that is a value, or a table made by a line handed to
-  tomllib (an inline table, a dotted key), is ``None``. Tables made implicitly by ``[a.b]`` may
-  be declared later by ``[a]``, as tomllib allows; dictionaries keep first-creation order.
+  strings (``'a.b'``). Headers and pair keys are dotted paths of such keys with optional spaces
+  (``[ qrels . "a.b" ]``, ``meta . "x.y" = 1``).
+- Headers and dotted keys follow TOML's rules on tables as tomllib applies them
+  (``toml_tables.Namespaces``): a header declares a table once and walks through tables headers
+  or dotted keys made, never into a value, an inline table or a table tomllib made; a dotted
+  key extends only tables dotted keys made in its own section or tables a header implied.
+  Tables made implicitly by ``[a.b]`` may be declared later by ``[a]``; dictionaries keep
+  first-creation order. Anything those rules refuse is ``None``.
 - A key already present in its table is ``None``.
 - Values: integers ``[+-]?(0|[1-9](_?[0-9])*)`` of at most 18 digits (never near 64 bits nor
   Python's int-digit limit), ``true``/``false``, single-line basic strings (no raw control
@@ -39,45 +42,48 @@ The fast grammar, line by line (TOML 1.0 and tomllib agree on all of it):
 
 Everything else is delegated, never guessed:
 
-- a ``key = value`` line with one key and any other single-line value (floats, dates, inline
-  tables, nested arrays, ...) goes to ``tomllib.loads(line)``;
-- a line that is not valid on its own (a dotted key, the start of a multi-line string or
-  array, ...) makes its whole table section (its header to the next line that is a header)
-  go to tomllib; the section's keys replace the ones read so far in that section;
+- a pair line (dotted or not) with any other single-line value (floats, dates, inline tables,
+  nested arrays, ...) gets its value from ``tomllib.loads(line)``; a line with one key and an
+  immutable value is then cached like any other;
+- a line that is not valid on its own (the start of a multi-line string or array, ...) makes
+  its whole table section (its header to the next line that is a header) go to tomllib; the
+  section's keys replace the ones read so far in that section;
 - a ``[[array of tables]]`` section goes to tomllib and its table is appended to the array
   (made by ``[[...]]`` headers only; a header into it, ``[a.b]`` after ``[[a]]``, is ``None``);
 - any section or line tomllib rejects means ``None``: the whole text goes to tomllib, which
-  accepts it or gives its error. So do four valid constructs no file of the project has:
-  a header into an array of tables or into a table a dotted key made (``a.b = 1`` then
-  ``[a.c]``), a dotted key reaching into a table an earlier header
-  implied (``[a.b.c]`` then ``[a]`` with ``b.d = 1``), and a multi-line string with a line that
-  reads as a header.
+  accepts it or gives its error. So do two valid constructs no file of the project has:
+  a header into an array of tables (``[a.b]`` after ``[[a]]``) and a multi-line string with a
+  line that reads as a header.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable
+from datetime import date, datetime, time
 from itertools import chain, islice
 from typing import Any
 
 from rankeval_tui.core.files.toml_grammar import (
     ARRAY_HEADER,
+    ASSIGNMENT,
     BLANK_OR_COMMENT,
     CLOSE,
+    DOTTED_PAIR,
     HEADER,
     ITEM,
     KEYS,
-    ONE_KEY,
     PAIR,
     SCALARS,
     Unsupported,
     key_of,
     scalar_of,
 )
-from rankeval_tui.core.files.toml_spans import BinaryTemplate, section_starts
+from rankeval_tui.core.files.toml_spans import BinaryBodies, section_starts
+from rankeval_tui.core.files.toml_tables import Namespaces
 
+IMMUTABLE = (bool, int, float, str, datetime, date, time)
+"""The types of values a line cache may share between tables (tomllib's scalars)."""
 UNKNOWN = ("", None)
 """The line cache's default: a line not seen yet (a tuple, so the cache stays one type)."""
 
@@ -110,17 +116,6 @@ def _multiline_array(lines: list[str], at: int) -> tuple[list[Any], int]:
     raise Unsupported  # end of text before "]"
 
 
-def _tables_in(value: Any) -> Iterable[dict[str, Any]]:
-    """Every dictionary inside a value tomllib produced (inline tables, dotted-key tables)."""
-    if type(value) is dict:
-        yield value
-        for inner in value.values():
-            yield from _tables_in(inner)
-    elif type(value) is list:
-        for inner in value:
-            yield from _tables_in(inner)
-
-
 def _tomllib(text: str) -> dict[str, Any]:
     """tomllib's answer for a piece of the text, or ``Unsupported`` for anything it refuses."""
     try:
@@ -129,23 +124,22 @@ def _tomllib(text: str) -> dict[str, Any]:
         raise Unsupported from None
 
 
+def _leaf(parsed: dict[str, Any], path: tuple[str, ...]) -> Any:
+    """The value at ``path`` in tomllib's reading of one pair line (the line's only key)."""
+    value: Any = parsed
+    for part in path:
+        if type(value) is not dict or list(value) != [part]:
+            raise Unsupported  # tomllib read other keys than the grammar did: let it decide
+        value = value[part]
+    return value
+
+
 def _is_header(line: str) -> bool:
     """A line that ends a section: a header, or an array-of-tables header. Inside a multi-line
     string such a line ends the section too early; tomllib then rejects the section (``None``)."""
     return line.lstrip(" \t").startswith("[") and (
         HEADER.fullmatch(line) is not None or ARRAY_HEADER.fullmatch(line) is not None
     )
-
-
-def _binary_pair(line: str) -> tuple[str, int] | bool | None:
-    """A pair line whose value is the label 0 or 1 as (key, column of the label); None for a
-    blank or comment line; False for anything else."""
-    pair = PAIR.fullmatch(line)
-    if pair is None:
-        return None if BLANK_OR_COMMENT.fullmatch(line) else False
-    if pair.group(2) not in ("0", "1"):
-        return False
-    return key_of(pair.group(1)), pair.start(2)
 
 
 def _path(header: re.Match[str]) -> tuple[str, ...]:
@@ -163,14 +157,7 @@ class _Reader:
         """Index of the current section's header line (0 and no header for the root section)."""
         self.keys_before_section = 0
         """How many keys the current table had at its header: tables implied by earlier headers."""
-        self.declared: set[tuple[str, ...]] = set()
-        self.arrays: set[int] = set()
-        """ids of the arrays ``[[...]]`` headers made (alive in ``root``): the only arrays a
-        later ``[[...]]`` of the same path may append to."""
-        self.opaque: dict[int, dict[str, Any]] = {}
-        """Tables tomllib made (inline or dotted) by id: a header may not walk into them. The
-        values keep them alive (a section re-read drops them from ``root``), so no new table
-        can reuse one of these ids during the parse."""
+        self.namespaces = Namespaces(self.root)
 
     def parse(self) -> dict[str, Any]:
         """Read every line (what ``_binary_sections`` did not read).
@@ -207,7 +194,7 @@ class _Reader:
                 key = key_of(pair.group(1))
                 value, last = _value(pair.group(2), lines, index)
             except Unsupported:
-                return self.delegate(index)
+                return self.delegate(index, known)
             if key in self.table:
                 raise Unsupported
             self.table[key] = value
@@ -222,18 +209,11 @@ class _Reader:
         if BLANK_OR_COMMENT.fullmatch(line):
             known[line] = None
             return index + 1
-        return self.delegate(index)
+        return self.delegate(index, known)
 
     def enter(self, index: int, path: tuple[str, ...]) -> None:
         """A ``[path]`` header on line ``index``: declare it and make it the current table."""
-        if path in self.declared:
-            raise Unsupported
-        self.declared.add(path)
-        table = self.root
-        for part in path:
-            table = table.setdefault(part, {})
-            if type(table) is not dict or id(table) in self.opaque:
-                raise Unsupported
+        table = self.namespaces.declare(path)
         self.table, self.section_start, self.keys_before_section = table, index, len(table)
 
     def append_table(self, index: int, path: tuple[str, ...]) -> int:
@@ -243,19 +223,7 @@ class _Reader:
         parsed: Any = _tomllib("\n".join(self.lines[index:end]))
         for part in path:
             parsed = parsed[part]
-        parent = self.root
-        for part in path[:-1]:
-            parent = parent.setdefault(part, {})
-            if type(parent) is not dict or id(parent) in self.opaque:
-                raise Unsupported
-        array = parent.get(path[-1])
-        if array is None:
-            array = parent[path[-1]] = []
-            self.arrays.add(id(array))
-        elif id(array) not in self.arrays:
-            raise Unsupported  # a value, a table, or an array a [[...]] did not make
-        array.append(parsed[0])
-        self.opaque.update((id(table), table) for table in _tables_in(parsed[0]))
+        self.namespaces.append(path, parsed[0])
         self.table = {}  # nothing may follow before the next header (section_end)
         return end
 
@@ -266,25 +234,38 @@ class _Reader:
             end += 1
         return end
 
-    def delegate(self, index: int) -> int:
-        """Give line ``index`` to tomllib alone if it is one complete ``key = value``, else its
-        whole section; returns the index of the next line to read."""
+    def delegate(self, index: int, known: dict[str, tuple[str, Any] | None]) -> int:
+        """Line ``index`` outside the one-key fast grammar: a dotted key (``a . "b.c" = 1``), a value
+        only tomllib reads (a float, a date, an inline table), or a line to give its section to
+        tomllib. The keys are read here and put by TOML's rules (``Namespaces.assign``); a value
+        outside the fast grammar is tomllib's reading of the line alone, and a line that is not
+        complete on its own (a multi-line string or array) sends its whole section to tomllib.
+        Returns the index of the next line to read."""
         line = self.lines[index]
         if line.lstrip(" \t").startswith("["):
             raise Unsupported  # [[arrays of tables]] or a header outside the grammar
-        one_key = ONE_KEY.match(line)
-        if one_key is not None:
+        keys = ASSIGNMENT.match(line)
+        if keys is None:
+            return self.delegate_section(index)
+        path = _path(keys)
+        try:
+            value, last = self.fast_value(line, index)
+        except Unsupported:
             try:
-                parsed = _tomllib(line)
-                key = key_of(one_key.group(1))
+                value, last = _leaf(_tomllib(line), path), index
             except Unsupported:
-                pass  # not complete on its own line: a multi-line value or a dotted key
-            else:
-                if list(parsed) != [key] or key in self.table:
-                    raise Unsupported
-                self.add(parsed)
-                return index + 1
-        return self.delegate_section(index)
+                return self.delegate_section(index)  # not complete on its own line
+        self.namespaces.assign(self.table, path, value)
+        if len(path) == 1 and type(value) in IMMUTABLE:
+            known[line] = (path[0], value)
+        return last + 1
+
+    def fast_value(self, line: str, index: int) -> tuple[Any, int]:
+        """The value of a dotted pair line in the fast grammar, and the index of its last line."""
+        pair = DOTTED_PAIR.fullmatch(line)
+        if pair is None:
+            raise Unsupported
+        return _value(pair.group(1), self.lines, index)
 
     def delegate_section(self, index: int) -> int:
         """Re-read the current section (its header to the next header) with tomllib."""
@@ -306,42 +287,35 @@ class _Reader:
         """Keys tomllib parsed into the current table; their tables become opaque to headers."""
         for key, value in parsed.items():
             self.table[key] = value
-            self.opaque.update((id(table), table) for table in _tables_in(value))
+            self.namespaces.freeze(value)
 
 
 def _binary_sections(reader: _Reader, text: str) -> int | None:
     """With ``reader`` at the start of ``text``, read the leading ``[header]`` sections whose
-    bodies repeat the first body but for their labels 0/1 (``toml_spans.BinaryTemplate``) from
-    the text alone, without splitting it into lines: a qrels file's millions of lines. Returns
-    the offset of the first section it did not read (0 when the text before the first header
-    is not blank lines and comments; ``len(text)`` when it read all); ``parse`` reads the rest.
-    None when it entered a header it then could not fill (a table implied earlier): start over.
+    bodies are ``key = 0|1`` pairs, blank lines and comments from the text alone, without
+    splitting it into lines: a qrels file's millions of lines. While the bodies repeat the first
+    one but for their labels, one template match reads each (``toml_spans.BinaryTemplate``);
+    from the first that does not, two regular expressions over the body (``LabelBodies``).
+    Returns the offset of the first section it did not read (0 when the text before the first
+    header is not blank lines and comments; ``len(text)`` when it read all); ``parse`` reads the
+    rest. None when it entered a header it then could not fill (a table implied earlier): start over.
 
     Sections start at a ``[`` after a newline: a header indented by blanks inside a body makes
-    that body differ from the template's, whose lines are pairs, blanks and comments only."""
+    that body fail both readers, whose lines are pairs, blanks and comments only."""
     starts = section_starts(text)
     offset = next(starts, len(text))
     if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[:offset].split("\n")):
         return 0
-    template: BinaryTemplate | None = None
+    bodies = BinaryBodies()
     for number, following in enumerate(chain(starts, (len(text),))):
         newline = text.find("\n", offset, following)
         header = HEADER.fullmatch(text, offset, newline) if newline != -1 else None
         if header is None:
             return offset
-        body = text[newline + 1 : following]
-        if template is None:
-            pairs = [_binary_pair(line) for line in body.split("\n")[:-1]]
-            template = None if False in pairs else BinaryTemplate.of(body, pairs)  # type: ignore[arg-type]
-            labels = None if template is None else template.first
-        elif number == 1 and len(body.rstrip("\n")) != template.length:
-            labels = None  # not a copy of the first body (no pattern compiled for it)
-        else:
-            labels = template.labels(body)
-        if template is None or labels is None:
+        if not bodies.read(text[newline + 1 : following]):
             return offset
         reader.enter(number, _path(header))
-        if not template.fill(labels, reader.table):
+        if not bodies.fill(reader.table):
             return None
         offset = following
     return len(text)

@@ -28,7 +28,9 @@ PATH = rf"{KEY}(?:{WS}\.{WS}{KEY})*"
 HEADER = re.compile(rf"{WS}\[{WS}({PATH}){WS}\]{TAIL}")
 ARRAY_HEADER = re.compile(rf"{WS}\[\[{WS}({PATH}){WS}\]\]{TAIL}")
 PAIR = re.compile(rf"{WS}({KEY}){WS}={WS}({SCALAR}|{INLINE_ARRAY}|\[(?={WS}$)){TAIL}")
-ONE_KEY = re.compile(rf"{WS}({KEY}){WS}=")
+ASSIGNMENT = re.compile(rf"{WS}({PATH}){WS}=")
+"""The keys of a pair line, dotted (``a . "b.c" = ...``) or not, whatever its value."""
+DOTTED_PAIR = re.compile(rf"{WS}{PATH}{WS}={WS}({SCALAR}|{INLINE_ARRAY}|\[(?={WS}$)){TAIL}")
 ITEM = re.compile(rf"{WS}({SCALAR}){WS},{TAIL}")
 CLOSE = re.compile(rf"{WS}\]{TAIL}")
 BLANK_OR_COMMENT = re.compile(TAIL)
