@@ -16,12 +16,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rankeval_tui.core.evaluation.compare import compare
 from rankeval_tui.core.evaluation.evaluate import Report
 from rankeval_tui.core.evaluation.paired_tests import TEST_ALIASES
 from rankeval_tui.core.evaluation.stats import MetricStatistics, PairedStatistics, paired_statistics
+
+if TYPE_CHECKING:
+    from multiprocessing.context import ForkServerContext, SpawnContext
 
 
 def family_statistics(reports: Sequence[Report], **settings: Any) -> PairedStatistics | None:
@@ -106,8 +109,31 @@ _spare_lock = threading.Lock()
 _spare: _Child | None = None
 
 
+PRELOADED_ELSEWHERE = ("numpy",)
+"""Imported by the fork server although the parent may not have them yet: the draws need numpy."""
+
+
+def _child_context() -> ForkServerContext | SpawnContext:
+    """The fork server where the platform has one, else spawn; never a plain fork of this
+    process, which runs threads (Textual's, the loading worker).
+
+    Why: a spawned child starts an interpreter and re-imports the parent's main module (the app,
+    Textual) before its first job, ~0.5 s. The fork server pays that once, in a process of its
+    own with no threads; each child is then a fork of it, ready in ~0.01 s, so a job that follows
+    a dropped one (a k change after a k change) does not wait for an import. The server preloads
+    the project's modules this process has imported (then re-running the main script, as
+    multiprocessing does in each child, only re-binds names) and numpy. The preload list is
+    multiprocessing's one global setting: another user of the fork server here shares it."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    project = sorted(name for name in sys.modules if name.split(".")[0] == __name__.split(".")[0])
+    context.set_forkserver_preload(["__main__", *project, *PRELOADED_ELSEWHERE])
+    return context
+
+
 def _start_child() -> _Child:
-    context = multiprocessing.get_context("spawn")  # no fork of a process running threads
+    context = _child_context()
     ensure_resource_tracker()
     job_receiver, job_sender = context.Pipe(duplex=False)
     result_receiver, result_sender = context.Pipe(duplex=False)
@@ -123,10 +149,10 @@ def _start_child() -> _Child:
 def prepare_statistics_process() -> None:
     """Start a child that waits for the next statistics job, unless one is waiting already.
 
-    Why: a spawned child starts a fresh interpreter and imports the evaluator (and the parent's
-    main module: the app), about half a second before it can compute anything; started ahead
-    (while the screen loads, and after each job for the next one), that half second is off
-    the path from a key to its statistics."""
+    Why: the first child starts the fork server, which imports the evaluator, the app and numpy
+    (about half a second; with spawn, every child did), and even a forked child is a few
+    milliseconds away from its job; started ahead (while the screen loads, and after each job
+    for the next one), neither is on the path from a key to its statistics."""
     global _spare
     with _spare_lock:
         if _spare is None or not _spare.process.is_alive():
@@ -174,7 +200,7 @@ def statistics_in_process(
     poll: float = 0.05,
     **settings: Any,
 ) -> PairedStatistics | None:
-    """``family_statistics`` in a spawned child process, which can be stopped.
+    """``family_statistics`` in a child process (``_child_context``), which can be stopped.
 
     Why a process and not a thread: the draws are pure Python, and a thread holding the GIL for
     seconds made every key on the screen ~10x slower (benchmarks/bench_score_statistics.py).

@@ -85,3 +85,32 @@ def test_the_second_result_is_what_both_tests_at_once_give_on_hundreds_of_querie
         assert second is not None and all(
             m.sign_flip is not None and m.bootstrap is not None for c in second.candidates for m in c.metrics.values()
         )
+
+
+def test_children_are_forked_by_the_fork_server_with_the_project_preloaded(seed_dir: Path) -> None:
+    """A child that spawns an interpreter re-imports the app before its job (~0.5 s each); one
+    forked by the fork server (which imported the project and numpy once) does not. The child's
+    parent is then the server, not this process."""
+    import multiprocessing
+
+    from rankeval_tui.core import session_statistics
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():  # Windows: spawn, as before
+        assert session_statistics._child_context().get_start_method() == "spawn"
+        return
+    context = session_statistics._child_context()
+    assert context.get_start_method() == "forkserver"
+    from multiprocessing import forkserver
+
+    preload = forkserver._forkserver._preload_modules
+    assert {"__main__", "numpy", "rankeval_tui.core.session_statistics"} <= set(preload)
+    session_statistics.prepare_statistics_process()
+    spare = session_statistics._spare
+    assert spare is not None and spare.process.pid is not None
+    stat = Path(f"/proc/{spare.process.pid}/stat")
+    if stat.exists():  # Linux: the fourth field is the parent's pid
+        assert int(stat.read_text().rsplit(")", 1)[1].split()[1]) != os.getpid()
+    session = ScoringSession.load(seed_dir)
+    assert statistics_in_process(session.family("fixture_A"), cancelled=lambda: False) == session.statistics(
+        "fixture_A"
+    )

@@ -588,7 +588,7 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
 
 
 async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monkeypatch) -> None:
-    """Above PROCESS_MIN_WORK the statistics come from a spawned process: same numbers."""
+    """Above PROCESS_MIN_WORK the statistics come from a child process: same numbers."""
     import rankeval_tui.tui.widgets.compare_summary as compare_summary
     from rankeval_tui.core.session import ScoringSession
 

@@ -82,8 +82,11 @@ def masked_sums_python(values: Sequence[int], samples: int, seed: int) -> list[i
     ]
 
 
-RESAMPLE_BLOCK = 1 << 20
-"""Random numbers drawn per numpy block (8 MB of doubles): memory stays flat whatever n * B."""
+RESAMPLE_BLOCK = 1 << 16
+"""Random numbers drawn per numpy block (512 KB of doubles): memory stays flat whatever n * B,
+and a block's positions and counts stay in the cache, which ``bincount``'s scattered writes
+need: at n = 10,000 and 10,000 resamples the bootstrap takes 0.68 s against 0.86 s with blocks
+of 2^20 (best of 3; 2^15 and 2^17 within 0.03 s of it)."""
 
 
 def resampled_sums(vectors: Sequence[Sequence[int]], samples: int, seed: int) -> list[list[int]]:
