@@ -1,7 +1,7 @@
 """What the command line reads before the app starts, handed to the scoring screen's first load:
 the protocol and qrels (read to refuse a bad protocol with exit 2 before a screen opens, so
-not read twice), and the run files, read by a forked child meanwhile: the second core's share
-of opening the scoring screen.
+not read twice), and the run files, shared between a forked child and this process (see
+``read_here``): the second core's share of opening the scoring screen.
 
 Why: at 10,000 queries x 3 runs of depth 100, reading the runs (``json.loads`` allocating a
 million strings a run, then the ID checks) is ~0.4 s that waits for nothing else, beside ~0.45 s
@@ -12,19 +12,20 @@ reads back in ~10 ms a run instead of ~110 ms.
 
 Nothing is lost or guessed: the child runs ``read_runs``, the same function the session would
 run (so a rejected run carries the same one-line reason), and when the child fails in any way
-the parent reads the files itself.
+the parent reads the child's files itself.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from rankeval_tui.core.evaluation.evaluate import has_distinct_str_entries
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.files.protocol_files import QrelsFile
 from rankeval_tui.core.session_runs import LoadedRun, RunSpec, read_runs
@@ -33,37 +34,73 @@ from rankeval_tui.core.session_runs import LoadedRun, RunSpec, read_runs
 def for_the_parent(loaded: LoadedRun) -> LoadedRun:
     """``loaded`` as the child sends it: every document ID of its rankings one shared (interned)
     string, so pickle writes each ID once and a reference per entry, not a million copies; and
-    what ``check_run`` can check without the protocol checked here (``Run.distinct_str_entries``)."""
+    what ``check_run`` can check without the protocol checked here (``Run.distinct_str_entries``:
+    ``sys.intern`` takes exact ``str`` only, so a ranking it interned whole is of strings)."""
     if loaded.run is None:
         return loaded
-    rankings = {query: list(map(sys.intern, ranking)) for query, ranking in loaded.run.rankings.items()}
-    run = replace(loaded.run, rankings=rankings, distinct_str_entries=has_distinct_str_entries(rankings))
-    return replace(loaded, run=run)
+    rankings: dict[str, list[str]] = {}
+    distinct = True
+    for query, ranking in loaded.run.rankings.items():
+        try:
+            shared = list(map(sys.intern, ranking)) if type(ranking) is list else None
+        except TypeError:  # not a str: check_run gives the reason
+            shared = None
+        if shared is None:
+            return replace(loaded, run=replace(loaded.run, distinct_str_entries=False))
+        rankings[query] = shared
+        distinct = distinct and len(set(shared)) == len(shared)
+    return replace(loaded, run=replace(loaded.run, rankings=rankings, distinct_str_entries=distinct))
+
+
+def read_here(specs: Sequence[RunSpec]) -> int:
+    """How many of ``specs`` (the first ones) this process reads while the child reads the rest.
+
+    Why share: the child is on the path to the first rows. At 10,000 queries a run costs the
+    child ~0.25 s (read, interned, pickled) and this process ~0.12 s, and this process first
+    reads the protocol and qrels (~0.5 s, about two runs' worth), so the child keeping every
+    run made the screen wait ~0.3 s for the third one. (n - 1) // 2 balances the two within a
+    run for any n: none of 1 or 2, 1 of 3 or 4, 2 of 5 or 6."""
+    return (len(specs) - 1) // 2
 
 
 @dataclass
 class RunPrefetch:
-    """A child reading ``specs``; ``loaded()`` waits for its runs, once."""
+    """A child reading ``specs[here:]`` while this process reads ``specs[:here]``; ``loaded()``
+    returns all of them, once."""
 
     specs: tuple[RunSpec, ...]
     pid: int
     pipe: int
     """The read end of the pipe the child writes the pickled runs to."""
+    here: int = 0
     _result: tuple[LoadedRun, ...] | None = field(default=None, repr=False)
+    _from_child: tuple[LoadedRun, ...] | None = field(default=None, repr=False)
 
     def loaded(self) -> tuple[LoadedRun, ...]:
-        """The child's runs, or the files read here when the child failed (died, was killed,
-        sent something else)."""
+        """The runs of ``specs``: the first ``here`` read now, the others from the child, or
+        read here too when the child failed (died, was killed, sent something else)."""
         if self._result is None:
-            try:
-                with os.fdopen(self.pipe, "rb") as pipe:
-                    result = pickle.loads(pipe.read())
-                valid = isinstance(result, tuple) and all(isinstance(entry, LoadedRun) for entry in result)
-            except Exception:  # noqa: BLE001  # any failure of the child: read the files here
-                valid = False
+            self._result = read_runs(self.specs, self._child_run)
             self._reap()
-            self._result = result if valid else read_runs(self.specs)
         return self._result
+
+    def _child_run(self, index: int) -> LoadedRun | None:
+        if index < self.here:
+            return None
+        if self._from_child is None:
+            self._from_child = self._receive()
+        runs = self._from_child
+        return runs[index - self.here] if len(runs) == len(self.specs) - self.here else None
+
+    def _receive(self) -> tuple[LoadedRun, ...]:
+        """What the child sent, or () when it failed: then this process reads those files."""
+        try:
+            with os.fdopen(self.pipe, "rb") as pipe:
+                result = pickle.loads(pipe.read())
+        except Exception:  # noqa: BLE001  # any failure of the child: read the files here
+            return ()
+        valid = isinstance(result, tuple) and all(isinstance(entry, LoadedRun) for entry in result)
+        return result if valid else ()
 
     def cancel(self) -> None:
         """Stop the child (its runs are not wanted: the protocol was refused, or other runs)."""
@@ -72,7 +109,8 @@ class RunPrefetch:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            os.close(self.pipe)
+            if self._from_child is None:
+                os.close(self.pipe)
             self._reap()
             self._result = ()
 
@@ -84,29 +122,32 @@ class RunPrefetch:
 
 
 def start_run_prefetch(specs: tuple[RunSpec, ...]) -> RunPrefetch | None:
-    """Fork a child that reads ``specs``; None (read them in-process later) with nothing to
-    read, off Linux (macOS may abort a forked child that touches system frameworks, which is
-    why multiprocessing spawns there; Windows has no fork), or while this process runs other
-    threads: a fork copies only the calling thread, and a lock another thread holds would stay
-    locked in the child."""
+    """Fork a child that reads ``specs`` but the first ``read_here(specs)``; None (read them
+    in-process later) with nothing to read, off Linux (macOS may abort a forked child that
+    touches system frameworks, which is why multiprocessing spawns there; Windows has no fork),
+    or while this process runs other threads: a fork copies only the calling thread, and a lock
+    another thread holds would stay locked in the child."""
     if not specs or not sys.platform.startswith("linux") or threading.active_count() > 1:
         return None
+    here = read_here(specs)
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: read, send, and leave without running the parent's cleanup
         os.close(read_end)
+        gc.disable()  # it builds millions of lasting objects, then exits: nothing to collect
         code = 1
         try:
             # Pickled whole first: written as it is pickled, the child would wait on a full pipe
             # until the parent reads, and the pickling would be on the parent's clock.
-            data = pickle.dumps(tuple(map(for_the_parent, read_runs(specs))), protocol=pickle.HIGHEST_PROTOCOL)
+            runs = tuple(map(for_the_parent, read_runs(specs[here:])))
+            data = pickle.dumps(runs, protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write_end, "wb") as pipe:
                 pipe.write(data)
             code = 0
         finally:
             os._exit(code)
     os.close(write_end)
-    return RunPrefetch(specs, pid, read_end)
+    return RunPrefetch(specs, pid, read_end, here)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ of its own; ``core/session.py`` keeps the session's state and says when each ste
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -50,21 +50,29 @@ class ScoredRun:
         return self.report is None
 
 
-def read_runs(specs: Sequence[RunSpec]) -> tuple[LoadedRun, ...]:
+def read_runs(
+    specs: Sequence[RunSpec], read_elsewhere: Callable[[int], LoadedRun | None] | None = None
+) -> tuple[LoadedRun, ...]:
     """Read every run file; an unreadable or malformed file becomes a rejected entry, not an abort.
 
     Two runs with one name would make "baseline" ambiguous, so the second is rejected with the
-    same advice the CLI gives.
+    same advice the CLI gives. ``read_elsewhere``: the run at an index of ``specs`` as another
+    process read it with this function, or None to read it here (``core.preread``); the names
+    are checked here, over all of ``specs``, either way.
     """
     loaded: list[LoadedRun] = []
     names: set[str] = set()
-    for name, path in specs:
+    for index, (name, path) in enumerate(specs):
         run_name = name or path.stem
         if run_name in names:
             error = ContractError(f"two runs are named {quote(run_name)}; name them with NAME=PATH", file=path)
             loaded.append(LoadedRun(run_name, path, None, error.one_line()))
             continue
         names.add(run_name)
+        elsewhere = read_elsewhere(index) if read_elsewhere is not None else None
+        if elsewhere is not None:
+            loaded.append(elsewhere)
+            continue
         try:
             loaded.append(LoadedRun(run_name, path, load_run(path, run_name)))
         except ContractError as error:

@@ -62,11 +62,14 @@ def test_the_child_reads_what_read_runs_reads_with_each_id_one_object(tmp_path: 
         loaded = prefetch.loaded()
         assert loaded == read_runs(specs), (loaded, read_runs(specs))
         assert prefetch.loaded() is loaded  # waited for once
-        a = loaded[0].run.rankings
-        assert a["q:1001"][0] is a["q:1002"][1]  # 'docs/export.md': one string, not two
+        from rankeval_tui.core.preread import read_here
+        assert read_here(specs) == prefetch.here == 1  # A is read here, B, C and D by the child
+        d = loaded[3].run.rankings
+        assert d["q:1001"][0] is d["q:1001"][2]  # 'd.1' from the child: one string, not two
         assert loaded[2].run is None and "invalid JSON" in loaded[2].error
-        # what check_run can check without the protocol, checked there: D repeats a document
-        assert [l.run.distinct_str_entries for l in loaded if l.run] == [True, True, False]
+        # what check_run can check without the protocol, checked by the child: D repeats a
+        # document; A, read here, is left to check_run whole
+        assert [l.run.distinct_str_entries for l in loaded if l.run] == [False, True, False]
         try:
             os.waitpid(prefetch.pid, os.WNOHANG)
             print("child not reaped")
@@ -200,6 +203,10 @@ def test_a_session_from_the_child_rejects_what_a_session_from_the_files_rejects(
     ],
 )
 def test_what_the_child_checks_without_the_protocol(rankings: dict, expected: bool) -> None:
-    from rankeval_tui.core.evaluation.evaluate import has_distinct_str_entries
+    from rankeval_tui.core.evaluation.evaluate import Run
+    from rankeval_tui.core.preread import for_the_parent
+    from rankeval_tui.core.session_runs import LoadedRun
 
-    assert has_distinct_str_entries(rankings) is expected
+    sent = for_the_parent(LoadedRun("bm25.run", Path("bm25.run.json"), Run("bm25.run", rankings)))
+    assert sent.run is not None and sent.run.distinct_str_entries is expected
+    assert sent.run.rankings == rankings

@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import chain
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -262,17 +261,6 @@ def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = ra
             )
         if not seen <= corpus:
             report(unknown_document(definition, run, query, ranking))
-
-
-def has_distinct_str_entries(rankings: Mapping[str, Sequence[str]]) -> bool:
-    """What ``check_run`` checks of a run without the protocol: every ranking a list of distinct
-    ``str`` (for ``Run.distinct_str_entries``)."""
-    values = list(rankings.values())
-    return (
-        set(map(type, values)) <= ONLY_LIST
-        and set(map(type, chain.from_iterable(values))) <= ONLY_STR
-        and all(len(set(ranking)) == len(ranking) for ranking in values)
-    )
 
 
 def unknown_document(definition: ProtocolDefinition, run: Run, query: str, ranking: Sequence[str]) -> ContractError:
