@@ -18,6 +18,9 @@ headless app of 120x36 (as the snapshot tests), for each repeat:
 - single-run rows drawn, no harness polling (a separate app start): app start until the table
   the screen opens on (one run's per-query rows) has painted every visible line with all rows:
   issue 13's "open to rows shown";
+- rankeval-tui DIR: rows drawn (the command's path): ``cli.inspect``'s path from parsed
+  arguments to the single-run rows painted (protocol read before the app, runs read by a
+  forked child meanwhile), in a fresh interpreter each time (``command_line_in_fresh_process``);
 - comparison drawn, no harness polling (the same app start, then ``v``): the comparison's paint, but the script
   sleeps on events instead of polling with ``pilot`` (see ``measure_unpolled``);
 - statistics, v 1 s after open (a separate app start): ``v`` posted a second after the session
@@ -41,6 +44,7 @@ import argparse
 import asyncio
 import gc
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -200,6 +204,20 @@ async def measure_command_line(directory: Path, runs: list[Path], queries: int) 
         ScoreScreen.set_session = original  # type: ignore[method-assign]
 
 
+def command_line_in_fresh_process(directory: Path, runs: list[Path], queries: int) -> tuple[float, int]:
+    """``measure_command_line`` in a new interpreter, as a user's command starts: no fork server
+    or statistics child left warm by the apps measured before it (in this process the first
+    statistics child, which starts the fork server, took ~10 ms instead of ~0.5 s), nothing
+    loaded. Returns the seconds and the threads running when it started."""
+    output = subprocess.run(
+        [sys.executable, __file__, *map(str, runs), "--command-path", str(directory), "--queries", str(queries)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    return float(output[0]), int(output[1])
+
+
 async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[str, float]:
     specs = [(None, path) for path in runs]
     start = time.perf_counter()
@@ -258,12 +276,9 @@ def measure_size(queries: int, args: argparse.Namespace) -> dict[str, list[float
                 results.setdefault(label, []).append(seconds)
             gc.unfreeze()  # what that app's load froze is garbage now
             gc.collect()
-            threads = threading.active_count()
-            command_line = asyncio.run(measure_command_line(paths.directory, runs, queries))
+            command_line, threads = command_line_in_fresh_process(paths.directory, runs, queries)
             results.setdefault("rankeval-tui DIR: rows drawn (the command's path)", []).append(command_line)
             results.setdefault("  threads running at its start (1: runs read by a child)", []).append(threads)
-            gc.unfreeze()
-            gc.collect()
             rows, comparison = asyncio.run(measure_unpolled(paths.directory, runs, queries))
             results.setdefault("single-run rows drawn, no harness polling", []).append(rows)
             results.setdefault("comparison drawn, no harness polling", []).append(comparison)
@@ -290,7 +305,14 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=100)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--command-path", type=Path, help=argparse.SUPPRESS)  # command_line_in_fresh_process
+    parser.add_argument("runs", type=Path, nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.command_path is not None:
+        threads = threading.active_count()
+        seconds = asyncio.run(measure_command_line(args.command_path, args.runs, args.queries[0]))
+        print(seconds, threads)
+        return 0
     print(
         f"protocol: {' and '.join(map(str, args.queries))} queries x {args.documents} documents (exhaustive "
         f"qrels), 3 runs of depth {args.depth}, k {args.k}; app 120x36 headless; best (median) of {args.repeat}"

@@ -150,8 +150,10 @@ class ScoreScreen(Screen[None]):
             )
             self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
             return
-        prepare_statistics(session)  # its child starts on the other core while the table fills
         self.app.call_from_thread(self.set_session, session)
+        # After the rows, not before: the first child starts the fork server, and starting a
+        # child waits until the server has imported the project and numpy (~0.5 s).
+        prepare_statistics(session)
 
     def set_problem(self, message: str) -> None:
         self.problem = message
