@@ -5,6 +5,8 @@
   quotes, backslashes, ``%``, control characters and non-ASCII.
 - ``check_run`` tests element types with ``set(map(type, ...))``: the same exact-type rule as
   ``type(d) is str`` (a str subclass is still refused), the same message, the same query named.
+- The JSON run reader takes a ranking of IDs it checked before with one ``issuperset``: a bad
+  entry after good rankings of the same IDs is still refused, naming its query.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.files.runs import parse_json_run
 
 ids = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6)
 
@@ -81,3 +84,26 @@ def test_non_string_entries_are_refused_with_the_same_message(bad) -> None:
         evaluate(protocol, run)
     assert error.value.rule == "ranking must be a list of document IDs"
     assert error.value.where == "query 'q2'"
+
+
+GOOD = ["msmarco_v2.1_doc_00_12345", "docs/export.md"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "rule"),
+    [
+        ("", "document ID must be a nonempty string, got ''"),
+        ("docs/my export.md", "document ID 'docs/my export.md' contains whitespace or a control character"),
+        (7, "document ID must be a nonempty string, got 7"),
+        (None, "document ID must be a nonempty string, got None"),
+        (["docs/export.md"], "document ID must be a nonempty string, got ['docs/export.md']"),
+        ({"docs/export.md": 1}, "document ID must be a nonempty string, got {'docs/export.md': 1}"),
+    ],
+)
+def test_json_run_refuses_a_bad_entry_after_good_rankings_of_the_same_ids(bad, rule, tmp_path) -> None:
+    path = tmp_path / "bm25.json"
+    rankings = {"q:1001": GOOD, "q:1002": list(reversed(GOOD)), "q:1003": [*GOOD, bad]}
+    assert parse_json_run(json.dumps({"q:1001": GOOD, "q:1002": GOOD}), path) == {"q:1001": GOOD, "q:1002": GOOD}
+    with pytest.raises(ContractError) as error:
+        parse_json_run(json.dumps(rankings), path)
+    assert (error.value.rule, error.value.where, error.value.file) == (rule, "query 'q:1003'", str(path))
