@@ -16,6 +16,7 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from rankeval_tui.core.evaluation.evaluate import evaluate
+from rankeval_tui.core.evaluation.stats import exact_decimal
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.query_screen import CUTOFF_KEY, QueryScreen
@@ -459,6 +460,11 @@ def metric_block(summary: str, label: str) -> str:
     return "\n".join(block)
 
 
+def shown(exact: str) -> str:
+    """An exact value of the JSON as the screen writes it: ``1/2 = 0.5000``, ``1``."""
+    return exact_decimal(Fraction(exact))
+
+
 async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) -> None:
     """fixture_B vs fixture_A: MRR deltas (-1/2, +1/2, +1) give exact p = 3/4, Recall (0, 0, +1) p = 1."""
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
@@ -468,7 +474,7 @@ async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) ->
         mrr, recall = metric_block(summary, "MRR@2"), metric_block(summary, "Recall@2")
         assert "Δ +1/3 (+0.3333)  win/tie/loss 2/0/1" in mrr
         assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in mrr
-        assert "95% bootstrap CI of the mean Δ [-1/2, 1] (10000 resamples, seed 0)" in mrr
+        assert "95% bootstrap CI of the mean Δ [-1/2 = -0.5000, 1] (10000 resamples, seed 0)" in mrr
         assert "→ not significant at alpha 0.05 (n = 3: smallest possible p is 1/4)" in mrr
         assert "sign-flip p = 1 (exact, 8 assignments)" in recall and "win/tie/loss 1/2/0" in recall
         assert "smallest possible p is 1)" in recall
@@ -519,10 +525,10 @@ async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_d
         for metric, label in (("rr", "MRR@2"), ("recall", "Recall@2")):
             stats = cli["fixture_B"][metric]["statistics"]
             block = metric_block(summary, label)
-            assert f"sign-flip p = {stats['sign_flip']['p_value']}" in block
-            assert f"Holm-adjusted p = {stats['p_holm']} (2 candidates)" in block
+            assert f"sign-flip p = {shown(stats['sign_flip']['p_value'])}" in block
+            assert f"Holm-adjusted p = {shown(stats['p_holm'])} (2 candidates)" in block
             interval = boot["fixture_B"][metric]["statistics"]["bootstrap"]
-            assert f"[{interval['ci_low']}, {interval['ci_high']}]" in block
+            assert f"[{shown(interval['ci_low'])}, {shown(interval['ci_high'])}]" in block
         assert "Holm-adjusted p = 1 (2 candidates)" in metric_block(summary, "MRR@2")
 
 
@@ -599,7 +605,7 @@ async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monk
         await open_comparison(pilot)
         mrr = metric_block(plain(app.screen, "#score-compare-summary"), "MRR@2")
         assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in mrr
-        assert "95% bootstrap CI of the mean Δ [-1/2, 1]" in mrr
+        assert "95% bootstrap CI of the mean Δ [-1/2 = -0.5000, 1]" in mrr
 
 
 async def test_adjudicated_queries_are_marked_with_a_legend(seed_copy: Path, tmp_path: Path) -> None:

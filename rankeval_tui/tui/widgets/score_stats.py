@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from rich.text import Text
 
-from rankeval_tui.core.evaluation.stats import MetricStatistics, decimal, percent
+from rankeval_tui.core.evaluation.stats import MetricStatistics, decimal, exact_decimal, percent
 from rankeval_tui.core.session import verdict
 
 INDENT = " " * 10
@@ -24,8 +24,9 @@ as decimals on screen; the exact values are in ``score --format json``."""
 
 
 def number(value: Fraction) -> str:
-    text = str(value)
-    return text if len(text) <= SHORT_FRACTION else decimal(value)
+    """``474/10001 = 0.0474`` (the decimal beside a short fraction, to compare at a glance), or
+    the decimal alone for a long one."""
+    return exact_decimal(value) if len(str(value)) <= SHORT_FRACTION else decimal(value)
 
 
 def p_text(stats: MetricStatistics) -> str:
@@ -34,9 +35,7 @@ def p_text(stats: MetricStatistics) -> str:
     if flip is None:
         return "sign-flip p: no test"
     if flip.method == "exact":
-        shown = number(flip.p_value)
-        beside = "" if flip.p_value.denominator == 1 or shown != str(flip.p_value) else f" = {decimal(flip.p_value)}"
-        return f"sign-flip p = {shown}{beside} (exact, {flip.assignments} assignments)"
+        return f"sign-flip p = {number(flip.p_value)} (exact, {flip.assignments} assignments)"
     return f"sign-flip p ≈ {decimal(flip.p_value)} (Monte-Carlo, {flip.assignments} samples, seed {flip.seed})"
 
 
@@ -44,8 +43,10 @@ def ci_text(stats: MetricStatistics, pending: bool = False) -> str:
     boot = stats.bootstrap
     if boot is None:
         return "bootstrap CI of the mean Δ: computing…" if pending else ""
-    exact = all(len(str(bound)) <= SHORT_FRACTION for bound in (boot.low, boot.high))
-    low, high = (str(boot.low), str(boot.high)) if exact else (decimal(boot.low), decimal(boot.high))
+    if any(len(str(bound)) > SHORT_FRACTION for bound in (boot.low, boot.high)):
+        low, high = decimal(boot.low), decimal(boot.high)
+    else:  # as score's summary line writes them: each exact bound with its decimal
+        low, high = exact_decimal(boot.low), exact_decimal(boot.high)
     return (
         f"{percent(boot.confidence)} bootstrap CI of the mean Δ [{low}, {high}] "
         f"({boot.samples} resamples, seed {boot.seed})"
