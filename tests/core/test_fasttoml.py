@@ -457,6 +457,86 @@ def test_damaged_qrels_shaped_documents_keep_tomllib_s_verdict(text: str) -> Non
     check_contract(text)
 
 
+SEPARATORS = ("\n", " # ok\n", "  # 1\n", "\t\n", "\n\n", "\n# seen\n", " # x = 1\n\n\t# y\n")
+"""What may follow a pair's label up to the next pair line (``toml_spans.SEPARATOR``); none is
+a part of another but the newline, so replacing them longest first normalises any body."""
+
+
+@st.composite
+def separated_section_documents(draw: st.DrawFn) -> str:
+    """qrels-shaped text whose pair lines repeat from one section to the next (same keys, same
+    quoting and spacing) but whose labels and what follows each pair vary: a comment after some
+    pairs only, blank and comment lines after others (``toml_spans.SeparatedTemplate``)."""
+    documents = draw(st.lists(st.sampled_from(DOC_IDS), min_size=1, max_size=6, unique=True))
+    queries = draw(st.lists(st.sampled_from(QUERY_IDS), min_size=2, max_size=6, unique=True))
+    cores = [
+        f"{draw(st.sampled_from(('', '  ', chr(9))))}{key_text(draw, d)}{draw(st.sampled_from((' = ', '=', ' =' + chr(9))))}"
+        for d in documents
+    ]
+    separators = draw(st.lists(st.sampled_from(SEPARATORS), min_size=1, max_size=4, unique=True))
+    sections = []
+    for query in queries:
+        leading = draw(st.sampled_from(("", "# first\n", "\n")))
+        pairs = "".join(f"{core}{draw(st.integers(0, 1))}{draw(st.sampled_from(separators))}" for core in cores)
+        sections.append(f"[qrels.{key_text(draw, query)}]{tail(draw)}\n{leading}{pairs}")
+    return "".join(sections)
+
+
+def label_bodies_reads(text: str) -> int:
+    """How many section bodies of ``text`` the line cache read (the templates did not)."""
+    with mock.patch.object(
+        toml_spans.LabelBodies, "read", autospec=True, side_effect=toml_spans.LabelBodies.read
+    ) as read:
+        check_taken(text)
+    return read.call_count
+
+
+@FAST
+@given(separated_section_documents())
+def test_repeated_pairs_with_varying_comments_and_blank_lines_are_read_by_templates(text: str) -> None:
+    """Fails when ``SeparatedTemplate`` is skipped: every body would go to the line cache."""
+    assert read_by_sections(text), text
+    assert label_bodies_reads(text) == 0, text
+
+
+@FAST
+@given(damaged(separated_section_documents()))
+def test_damaged_separated_sections_keep_tomllib_s_verdict(text: str) -> None:
+    check_contract(text)
+
+
+@pytest.mark.parametrize(
+    "second",
+    [
+        'd1 = 0 # ok\n"a # ok" = 1\n',  # a separator's text inside a quoted key
+        'd1 = 0 # o\x01k\n"a # ok" = 1\n',  # a control character in a comment: tomllib refuses
+        'd1 = 0 # ok\n"a # ok" = 1 # ok\n\n  [x]\n',  # an indented header among the pairs
+        'd1 = 0 # ok\n"a # ok" = 1 # ok\n"a # ok" = 1\n',  # a key twice
+        'd1 = 0 # ok\n"a # ok" = 1 \\ # ok\n',  # not a comment
+        'd1 = 0 # ok\r"a # ok" = 1\n',  # a lone carriage return
+        'd1 = 0 # ok\n\n"a # ok" = 2\n',  # a label that is not 0/1
+    ],
+)
+def test_separated_template_reads_only_what_tomllib_reads_the_same(second: str) -> None:
+    """The first section fixes the pairs; the second differs in its separators and in one trap."""
+    text = (
+        '[qrels."q:1"]\nd1 = 1\n"a # ok" = 0 # ok\n\n# seen\n[qrels."q:2"]\n'
+        + second
+        + '[qrels."q:3"]\nd1 = 0\n"a # ok" = 1\n'
+    )
+    check_contract(text)
+
+
+def test_comments_that_differ_on_every_line_are_read_by_the_line_cache() -> None:
+    """Past ``MAX_SEPARATORS`` distinct separators the line cache reads the rest, the same labels."""
+    text = "".join(
+        f"[qrels.q{i}]\n" + "".join(f"d{j} = {(i + j) % 2} # note {i}.{j}\n" for j in range(5)) for i in range(30)
+    )
+    parsed = check_taken(text)
+    assert parsed["qrels"]["q7"] == {f"d{j}": (7 + j) % 2 for j in range(5)}
+    assert 0 < label_bodies_reads(text) < 30
+
+
 LAYOUTS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -8,9 +8,11 @@ and multi-line constructs one table section at a time, so a rare construct costs
 speed on its own line or section, never on the whole file (no cliff). Before the line parser,
 sections of ``key = 0|1`` pairs, blank lines and comments (a qrels file, in any spacing) are
 read by ``_binary_sections``: while they repeat the first one's text but for the labels, by one
-template match each (``toml_spans.BinaryTemplate``), else by a line cache over the split body
-at C speed (``toml_spans.LabelBodies``); the line parser reads from the first section that is
-not of that shape.
+template match each (``toml_spans.BinaryTemplate``); while their pair lines repeat but the
+comments and blank lines between them vary, by the same match after each known separator is
+replaced by a newline (``toml_spans.SeparatedTemplate``); else by a line cache over the split
+body at C speed (``toml_spans.LabelBodies``). The line parser reads from the first section that
+is not of that shape.
 
 The contract (checked by ``tests/core/test_fasttoml.py`` with a differential hypothesis test
 against tomllib): **whenever ``loads(text)`` returns a dict, ``tomllib.loads(text)`` succeeds
@@ -295,7 +297,8 @@ def _binary_sections(reader: _Reader, text: str) -> int | None:
     bodies are ``key = 0|1`` pairs, blank lines and comments from the text alone, without
     splitting it into lines: a qrels file's millions of lines. While the bodies repeat the first
     one but for their labels, one template match reads each (``toml_spans.BinaryTemplate``);
-    from the first that does not, two regular expressions over the body (``LabelBodies``).
+    from the first that does not, the same after its separators are normalised
+    (``SeparatedTemplate``), else a line cache over the split body (``LabelBodies``).
     Returns the offset of the first section it did not read (0 when the text before the first
     header is not blank lines and comments; ``len(text)`` when it read all); ``parse`` reads the
     rest. None when it entered a header it then could not fill (a table implied earlier): start over.
@@ -324,9 +327,9 @@ def _binary_sections(reader: _Reader, text: str) -> int | None:
 def loads(text: str) -> dict[str, Any] | None:
     """Parse ``text`` (then equal to ``tomllib.loads(text)``), or ``None`` when tomllib must decide."""
     if "\r" in text:
-        if text.count("\r") != text.count("\r\n"):
-            return None  # a lone carriage return: tomllib rejects it
         text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None  # a lone carriage return: tomllib rejects it
     try:
         reader = _Reader([])
         done = _binary_sections(reader, text)

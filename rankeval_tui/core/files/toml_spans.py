@@ -16,9 +16,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, Unsupported, key_of
+from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, TAIL, Unsupported, key_of
 
 _LABEL = "([01])"
+SEPARATOR = re.compile(rf"{TAIL}\n(?:{TAIL}\n)*")
+"""What may separate one pair line's label from the next pair line: the rest of its line, its
+newline, and blank or comment lines."""
 
 
 def section_starts(text: str) -> Iterator[int]:
@@ -126,45 +129,141 @@ class LabelBodies:
         return True
 
 
+class SeparatedTemplate:
+    """Section bodies whose pair lines repeat the first body's (keys, spacing, order) with other
+    labels, while what separates one pair from the next varies: a comment after some pairs only,
+    blank lines and comment lines between some (``d1 = 0  # seen``, then ``d2 = 1``). Each
+    separator seen (the rest of a pair line, its newline and any blank or comment lines after
+    it) is replaced by a bare newline with ``str.replace``; what is left must then be the
+    pairs' text but for their labels, one ``fullmatch`` as with ``BinaryTemplate``.
+
+    Why this reads a body exactly as tomllib does: every separator is ``TAIL\\n(TAIL\\n)*``
+    (``TAIL``: blanks and an optional comment), so putting one back in place of a newline adds
+    a comment or blanks to the end of a line and inserts blank or comment lines, whatever was
+    there; the pair lines that ``fullmatch`` found keep their keys and labels, and no other line
+    can appear. A body that does not match (a separator not seen yet, a line that is not a
+    pair) is no harm: the caller reads it another way."""
+
+    MAX_SEPARATORS = 8
+    """Each separator is one pass of ``str.replace`` over a body: past a handful (a comment that
+    differs on every line), the line cache is quicker."""
+
+    def __init__(self, separators: frozenset[str], template: BinaryTemplate) -> None:
+        self.separators = separators
+        self.replaced = sorted(separators - {"\n"}, key=len, reverse=True)
+        """Longest first, so a separator is replaced before one it contains."""
+        self.template = template
+        """The template of the normalised body: a newline, then the pairs' text one per line."""
+
+    @classmethod
+    def of(cls, body: str) -> SeparatedTemplate | None:
+        """The template of ``body`` (pairs with the label 0 or 1, blank and comment lines, ending
+        in a newline), or None when it is not such a body or has too many separators."""
+        lines = body.split("\n")
+        if lines[-1] != "":
+            return None
+        cores: list[str] = []
+        separators: set[str] = set()
+        separator = "\n"  # the header line's newline starts the first separator
+        for line in lines[:-1]:
+            pair = _binary_pair(line)
+            if pair is False:
+                return None
+            if pair is None:
+                separator += line + "\n"
+                continue
+            column = pair[1]  # type: ignore[index]
+            separators.add(separator)
+            cores.append(line[: column + 1])
+            separator = line[column + 1 :] + "\n"
+        separators.add(separator)
+        if not cores or len(separators) > cls.MAX_SEPARATORS:
+            return None
+        if not all(SEPARATOR.fullmatch(separator) for separator in separators):
+            return None  # cannot happen for lines _binary_pair read; kept as the proof's premise
+        template = first_template("\n" + "\n".join(cores) + "\n")
+        return None if template is None else cls(frozenset(separators), template)
+
+    def labels(self, body: str) -> str | None:
+        """The labels of ``body`` in key order, or None when it is not this template's pairs."""
+        text = "\n" + body
+        for separator in self.replaced:
+            text = text.replace(separator, "\n")
+        return self.template.labels(text)
+
+    def learn(self, body: str) -> SeparatedTemplate | None:
+        """This template with ``body``'s separators too, when ``body`` has the same pairs' text
+        and the separators stay few; else None."""
+        other = SeparatedTemplate.of(body)
+        if other is None or other.template.source != self.template.source:
+            return None
+        separators = self.separators | other.separators
+        return None if len(separators) > self.MAX_SEPARATORS else SeparatedTemplate(separators, self.template)
+
+
 class BinaryBodies:
     """The bodies of successive sections, read by the first one's template while they repeat it
-    but for their labels, then (for good: a file's layout does not change back) by ``LabelBodies``."""
+    but for their labels; from the first that does not, by a ``SeparatedTemplate`` while the
+    pairs repeat but what separates them varies; then (for good: a file's layout does not change
+    back) by ``LabelBodies``."""
 
     def __init__(self) -> None:
         self.template: BinaryTemplate | None = None
+        """The first body's template while it reads every body; None once it has not."""
+        self.separated: SeparatedTemplate | None = None
         self.bodies: LabelBodies | None = None
         self.count = 0
         self.labels: str | None = None
-        """The last body's labels, when the template read it (else ``lines``)."""
+        """The last body's labels, when a template read it (else ``lines``)."""
+        self.keys: tuple[str, ...] = ()
+        self.zeros: dict[str, int] = {}
         self.lines: list[tuple[str, int] | tuple[()]] | None = None
 
     def read(self, body: str) -> bool:
         """Whether the next section's ``body`` is readable here (``fill`` then puts it)."""
         self.count += 1
-        template = self.template = first_template(body) if self.count == 1 else self.template
         self.labels = None
-        if template is not None and self.bodies is None:
-            if self.count == 1:
-                self.labels = template.first
-            elif self.count > 2 or len(body.rstrip("\n")) == template.length:
-                self.labels = template.labels(body)  # (a second body of another length compiles no pattern)
-            if self.labels is not None:
-                return True
+        if self.count == 1:
+            self.template = first_template(body)
+            if self.template is not None:
+                return self._read_by(self.template, self.template.first)
+        elif self.bodies is None:
+            template = self.template
+            if template is not None and (self.count > 2 or len(body.rstrip("\n")) == template.length):
+                labels = template.labels(body)  # (a second body of another length compiles no pattern)
+                if labels is not None:
+                    return self._read_by(template, labels)
+            self.template = None
+            if (labels := self._separated_labels(body)) is not None:
+                assert self.separated is not None  # it gave the labels
+                return self._read_by(self.separated.template, labels)
         bodies = self.bodies = self.bodies or LabelBodies()
         self.lines = bodies.read(body)
         return self.lines is not None
 
+    def _separated_labels(self, body: str) -> str | None:
+        """``body``'s labels by the separated template, learning its separators when they are
+        new; None (and the line cache from now on) when that cannot read it."""
+        separated = self.separated
+        if separated is not None and (labels := separated.labels(body)) is not None:
+            return labels
+        separated = self.separated = SeparatedTemplate.of(body) if separated is None else separated.learn(body)
+        return None if separated is None else separated.labels(body)
+
+    def _read_by(self, template: BinaryTemplate, labels: str) -> bool:
+        self.labels, self.keys, self.zeros = labels, template.keys, template.zeros
+        return True
+
     def fill(self, table: dict[str, Any]) -> bool:
-        """Put the last body read into ``table``, unless it has keys already: with the template,
+        """Put the last body read into ``table``, unless it has keys already: with a template,
         every key with 0 is copied in at once (a dict copies its stored hashes), then the 1s set."""
         if self.labels is None:
             assert self.lines is not None  # read() took the body
             return LabelBodies.fill(self.lines, table)
         if table:
             return False
-        assert self.template is not None  # it gave the labels
-        keys, labels = self.template.keys, self.labels
-        table.update(self.template.zeros)
+        keys, labels = self.keys, self.labels
+        table.update(self.zeros)
         position = labels.find("1")
         while position != -1:
             table[keys[position]] = 1
