@@ -212,9 +212,10 @@ def bench_layouts(qrels: dict[str, dict[str, int]], spec: SynthSpec, repeat: int
     found = parsers()
     bare = variants["bare keys (tomli-w)"]
     bases = {"sections": best(repeat, lambda: fast_path(bare))[0], "lines": best(repeat, lambda: line_parser(bare))[0]}
+    bare_megabytes = len(bare.encode()) / 1e6
     print(
         f"{'layout (same labels)':<52} {'MB':>5} {'fast path s':>11} {'MB/s':>5} {'read by':>8} {'to tomllib':>10} "
-        f"{'vs base':>7} {'tomllib s':>9} {'rtoml s':>7}  equal"
+        f"{'vs base':>7} {'per MB':>7} {'tomllib s':>9} {'rtoml s':>7}  equal"
     )
     for label, text in variants.items():
         seconds, parsed = best(repeat, lambda text=text: fast_path(text))
@@ -226,12 +227,14 @@ def bench_layouts(qrels: dict[str, dict[str, int]], spec: SynthSpec, repeat: int
         megabytes = len(text.encode()) / 1e6
         print(
             f"{label:<52} {megabytes:>5.1f} {seconds:>11.3f} {megabytes / seconds:>5.0f} {reader:>8} "
-            f"{tomllib_calls(text):>10} {seconds / bases[reader]:>6.2f}x {tl_seconds:>9.3f} {rtoml_seconds:>7.3f}  "
+            f"{tomllib_calls(text):>10} {seconds / bases[reader]:>6.2f}x "
+            f"{seconds / megabytes / (bases[reader] / bare_megabytes):>6.2f}x {tl_seconds:>9.3f} {rtoml_seconds:>7.3f}  "
             f"{same}{'' if taken else ' (whole file to tomllib)'}"
         )
     print(
         f"(vs base: against the bare file on the same reader: read by sections (loads) {bases['sections']:.3f} s, "
-        f"by the line parser alone {bases['lines']:.3f} s; to tomllib: lines or sections fasttoml hands it)"
+        f"by the line parser alone {bases['lines']:.3f} s; per MB: the same per megabyte, for layouts whose "
+        f"file is longer or shorter; to tomllib: lines or sections fasttoml hands it)"
     )
     print()
 

@@ -527,6 +527,15 @@ def test_separated_template_reads_only_what_tomllib_reads_the_same(second: str) 
     check_contract(text)
 
 
+def test_rows_with_other_keys_compile_no_separated_template() -> None:
+    """A partial qrels file (each row its own documents) is read by the line cache at once: a
+    separated template is tried only for bodies with the first body's keys."""
+    text = '[qrels."q:1"]\n"docs/a.md" = 1\nd2 = 0 # seen\n[qrels."q:2"]\n"docs/b.md" = 0\n[qrels."q:3"]\nd2 = 1\n'
+    with mock.patch.object(toml_spans.SeparatedTemplate, "labels", autospec=True) as labels:
+        assert check_taken(text)["qrels"]["q:2"] == {"docs/b.md": 0}
+    assert labels.call_count == 0
+
+
 def test_comments_that_differ_on_every_line_are_read_by_the_line_cache() -> None:
     """Past ``MAX_SEPARATORS`` distinct separators the line cache reads the rest, the same labels."""
     text = "".join(

@@ -209,8 +209,9 @@ class BinaryBodies:
 
     def __init__(self) -> None:
         self.template: BinaryTemplate | None = None
-        """The first body's template while it reads every body; None once it has not."""
+        """The first body's template: it reads the bodies until one differs in more than its labels."""
         self.separated: SeparatedTemplate | None = None
+        """Set from the first body the first template did not read; from then on it reads them."""
         self.bodies: LabelBodies | None = None
         self.count = 0
         self.labels: str | None = None
@@ -227,28 +228,37 @@ class BinaryBodies:
             self.template = first_template(body)
             if self.template is not None:
                 return self._read_by(self.template, self.template.first)
-        elif self.bodies is None:
-            template = self.template
-            if template is not None and (self.count > 2 or len(body.rstrip("\n")) == template.length):
-                labels = template.labels(body)  # (a second body of another length compiles no pattern)
-                if labels is not None:
-                    return self._read_by(template, labels)
-            self.template = None
-            if (labels := self._separated_labels(body)) is not None:
-                assert self.separated is not None  # it gave the labels
-                return self._read_by(self.separated.template, labels)
+        elif self.bodies is None and self.template is not None:
+            found = self._by_templates(body, self.template)
+            if found is not None:
+                return self._read_by(*found)
         bodies = self.bodies = self.bodies or LabelBodies()
         self.lines = bodies.read(body)
         return self.lines is not None
 
-    def _separated_labels(self, body: str) -> str | None:
+    def _by_templates(self, body: str, first: BinaryTemplate) -> tuple[BinaryTemplate, str] | None:
+        """The template that reads ``body`` and its labels: the ``first`` body's until a body
+        differs in more than its labels, then the separated one."""
+        if self.separated is None and (self.count > 2 or len(body.rstrip("\n")) == first.length):
+            labels = first.labels(body)  # (a second body of another length compiles no pattern)
+            if labels is not None:
+                return first, labels
+        labels = self._separated_labels(body, first.keys)
+        return None if labels is None or self.separated is None else (self.separated.template, labels)
+
+    def _separated_labels(self, body: str, keys: tuple[str, ...]) -> str | None:
         """``body``'s labels by the separated template, learning its separators when they are
-        new; None (and the line cache from now on) when that cannot read it."""
+        new; None (and the line cache from now on) when that cannot read it. Only bodies with
+        the first body's ``keys`` in its order (a qrels file) are tried: other rows (a partial
+        row with other keys) would compile a template for nothing."""
         separated = self.separated
         if separated is not None and (labels := separated.labels(body)) is not None:
             return labels
-        separated = self.separated = SeparatedTemplate.of(body) if separated is None else separated.learn(body)
-        return None if separated is None else separated.labels(body)
+        separated = SeparatedTemplate.of(body) if separated is None else separated.learn(body)
+        if separated is None or separated.template.keys != keys:
+            return None
+        self.separated = separated
+        return separated.labels(body)
 
     def _read_by(self, template: BinaryTemplate, labels: str) -> bool:
         self.labels, self.keys, self.zeros = labels, template.keys, template.zeros
