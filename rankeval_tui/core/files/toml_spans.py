@@ -130,16 +130,17 @@ class LabelBodies:
 
 
 class SeparatedTemplate:
-    """Section bodies whose pair lines repeat the first body's (keys, spacing, order) with other
-    labels, while what separates one pair from the next varies: a comment after some pairs only,
-    blank lines and comment lines between some (``d1 = 0  # seen``, then ``d2 = 1``). Each
-    separator seen (the rest of a pair line, its newline and any blank or comment lines after
-    it) is replaced by a bare newline with ``str.replace``; what is left must then be the
-    pairs' text but for their labels, one ``fullmatch`` as with ``BinaryTemplate``.
+    """Section bodies whose pair lines repeat one body's (keys, spacing, order) with other labels,
+    while what separates one pair from the next varies: a comment after some pairs only, blank
+    lines and comment lines between some (``d1 = 0  # seen``, then ``d2 = 1``). Each separator
+    seen between two pairs (the rest of a pair line, its newline and any blank or comment lines
+    after it) is replaced by a bare newline with ``str.replace``; what is left must then be
+    blank or comment lines, the pairs' text but for their labels one per line, and the rest of
+    the last pair's line and blank or comment lines: one ``fullmatch``, as ``BinaryTemplate``.
 
     Why this reads a body exactly as tomllib does: every separator is ``TAIL\\n(TAIL\\n)*``
     (``TAIL``: blanks and an optional comment), so putting one back in place of a newline adds
-    a comment or blanks to the end of a line and inserts blank or comment lines, whatever was
+    blanks or a comment to the end of a line and inserts blank or comment lines, whatever was
     there; the pair lines that ``fullmatch`` found keep their keys and labels, and no other line
     can appear. A body that does not match (a separator not seen yet, a line that is not a
     pair) is no harm: the caller reads it another way."""
@@ -148,57 +149,64 @@ class SeparatedTemplate:
     """Each separator is one pass of ``str.replace`` over a body: past a handful (a comment that
     differs on every line), the line cache is quicker."""
 
-    def __init__(self, separators: frozenset[str], template: BinaryTemplate) -> None:
+    def __init__(self, cores: tuple[str, ...], keys: tuple[str, ...], separators: frozenset[str]) -> None:
+        self.cores = cores
+        """Each pair line up to its label, which ends it: ``d1 = 0`` reads ``d1 = ``."""
+        self.keys = keys
+        self.zeros = dict.fromkeys(keys, 0)
         self.separators = separators
         self.replaced = sorted(separators - {"\n"}, key=len, reverse=True)
         """Longest first, so a separator is replaced before one it contains."""
-        self.template = template
-        """The template of the normalised body: a newline, then the pairs' text one per line."""
+        self.pattern = re.compile(
+            f"(?:{TAIL}\\n)*" + "\\n".join(re.escape(core) + _LABEL for core in cores) + f"{TAIL}(?:\\n{TAIL})*"
+        )
+        """Blank or comment lines, the pairs one per line, the rest of the last one's line and
+        blank or comment lines (a body may end the file without a newline)."""
 
     @classmethod
     def of(cls, body: str) -> SeparatedTemplate | None:
-        """The template of ``body`` (pairs with the label 0 or 1, blank and comment lines, ending
-        in a newline), or None when it is not such a body or has too many separators."""
-        lines = body.split("\n")
-        if lines[-1] != "":
-            return None
+        """The template of ``body`` (pairs with the label 0 or 1 under distinct keys, blank and
+        comment lines), or None when it is not such a body or has too many separators."""
         cores: list[str] = []
+        keys: list[str] = []
         separators: set[str] = set()
-        separator = "\n"  # the header line's newline starts the first separator
-        for line in lines[:-1]:
+        separator = None  # what follows the last pair so far
+        for line in body.split("\n"):
             pair = _binary_pair(line)
             if pair is False:
                 return None
             if pair is None:
-                separator += line + "\n"
+                separator = None if separator is None else separator + line + "\n"
                 continue
-            column = pair[1]  # type: ignore[index]
-            separators.add(separator)
-            cores.append(line[: column + 1])
+            key, column = pair  # type: ignore[misc]
+            if separator is not None:
+                separators.add(separator)
+            cores.append(line[:column])
+            keys.append(key)
             separator = line[column + 1 :] + "\n"
-        separators.add(separator)
-        if not cores or len(separators) > cls.MAX_SEPARATORS:
+        if not keys or len(set(keys)) != len(keys) or len(separators) > cls.MAX_SEPARATORS:
             return None
         if not all(SEPARATOR.fullmatch(separator) for separator in separators):
             return None  # cannot happen for lines _binary_pair read; kept as the proof's premise
-        template = first_template("\n" + "\n".join(cores) + "\n")
-        return None if template is None else cls(frozenset(separators), template)
+        return cls(tuple(cores), tuple(keys), frozenset(separators))
 
     def labels(self, body: str) -> str | None:
         """The labels of ``body`` in key order, or None when it is not this template's pairs."""
-        text = "\n" + body
         for separator in self.replaced:
-            text = text.replace(separator, "\n")
-        return self.template.labels(text)
+            body = body.replace(separator, "\n")
+        match = self.pattern.fullmatch(body)
+        return None if match is None else "".join(match.groups())
 
     def learn(self, body: str) -> SeparatedTemplate | None:
         """This template with ``body``'s separators too, when ``body`` has the same pairs' text
         and the separators stay few; else None."""
         other = SeparatedTemplate.of(body)
-        if other is None or other.template.source != self.template.source:
+        if other is None or other.cores != self.cores:
             return None
         separators = self.separators | other.separators
-        return None if len(separators) > self.MAX_SEPARATORS else SeparatedTemplate(separators, self.template)
+        if len(separators) > self.MAX_SEPARATORS:
+            return None
+        return SeparatedTemplate(self.cores, self.keys, separators)
 
 
 class BinaryBodies:
@@ -236,7 +244,7 @@ class BinaryBodies:
         self.lines = bodies.read(body)
         return self.lines is not None
 
-    def _by_templates(self, body: str, first: BinaryTemplate) -> tuple[BinaryTemplate, str] | None:
+    def _by_templates(self, body: str, first: BinaryTemplate) -> tuple[BinaryTemplate | SeparatedTemplate, str] | None:
         """The template that reads ``body`` and its labels: the ``first`` body's until a body
         differs in more than its labels, then the separated one."""
         if self.separated is None and (self.count > 2 or len(body.rstrip("\n")) == first.length):
@@ -244,7 +252,7 @@ class BinaryBodies:
             if labels is not None:
                 return first, labels
         labels = self._separated_labels(body, first.keys)
-        return None if labels is None or self.separated is None else (self.separated.template, labels)
+        return None if labels is None or self.separated is None else (self.separated, labels)
 
     def _separated_labels(self, body: str, keys: tuple[str, ...]) -> str | None:
         """``body``'s labels by the separated template, learning its separators when they are
@@ -255,12 +263,12 @@ class BinaryBodies:
         if separated is not None and (labels := separated.labels(body)) is not None:
             return labels
         separated = SeparatedTemplate.of(body) if separated is None else separated.learn(body)
-        if separated is None or separated.template.keys != keys:
+        if separated is None or separated.keys != keys:
             return None
         self.separated = separated
         return separated.labels(body)
 
-    def _read_by(self, template: BinaryTemplate, labels: str) -> bool:
+    def _read_by(self, template: BinaryTemplate | SeparatedTemplate, labels: str) -> bool:
         self.labels, self.keys, self.zeros = labels, template.keys, template.zeros
         return True
 
