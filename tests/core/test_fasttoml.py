@@ -257,12 +257,21 @@ def scalar_text(draw: st.DrawFn, value: Any) -> str:
     if type(value) is str:
         if not any(c in LITERAL_UNSAFE for c in value) and draw(st.booleans()):
             return f"'{value}'"
-        if "\n" in value and not value.startswith("\n") and draw(st.booleans()):
-            # a multi-line basic string (no line reading as a header: see fasttoml's docstring)
-            body = basic_string(draw, value)[1:-1].replace("\\n", "\n").replace("\n[", "\n\\u005B")
-            return f'"""{body}"""'
+        if "\n" in value and draw(st.booleans()):
+            return multiline_string_text(draw, value)
         return basic_string(draw, value)
     return tomli_w.dumps({"x": value}).partition(" = ")[2].rstrip("\n")  # floats, dates, times
+
+
+def multiline_string_text(draw: st.DrawFn, value: str) -> str:
+    """``value`` as a multi-line string: literal where it can be, else basic with its newlines
+    raw and every other character escaped in any form, with or without the newline TOML drops
+    after the opening delimiter (required when ``value`` starts with one)."""
+    lead = "\n" if value.startswith("\n") or draw(st.booleans()) else ""
+    unsafe = set(LITERAL_UNSAFE) - {"\n", "'"}
+    if "'''" not in value and not unsafe & set(value) and draw(st.booleans()):
+        return f"'''{lead}{value}'''"
+    return '"""' + lead + "\n".join(basic_string(draw, line)[1:-1] for line in value.split("\n")) + '"""'
 
 
 def value_text(draw: st.DrawFn, value: Any, indent: str) -> str:
@@ -555,19 +564,20 @@ def test_every_layout_of_valid_toml_is_taken_and_equal(text: str) -> None:
     check_taken(text)
 
 
-# values the line parser reads itself: no float, date or multi-line string for tomllib
-line_values = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=8)
-line_values = line_values | st.integers(-(10**17), 10**17) | st.booleans()
+# values the line parser reads itself: no float or date for tomllib, multi-line strings but not
+# inside an array (a section with one goes to tomllib)
+single_line_values = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=8)
+single_line_values = single_line_values | st.integers(-(10**17), 10**17) | st.booleans()
+text_lines = st.lists(st.sampled_from(("a", "\n", '"', "'", "\\", "[x]", "# c", "k = 1", "é", "\t", " ")), max_size=8)
+line_values = single_line_values | text_lines.map("".join)
 
 
 @LAYOUTS
-@given(layout_documents(line_values | st.lists(line_values, max_size=3)))
+@given(layout_documents(line_values | st.lists(single_line_values, max_size=3)))
 def test_dotted_keys_comments_and_blank_lines_stay_on_the_line_parser(text: str) -> None:
-    """Dotted keys, comments, blank lines, CRLF, any spacing: no line or section goes to tomllib."""
-    with mock.patch.object(fasttoml, "_tomllib", side_effect=AssertionError("handed to tomllib")):
-        fast = fasttoml.loads(text)
-    assert fast is not None, text
-    assert strict_equal(fast, tomllib.loads(text)), text
+    """Dotted keys, comments, blank lines, CRLF, any spacing, multi-line strings: no line or
+    section goes to tomllib."""
+    taken_without_tomllib(text)
 
 
 @pytest.mark.parametrize(
@@ -757,11 +767,59 @@ def test_valid_toml_outside_the_line_grammar_is_taken(text: str) -> None:
     check_taken(text)
 
 
-@pytest.mark.parametrize("text", ["[[a]]\n[a.b]\n", 'x = """\n[a]\n"""\n'])
-def test_the_valid_constructs_that_go_to_tomllib_whole(text: str) -> None:
-    """A header into an array of tables and a multi-line string with a line that reads as a
-    header: valid, in no file the project writes, and left whole to tomllib (fasttoml's docstring)."""
+def test_a_header_into_an_array_of_tables_goes_to_tomllib_whole() -> None:
+    """Valid, in no file the project writes, and left whole to tomllib (fasttoml's docstring)."""
+    text = "[[a]]\n[a.b]\n"
     assert tomllib.loads(text)
+    assert fasttoml.loads(text) is None
+
+
+def taken_without_tomllib(text: str) -> dict[str, Any]:
+    """``check_taken``, and no line or section of ``text`` went to tomllib."""
+    with mock.patch.object(fasttoml, "_tomllib", side_effect=AssertionError("handed to tomllib")):
+        fast = fasttoml.loads(text)
+    assert fast is not None, text
+    assert strict_equal(fast, tomllib.loads(text)), text
+    return fast
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'x = """\n[a]\n"""\n',  # a line that reads as a header
+        '[a]\ns = """\nx\n"""\n[b]\ns = """\ny\n"""\n',  # the same first line twice: not cached
+        '[a]\ns = """x"""\n[b]\ns = """x"""\n',  # one line: cached like any pair
+        's = """a\\"""b"""\n',  # an escaped quote, then two quotes inside
+        's = """a""""\nt = """a"""""\n',  # one or two quotes before the closing delimiter
+        "s = '''a''''\nt = '''\n'b''\n'''\n",  # the same in literal strings
+        's = """\\\n   \n  b"""\nt = """a\\  \t\n c"""\n',  # line-ending backslashes
+        "a.b = \"\"\"x\ny\"\"\"\na.c = '''\n[z]'''\n",  # under dotted keys
+        's = """x\r\ny"""\r\nt = 1\r\n',  # CRLF inside
+        '"q:1" = """\n# not a comment\nk = 1\n"""  # a tail\n[t]\nk = 2\n',
+        's = """"""\nt = \'\'\'\'\'\'\nu = """\n"""\n',  # empty
+        's = """\\u00e9\\t\\U0001F600 \\\\\nx"""\n',  # escapes; an escaped backslash before a newline
+    ],
+)
+def test_multi_line_strings_are_read_without_tomllib(text: str) -> None:
+    taken_without_tomllib(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        's = """a""""""\n',  # six quotes
+        's = """a\\ b"""\n',  # a backslash and a space, not before a newline
+        's = """a\x01b"""\n',  # a control character
+        "s = '''a\x7f'''\n",
+        's = """unclosed\nt = 1\n',
+        's = """a""" b\n',  # something after the closing delimiter
+        's = """\\ud800"""\n',  # not a Unicode scalar value
+        's = """x"""\ns = """y"""\n',  # a key twice
+    ],
+)
+def test_invalid_multi_line_strings_keep_tomllib_s_verdict(text: str) -> None:
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)
     assert fasttoml.loads(text) is None
 
 

@@ -39,23 +39,25 @@ The fast grammar, line by line (TOML 1.0 and tomllib agree on all of it):
 - Values: integers ``[+-]?(0|[1-9](_?[0-9])*)`` of at most 18 digits (never near 64 bits nor
   Python's int-digit limit), ``true``/``false``, single-line basic strings (no raw control
   character but tab; escapes ``\\b \\t \\n \\f \\r \\" \\\\``, ``\\uXXXX``/``\\UXXXXXXXX`` naming a
-  Unicode scalar value), single-line literal strings, one-line arrays of those, and tomli-w's
-  multi-line array (``key = [`` alone, one scalar and a comma per line, ``]`` alone).
+  Unicode scalar value), single-line literal strings, one-line arrays of those, tomli-w's
+  multi-line array (``key = [`` alone, one scalar and a comma per line, ``]`` alone), and
+  multi-line basic and literal strings over any number of lines (escapes and line-ending
+  backslashes in basic ones; a line inside that reads as a header or a pair is string text).
 
 Everything else is delegated, never guessed:
 
 - a pair line (dotted or not) with any other single-line value (floats, dates, inline tables,
   nested arrays, ...) gets its value from ``tomllib.loads(line)``; a line with one key and an
   immutable value is then cached like any other;
-- a line that is not valid on its own (the start of a multi-line string or array, ...) makes
-  its whole table section (its header to the next line that is a header) go to tomllib; the
-  section's keys replace the ones read so far in that section;
+- a line that is not valid on its own (a multi-line array tomli-w does not write, a multi-line
+  string inside an array, ...) makes its whole table section (its header to the next line that
+  is a header) go to tomllib; the section's keys replace the ones read so far in that section;
 - a ``[[array of tables]]`` section goes to tomllib and its table is appended to the array
   (made by ``[[...]]`` headers only; a header into it, ``[a.b]`` after ``[[a]]``, is ``None``);
 - any section or line tomllib rejects means ``None``: the whole text goes to tomllib, which
   accepts it or gives its error. So do two valid constructs no file of the project has:
-  a header into an array of tables (``[a.b]`` after ``[[a]]``) and a multi-line string with a
-  line that reads as a header.
+  a header into an array of tables (``[a.b]`` after ``[[a]]``) and, in a section that goes to
+  tomllib, a multi-line string with a line that reads as a header.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ from rankeval_tui.core.files.toml_grammar import (
     SCALARS,
     Unsupported,
     key_of,
+    multiline_string_of,
     scalar_of,
 )
 from rankeval_tui.core.files.toml_spans import BinaryBodies, section_starts
@@ -99,6 +102,8 @@ def _value(token: str, lines: list[str], at: int) -> tuple[Any, int]:
     """The value of a pair's value token, and the index of the pair's last line."""
     if token == "[":
         return _multiline_array(lines, at)
+    if token.startswith(('"""', "'''")):
+        return _multiline_string(token, lines, at)
     if token[0] == "[":
         return [scalar_of(item.group()) for item in SCALARS.finditer(token, 1)], at
     return scalar_of(token), at
@@ -116,6 +121,21 @@ def _multiline_array(lines: list[str], at: int) -> tuple[list[Any], int]:
             raise Unsupported
         items.append(scalar_of(item.group(1)))
     raise Unsupported  # end of text before "]"
+
+
+def _multiline_string(token: str, lines: list[str], at: int) -> tuple[str, int]:
+    """A multi-line string from ``token`` (its opening delimiter and the rest of line ``at``) to
+    the first line after which it is complete: each line holding the delimiter is a candidate end
+    (an escaped quote or a fourth quote is not one), tried in order."""
+    delimiter = token[:3]
+    if delimiter in token[3:] and (value := multiline_string_of(token)) is not None:
+        return value, at
+    for last in range(at + 1, len(lines)):
+        if delimiter in lines[last]:
+            value = multiline_string_of("\n".join([token, *lines[at + 1 : last + 1]]))
+            if value is not None:
+                return value, last
+    raise Unsupported  # not closed, or not a string tomllib reads: its section goes to tomllib
 
 
 def _tomllib(text: str) -> dict[str, Any]:
@@ -200,8 +220,8 @@ class _Reader:
             if key in self.table:
                 raise Unsupported
             self.table[key] = value
-            if type(value) is not list:
-                known[line] = (key, value)
+            if last == index and type(value) is not list:
+                known[line] = (key, value)  # (a value over several lines is not the line's alone)
             return last + 1
         if (header := HEADER.fullmatch(line)) is not None:
             self.enter(index, _path(header))
@@ -241,8 +261,8 @@ class _Reader:
         only tomllib reads (a float, a date, an inline table), or a line to give its section to
         tomllib. The keys are read here and put by TOML's rules (``Namespaces.assign``); a value
         outside the fast grammar is tomllib's reading of the line alone, and a line that is not
-        complete on its own (a multi-line string or array) sends its whole section to tomllib.
-        Returns the index of the next line to read."""
+        complete on its own (an array over lines as tomli-w does not write them) sends its whole
+        section to tomllib. Returns the index of the next line to read."""
         line = self.lines[index]
         if line.lstrip(" \t").startswith("["):
             raise Unsupported  # [[arrays of tables]] or a header outside the grammar
@@ -258,7 +278,7 @@ class _Reader:
             except Unsupported:
                 return self.delegate_section(index)  # not complete on its own line
         self.namespaces.assign(self.table, path, value)
-        if len(path) == 1 and type(value) in IMMUTABLE:
+        if len(path) == 1 and last == index and type(value) in IMMUTABLE:
             known[line] = (path[0], value)
         return last + 1
 

@@ -13,7 +13,10 @@ from typing import Any
 
 WS = r"[ \t]*"
 ESCAPE = r'\\(?:["\\bfnrt]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})'
-BASIC = rf'"(?:[^"\\\x00-\x08\x0a-\x1f\x7f]|{ESCAPE})*"'
+_BASIC_CHAR = r'[^"\\\x00-\x08\x0a-\x1f\x7f]'
+BASIC = rf'"{_BASIC_CHAR}*(?:{ESCAPE}{_BASIC_CHAR}*)*"'
+"""A basic string: runs of plain characters between escapes (one regex step per run, not per
+character; an escape starts with the one character a run cannot hold, so no match backtracks)."""
 LITERAL = r"'[^'\x00-\x08\x0a-\x1f\x7f]*'"
 KEY = rf"(?:[A-Za-z0-9_-]+|{BASIC}|{LITERAL})"
 INT = r"[+-]?(?:0|[1-9](?:_?[0-9])*)"
@@ -27,14 +30,33 @@ SCALARS = re.compile(SCALAR)
 PATH = rf"{KEY}(?:{WS}\.{WS}{KEY})*"
 HEADER = re.compile(rf"{WS}\[{WS}({PATH}){WS}\]{TAIL}")
 ARRAY_HEADER = re.compile(rf"{WS}\[\[{WS}({PATH}){WS}\]\]{TAIL}")
-PAIR = re.compile(rf"{WS}({KEY}){WS}={WS}({SCALAR}|{INLINE_ARRAY}|\[(?={WS}$)){TAIL}")
+MULTILINE_START = r"""(?:"{3}|'{3}).*"""
+"""A multi-line string's opening delimiter and the rest of its line (``fasttoml`` finds its end)."""
+VALUE = rf"{SCALAR}|{INLINE_ARRAY}|\[(?={WS}$)|{MULTILINE_START}"
+"""A value token: a scalar, a one-line array, a multi-line array's ``[``, a multi-line string's start."""
+PAIR = re.compile(rf"{WS}({KEY}){WS}={WS}({VALUE}){TAIL}")
 ASSIGNMENT = re.compile(rf"{WS}({PATH}){WS}=")
 """The keys of a pair line, dotted (``a . "b.c" = ...``) or not, whatever its value."""
-DOTTED_PAIR = re.compile(rf"{WS}{PATH}{WS}={WS}({SCALAR}|{INLINE_ARRAY}|\[(?={WS}$)){TAIL}")
+DOTTED_PAIR = re.compile(rf"{WS}{PATH}{WS}={WS}({VALUE}){TAIL}")
 ITEM = re.compile(rf"{WS}({SCALAR}){WS},{TAIL}")
 CLOSE = re.compile(rf"{WS}\]{TAIL}")
 BLANK_OR_COMMENT = re.compile(TAIL)
 ESCAPES = re.compile(ESCAPE)
+LINE_ENDING_BACKSLASH = r"\\[ \t]*\n[ \t\n]*"
+"""In a multi-line basic string, a backslash that ends a line: it and the whitespace and newlines
+after it are dropped."""
+_ML_BASIC_CHAR = r'[^"\\\x00-\x08\x0b-\x1f\x7f]'
+_ML_LITERAL_CHAR = r"[^'\x00-\x08\x0b-\x1f\x7f]"
+ML_BASIC = re.compile(
+    rf'"""\n?({_ML_BASIC_CHAR}*(?:(?:"{{1,2}}(?!")|{ESCAPE}|{LINE_ENDING_BACKSLASH}){_ML_BASIC_CHAR}*)*"{{0,2}})"""{TAIL}'
+)
+"""A multi-line basic string and the tail of its last line (TOML 1.0's ``ml-basic-string``: a
+newline right after the opening delimiter is dropped, one or two quotes may end the body). Runs
+of plain characters alternate with a quote, an escape or a line-ending backslash, each starting
+with a character a run cannot hold, so a match that fails does so in linear time."""
+ML_LITERAL = re.compile(rf"'''\n?({_ML_LITERAL_CHAR}*(?:'{{1,2}}(?!'){_ML_LITERAL_CHAR}*)*'{{0,2}})'''{TAIL}")
+"""A multi-line literal string and the tail of its last line (``ml-literal-string``)."""
+ML_ESCAPES = re.compile(rf"{ESCAPE}|{LINE_ENDING_BACKSLASH}")
 SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
 MAX_DIGITS = 18
 
@@ -59,6 +81,23 @@ def string_of(token: str) -> str:
     if token[0] == "'" or "\\" not in body:
         return body
     return ESCAPES.sub(unescape, body)
+
+
+def multiline_string_of(text: str) -> str | None:
+    """The value of the multi-line string that ``text`` starts with (its opening delimiter to the
+    end of the line that closes it, a tail allowed), or None when ``text`` is not one."""
+    if text[0] == "'":
+        literal = ML_LITERAL.fullmatch(text)
+        return None if literal is None else literal.group(1)
+    basic = ML_BASIC.fullmatch(text)
+    if basic is None:
+        return None
+    body = basic.group(1)
+    return body if "\\" not in body else ML_ESCAPES.sub(_unescape_multiline, body)
+
+
+def _unescape_multiline(match: re.Match[str]) -> str:
+    return "" if match.group()[1] in " \t\n" else unescape(match)
 
 
 def key_of(token: str) -> str:
