@@ -26,6 +26,7 @@ import argparse
 import gc
 import hashlib
 import json
+import random
 import sys
 import tempfile
 import time
@@ -37,6 +38,7 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import tomli_w  # noqa: E402
 import tomllib  # noqa: E402
 
 from benchmarks.synth import SynthSpec, make_data, qrels_toml, realistic_ids, write_protocol  # noqa: E402
@@ -239,12 +241,64 @@ def bench_layouts(qrels: dict[str, dict[str, int]], spec: SynthSpec, repeat: int
     print()
 
 
+def protocol_variants(documents: int) -> dict[str, str]:
+    """A protocol.toml of ``documents`` documents (realistic IDs, a title and a text of six lines
+    each, seeded) and 200 queries, in the layouts a tool or a person may write its strings:
+    each must load within 1.5x of tomli-w's own (single-line strings with escaped newlines)."""
+    rng = random.Random(0)
+    words = "the of a download export sync retry theme file settings click choose save copy text csv".split()
+    data: dict[str, Any] = {"protocol": {"name": "bench", "k": 10, "split": "test", "relevance": "1 if it answers"}}
+    data["documents"] = {
+        f"msmarco_v2.1_doc_00_{i}": {
+            "title": f"Doc {i}: {' '.join(rng.choices(words, k=3))}",
+            "text": "\n".join(" ".join(rng.choices(words, k=rng.randint(6, 14))) for _ in range(6)),
+        }
+        for i in range(documents)
+    }
+    data["queries"] = {
+        f"q:{1001 + i}": {"text": " ".join(rng.choices(words, k=6)), "split": "test"} for i in range(200)
+    }
+    single = tomli_w.dumps(data)
+    multi = tomli_w.dumps(data, multiline_strings=True)
+    literal = multi.replace('text = """', "text = '''").replace('"""\n', "'''\n")
+    return {
+        "tomli-w (single-line strings)": single,
+        "tomli-w multiline_strings=True": multi,
+        "literal multi-line strings (''')": literal,
+        "multi-line, CRLF": multi.replace("\n", "\r\n"),
+        "multi-line, line-ending backslashes": "\n".join(
+            line if " = " in line else line.replace(" sync ", " sync \\\n    ") for line in multi.split("\n")
+        ),  # inside the texts only (a backslash ends a line only in a multi-line string)
+        "multi-line, a comment after each header": multi.replace('"]\n', '"]  # from the export\n'),
+    }
+
+
+def bench_protocol_layouts(documents: int, repeat: int) -> None:
+    variants = protocol_variants(documents)
+    base_text = next(iter(variants.values()))
+    base = best(repeat, lambda: fast_path(base_text))[0]
+    print(f"protocol.toml: {documents:,} documents with 6-line texts, 200 queries; best of {repeat}\n")
+    print(
+        f"{'layout (same data)':<52} {'MB':>5} {'fast path s':>11} {'vs base':>7} {'to tomllib':>10} {'tomllib s':>9}  equal"
+    )
+    for label, text in variants.items():
+        seconds, parsed = best(repeat, lambda text=text: fast_path(text))
+        tl_seconds, expected = best(1, lambda text=text: tomllib.loads(text))
+        same = "yes" if strict_equal(parsed, expected) else "NO"
+        print(
+            f"{label:<52} {len(text.encode()) / 1e6:>5.1f} {seconds:>11.3f} {seconds / base:>6.2f}x "
+            f"{tomllib_calls(text):>10} {tl_seconds:>9.3f}  {same}"
+        )
+    print(f"(vs base: against the first row, {base:.3f} s)\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=1000)
     parser.add_argument("--documents", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--layouts-only", action="store_true", help="only the table of key layouts")
+    parser.add_argument("--layouts-only", action="store_true", help="only the tables of qrels and protocol layouts")
+    parser.add_argument("--protocol-documents", type=int, default=20_000, help="documents in the protocol.toml layouts")
     args = parser.parse_args()
 
     from rankeval_tui.core import files
@@ -256,6 +310,7 @@ def main() -> int:
         if args.layouts_only:
             print(f"qrels.toml: {args.queries * args.documents:,} pairs in each layout; best of {args.repeat}\n")
             bench_layouts(data.qrels, spec, args.repeat)
+            bench_protocol_layouts(args.protocol_documents, args.repeat)
             return 0
         paths = write_protocol(Path(tmp) / "p", data)
         qrels = data.qrels
