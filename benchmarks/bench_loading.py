@@ -273,11 +273,29 @@ def protocol_variants(documents: int) -> dict[str, str]:
     }
 
 
-def bench_protocol_layouts(documents: int, repeat: int) -> None:
-    variants = protocol_variants(documents)
+def chunk_map_variants(chunks: int) -> dict[str, str]:
+    """A chunk map of ``chunks`` chunks (``[chunk_to_doc]``, four chunks a document, realistic
+    IDs) in the layouts a tool or a person may write it, against tomli-w's own."""
+    mapping = {f"msmarco_v2.1_doc_00_{i // 4}#{i % 4}": f"msmarco_v2.1_doc_00_{i // 4}" for i in range(chunks)}
+    quoted = tomli_w.dumps({"chunk_to_doc": mapping})
+    literal = quoted.replace('"', "'")
+    return {
+        "tomli-w (quoted keys)": quoted,
+        "literal strings ('a#0' = 'a')": literal,
+        'compact ("a#0"="a")': quoted.replace(" = ", "="),
+        "CRLF line ends": quoted.replace("\n", "\r\n"),
+        "a comment on every line": quoted.replace('"\n', '"  # chunk\n'),
+        "a blank line after each document's chunks": "".join(
+            line + "\n" * ('#3"' in line) for line in quoted.splitlines(keepends=True)
+        ),
+    }
+
+
+def bench_other_layouts(title: str, variants: dict[str, str], repeat: int) -> None:
+    """One table: each layout's time on the fast path against the first layout's, and tomllib's."""
     base_text = next(iter(variants.values()))
     base = best(repeat, lambda: fast_path(base_text))[0]
-    print(f"protocol.toml: {documents:,} documents with 6-line texts, 200 queries; best of {repeat}\n")
+    print(f"{title}; best of {repeat}\n")
     print(
         f"{'layout (same data)':<52} {'MB':>5} {'fast path s':>11} {'vs base':>7} {'to tomllib':>10} {'tomllib s':>9}  equal"
     )
@@ -299,6 +317,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--layouts-only", action="store_true", help="only the tables of qrels and protocol layouts")
     parser.add_argument("--protocol-documents", type=int, default=20_000, help="documents in the protocol.toml layouts")
+    parser.add_argument("--chunks", type=int, default=200_000, help="chunks in the chunk map layouts")
     args = parser.parse_args()
 
     from rankeval_tui.core import files
@@ -310,7 +329,10 @@ def main() -> int:
         if args.layouts_only:
             print(f"qrels.toml: {args.queries * args.documents:,} pairs in each layout; best of {args.repeat}\n")
             bench_layouts(data.qrels, spec, args.repeat)
-            bench_protocol_layouts(args.protocol_documents, args.repeat)
+            title = f"protocol.toml: {args.protocol_documents:,} documents with 6-line texts, 200 queries"
+            bench_other_layouts(title, protocol_variants(args.protocol_documents), args.repeat)
+            title = f"chunk_map.toml: {args.chunks:,} chunks of {args.chunks // 4:,} documents"
+            bench_other_layouts(title, chunk_map_variants(args.chunks), args.repeat)
             return 0
         paths = write_protocol(Path(tmp) / "p", data)
         qrels = data.qrels

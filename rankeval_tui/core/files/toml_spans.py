@@ -290,9 +290,16 @@ class BinaryBodies:
 
 
 def first_template(body: str) -> BinaryTemplate | None:
-    """The template of a body whose lines are pairs with the label 0 or 1, blanks and comments."""
-    pairs = [_binary_pair(line) for line in body.split("\n")[:-1]]
-    return None if False in pairs else BinaryTemplate.of(body, pairs)  # type: ignore[arg-type]
+    """The template of a body whose lines are pairs with the label 0 or 1, blanks and comments;
+    None from the first line that is not (a chunk map's one table of 200,000 string pairs is
+    not read twice)."""
+    pairs: list[tuple[str, int] | None] = []
+    for line in body.split("\n")[:-1]:
+        pair = _binary_pair(line)
+        if pair is False:
+            return None
+        pairs.append(pair)  # type: ignore[arg-type]
+    return BinaryTemplate.of(body, pairs)
 
 
 def _binary_pair(line: str) -> tuple[str, int] | bool | None:
