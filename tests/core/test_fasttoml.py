@@ -35,6 +35,17 @@ from tests.fuzz.harness import CORPUS, KINDS, SUFFIX
 from tests.fuzz.make_corpus import build
 
 BARE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+TEMPLATE_MIN_BODIES = toml_spans.BinaryBodies.TEMPLATE_MIN_BODIES
+"""The shipped threshold: a file with fewer sections like its first is read by the line cache."""
+
+
+@pytest.fixture(autouse=True, scope="module")
+def templates_for_every_size() -> Any:
+    """The generated documents have a few sections: the templates read them here as they read a
+    file of thousands (the shipped threshold is tested on its own below)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(toml_spans.BinaryBodies, "TEMPLATE_MIN_BODIES", 0)
+        yield
 
 
 def strict_equal(a: Any, b: Any) -> bool:
@@ -543,6 +554,26 @@ def test_rows_with_other_keys_compile_no_separated_template() -> None:
     with mock.patch.object(toml_spans.SeparatedTemplate, "labels", autospec=True) as labels:
         assert check_taken(text)["qrels"]["q:2"] == {"docs/b.md": 0}
     assert labels.call_count == 0
+
+
+def qrels_text(queries: int, documents: int) -> str:
+    return "".join(
+        f'[qrels."q:{q}"]\n' + "".join(f'"docs/{d}.md" = {(q * d) % 3 == 0:d}\n' for d in range(documents))
+        for q in range(queries)
+    )
+
+
+@pytest.mark.parametrize(("queries", "templates"), [(TEMPLATE_MIN_BODIES // 2, 0), (TEMPLATE_MIN_BODIES + 10, 1)])
+def test_templates_are_compiled_only_for_files_of_many_sections(
+    monkeypatch: pytest.MonkeyPatch, queries: int, templates: int
+) -> None:
+    """A template costs a compile per key: a file with fewer sections than the threshold is read
+    by the line cache alone (the same dict), one with more by a template."""
+    monkeypatch.setattr(toml_spans.BinaryBodies, "TEMPLATE_MIN_BODIES", TEMPLATE_MIN_BODIES)
+    text = qrels_text(queries, 20)
+    with mock.patch.object(toml_spans, "first_template", wraps=toml_spans.first_template) as made:
+        check_taken(text)
+    assert made.call_count == templates
 
 
 def test_comments_that_differ_on_every_line_are_read_by_the_line_cache() -> None:

@@ -329,7 +329,7 @@ def _binary_sections(reader: _Reader, text: str) -> int | None:
     offset = next(starts, len(text))
     if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[:offset].split("\n")):
         return 0
-    bodies = BinaryBodies()
+    bodies = BinaryBodies(len(text))
     for number, following in enumerate(chain(starts, (len(text),))):
         newline = text.find("\n", offset, following)
         header = HEADER.fullmatch(text, offset, newline) if newline != -1 else None
