@@ -28,3 +28,10 @@ def floored_percent(done: int, total: int) -> str:
     if total <= 0:
         return "100%"
     return f"{done * 100 // total}%"
+
+
+def json_error(msg: str, line: int | None, column: int) -> str:
+    """json's error message with its position, worded as one sentence: ``msg`` alone may end
+    mid-sentence (``Unterminated string starting at``), so the position finishes it."""
+    where = f"column {column}" if line is None else f"line {line} column {column}"
+    return f"{msg} {where}" if msg.endswith(" at") else f"{msg} at {where}"

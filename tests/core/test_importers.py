@@ -82,6 +82,10 @@ def test_ambiguous_corpus_record_is_refused_with_its_line():
         ),
         ('{"_id": "d1", "text": "a"}\n{"_id": 7, "text": "b"}\n', ("line 2", "nonempty string")),
         ('{"_id": "d1", "text": "a"}\n{"_id": "d2", "text": "b"\n', ("line 2", "invalid JSON")),
+        (  # a line cut mid-string: json's message ends "starting at"; the column finishes it
+            '{"_id": "docs/export.md", "text": "a"}\n{"_id": "docs/b.md", "text": "cut\n',
+            ("line 2", "invalid JSON line: Unterminated string starting at column 30"),
+        ),
         ('{"_id": "d 1", "text": "a"}\n', ("line 1", "whitespace")),
         ('{"_id": "d1", "body": "a"}\n', ("line 1", "not a known document record")),
         ('{"_id": "d1", "text": "a"}\n{"id": "d2", "contents": "b"}\n', ("line 2", "unknown key 'id'")),

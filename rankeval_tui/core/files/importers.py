@@ -36,6 +36,7 @@ from rankeval_tui.core.files.protocol_files import check_id
 from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.trec import checked_judgment
+from rankeval_tui.core.wording import json_error
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
 HEADER_IDS = {"id", "_id", "qid", "query-id", "query_id", "docid", "doc_id", "doc-id", "pid", "corpus-id"}
@@ -121,7 +122,10 @@ def json_records(text: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         except ContractError:
             raise
         except (json.JSONDecodeError, RecursionError, ValueError) as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error) or "too deeply nested"
+            if isinstance(error, json.JSONDecodeError):
+                reason = json_error(error.msg, None, error.colno)
+            else:
+                reason = str(error) or "too deeply nested"
             raise ContractError(f"invalid JSON line: {reason}", file=path, where=where) from None
         if not isinstance(record, dict):
             raise ContractError(

@@ -20,6 +20,7 @@ from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8, value_error_rule
+from rankeval_tui.core.wording import json_error
 
 SIDECAR_SUFFIX = ".provenance.json"
 """``adapt -o RUN.json`` writes the adapter hash and evidence to ``RUN.json.provenance.json``:
@@ -86,7 +87,7 @@ def sidecar_hash(run_path: Path) -> str | None:
     try:
         data = json.loads(read_utf8(sidecar))
     except json.JSONDecodeError as error:
-        raise ContractError(f"invalid JSON: {error.msg} at line {error.lineno}", file=sidecar) from None
+        raise ContractError(f"invalid JSON: {json_error(error.msg, error.lineno, error.colno)}", file=sidecar) from None
     value = data.get("adapter_sha256") if isinstance(data, dict) else None
     if type(value) is not str or not ADAPTER_HASH.fullmatch(value):
         raise ContractError(f"adapter_sha256 must be 64 lowercase hex digits, got {quote(value)}", file=sidecar)
@@ -136,9 +137,7 @@ def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
     except ContractError:
         raise
     except json.JSONDecodeError as error:
-        raise ContractError(
-            f"invalid JSON: {error.msg} at line {error.lineno} column {error.colno}", file=path
-        ) from None
+        raise ContractError(f"invalid JSON: {json_error(error.msg, error.lineno, error.colno)}", file=path) from None
     except RecursionError:
         raise ContractError("invalid JSON: arrays or objects nested too deeply", file=path) from None
     except ValueError as error:  # not a JSONDecodeError: e.g. an integer of more than 4300 digits
