@@ -68,7 +68,7 @@ def run_rows_match(table: DataTable, expected: dict) -> None:
             ("first", "first_relevant_rank"),
         ):
             value = cell(table, q, column)
-            assert (None if value == "null" else int(value)) == row[field], (q, column)
+            assert (None if value == "-" else int(value)) == row[field], (q, column)
         for column in ("recall", "rr"):
             value = exact(cell(table, q, column))
             assert (None if value is None else str(value)) == row[column], (q, column)

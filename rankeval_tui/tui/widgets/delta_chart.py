@@ -42,7 +42,9 @@ def value_cell(value: Fraction | None, missing: bool = False) -> Text:
 
 @lru_cache(maxsize=CACHE)
 def count_cell(value: int | None) -> Text:
-    return Text("null" if value is None else str(value), style="dim" if value is None else "", justify="right")
+    """A count or rank; ``-`` (dim) where there is none (a missing query's first relevant rank),
+    as the score command's table writes it."""
+    return Text("-" if value is None else str(value), style="dim" if value is None else "", justify="right")
 
 
 def status_cell(row: QueryRow, adjudicated: bool = False) -> Text:

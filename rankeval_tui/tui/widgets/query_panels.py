@@ -57,7 +57,7 @@ def run_title(session: ScoringSession, query_id: str, name: str) -> Text:
     """The run, its first relevant rank, its metric values and the row's status (missing, no relevant)."""
     row = session.report(name).row(query_id)
     k = session.protocol.k
-    first = "null" if row.first_relevant_rank is None else str(row.first_relevant_rank)
+    first = "-" if row.first_relevant_rank is None else str(row.first_relevant_rank)
     text = Text.assemble(
         (name, "bold"),
         "  first relevant rank ",
