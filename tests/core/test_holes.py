@@ -122,6 +122,22 @@ def test_judging_opens_on_the_first_hole_and_says_what_was_imported(partial: Pat
         session.close()
 
 
+def test_a_resumed_session_says_it_starts_where_the_annotator_left_off(partial: Path) -> None:
+    """The cursor comes back to the journal's last position, not the first hole: the summary
+    must not say "first hole" then (found by a user walkthrough)."""
+    session = open_session(partial)
+    session.goto("q:1002", "docs/login.md")  # an imported pair, not a hole
+    session.close()
+    session = open_session(partial)
+    try:
+        assert session.resumed and session.current == ("q:1002", "docs/login.md")
+        assert session.start_summary(compact=True).endswith("· 5 of 9 to judge · where you left off")
+        assert "starting on the pair where you left off" in session.start_summary()
+        assert "first hole" not in session.start_summary()
+    finally:
+        session.close()
+
+
 def test_judging_the_holes_writes_imported_labels_unchanged_and_keeps_their_source(partial: Path) -> None:
     session = open_session(partial)
     session.goto("q:1002", "docs/login.md")

@@ -161,6 +161,7 @@ class JudgingSession(JudgingState):
             annotator=header.get("annotator", ""),
         )
         replay_entries(contents, journal_path, session.changes.replay)
+        session.resumed = True
         session.warnings.extend(contents.notices(journal_path))
         session.journal = Journal(journal_path)
         session.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)

@@ -102,6 +102,9 @@ class JudgingState:
         self.cursor = PairCursor(definition, order, seed, self.marks)
         self.changes = ChangeLog(self.marks, self.cursor, self._append)
         self.journal: Journal | None = None
+        self.resumed = False
+        """Whether a journal was replayed: the cursor is then where the annotator left off, not
+        on the first hole, and the start summary says so."""
 
     def start_summary(self, *, compact: bool = False) -> str:
         """What the annotator starts from: imported or preloaded labels and the holes left
@@ -125,8 +128,10 @@ class JudgingState:
             return f"{start}; every pair is judged (review)"
         if compact:
             where = "from the first hole" if self.hole_queue is None else "top-k holes first"
+            where = "where you left off" if self.resumed else where
             return f"{start} · {self.remaining} of {self.total} to judge · {where}"
         where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
+        where = "pair where you left off (the journal's last position)" if self.resumed else where
         return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
 
     # ------------------------------------------------------------ recording
