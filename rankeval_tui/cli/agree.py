@@ -9,8 +9,9 @@ from pathlib import Path
 
 from rankeval_tui.cli.common import add_protocol_directory
 from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
-from rankeval_tui.core.evaluation.render import exact_and_decimal, grid
+from rankeval_tui.core.evaluation.render import grid
 from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.wording import exact_and_decimal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

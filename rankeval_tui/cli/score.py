@@ -24,7 +24,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES
-from rankeval_tui.core.evaluation.render import comparisons, exact_and_decimal, render_json, render_text
+from rankeval_tui.core.evaluation.render import comparisons, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.evaluation.stats import (
     PairedStatistics,
@@ -34,6 +34,7 @@ from rankeval_tui.core.evaluation.stats import (
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.wording import exact_and_decimal
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:

@@ -1,11 +1,15 @@
-"""Words around numbers: one place for plurals and progress percentages.
+"""Words around numbers: one place for plurals, progress percentages, exact values with their
+decimal, and json's error positions.
 
 Why a module: counts were pluralized ad hoc ("1 pairs" in the judging status and messages) and a
 rounded percentage read 100% with a pair still unjudged. Core messages and the screens both word
-their counts through these functions; it imports nothing, so every floor of core may use it.
+their counts through these functions; it imports only the standard library, so every floor of
+core may use it.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 IRREGULAR = {"query": "queries"}
 
@@ -35,3 +39,12 @@ def json_error(msg: str, line: int | None, column: int) -> str:
     mid-sentence (``Unterminated string starting at``), so the position finishes it."""
     where = f"column {column}" if line is None else f"line {line} column {column}"
     return f"{msg} {where}" if msg.endswith(" at") else f"{msg} at {where}"
+
+
+def exact_and_decimal(value: Fraction | None, places: int = 4) -> str:
+    """``5/6 (0.8333)``; an integer alone (``1``, not ``1 (1)``); ``null`` where the seed says null."""
+    if value is None:
+        return "null"
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{value} ({float(value):.{places}f})"

@@ -61,8 +61,8 @@ def test_per_query_drop_fails_the_gate_with_the_reason():
 def test_reversed_comparison_fails_on_the_missing_query():
     result, _ = score_json("--run", A, "--run", B, "--baseline", "fixture_B", "--fail-on-regression")
     assert result.returncode == 1
-    assert "'fixture_A' Recall@k on query 'q4' dropped by 1 " in result.stderr
-    assert "'fixture_A' RR@k on query 'q4' dropped by 1 " in result.stderr
+    assert "'fixture_A' Recall@k on query 'q4' dropped by 1 vs baseline 'fixture_B'" in result.stderr
+    assert "'fixture_A' RR@k on query 'q4' dropped by 1 vs baseline 'fixture_B'" in result.stderr
 
 
 def test_without_the_flag_a_regression_does_not_change_the_exit_code():

@@ -20,18 +20,10 @@ from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, exact_fields
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import PairedStatistics
+from rankeval_tui.core.wording import exact_and_decimal
 
 SCHEMA_VERSION = 1
 SCHEMA_PATH = "rankeval_tui/schema/report.schema.json"
-
-
-def exact_and_decimal(value: Fraction | None, places: int = 4) -> str:
-    """``5/6 (0.8333)``; ``null`` where the seed says null."""
-    if value is None:
-        return "null"
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value} ({float(value):.{places}f})"
 
 
 def signed(value: Fraction | None) -> str:

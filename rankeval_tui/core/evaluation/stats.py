@@ -57,6 +57,7 @@ from rankeval_tui.core.evaluation.paired_tests import (
     sign_flip_test,
     sign_flip_tests,
 )
+from rankeval_tui.core.wording import exact_and_decimal
 
 # ---------------------------------------------------------------- Holm
 
@@ -361,17 +362,17 @@ def regression_failures(
             label = METRIC_LABELS[metric]
             if stats.significantly_lower(alpha):
                 failures.append(
-                    f"regression: run {cand.candidate!r} {label} mean delta {stats.mean_delta} "
-                    f"({decimal(stats.mean_delta)}) vs baseline {cand.baseline!r} is significantly lower: "
-                    f"{stats.test} p (Holm) = {stats.p_holm} ({decimal(stats.p_holm)}) <= alpha {short(alpha)}"
+                    f"regression: run {cand.candidate!r} {label} mean delta {exact_and_decimal(stats.mean_delta)} "
+                    f"vs baseline {cand.baseline!r} is significantly lower: "
+                    f"{stats.test} p (Holm) = {exact_and_decimal(stats.p_holm)} <= alpha {short(alpha)}"
                 )
             if max_query_drop is None:
                 continue
             for query, delta in stats.losses:
                 if -delta > max_query_drop:
                     failures.append(
-                        f"regression: run {cand.candidate!r} {label} on query {query!r} dropped by {-delta} "
-                        f"({decimal(-delta)}) vs baseline {cand.baseline!r}, more than --max-query-drop "
+                        f"regression: run {cand.candidate!r} {label} on query {query!r} dropped by "
+                        f"{exact_and_decimal(-delta)} vs baseline {cand.baseline!r}, more than --max-query-drop "
                         f"{short(Fraction(max_query_drop))}"
                     )
     return failures

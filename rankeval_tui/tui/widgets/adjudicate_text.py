@@ -13,8 +13,7 @@ from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.annotation.adjudication_journal import Decision
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.evaluation.render import exact_and_decimal
-from rankeval_tui.core.wording import counted
+from rankeval_tui.core.wording import counted, exact_and_decimal
 
 COLUMNS = (
     ("n", "#"),

@@ -17,10 +17,10 @@ from textual.worker import get_current_worker
 
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import mean_label
-from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
+from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
 from rankeval_tui.tui.widgets.hanging_text import HangingStatic
 from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND

@@ -13,7 +13,8 @@ from rich.text import Text
 
 from rankeval_tui.core.evaluation.compare import PairedRow
 from rankeval_tui.core.evaluation.evaluate import QueryRow
-from rankeval_tui.core.evaluation.render import exact_and_decimal, row_status, signed
+from rankeval_tui.core.evaluation.render import row_status, signed
+from rankeval_tui.core.wording import exact_and_decimal
 
 BAR_HALF = 8
 """Cells on each side of the zero line; a delta of ±1 (the largest possible) fills one side."""

@@ -11,8 +11,9 @@ from rich.text import Text
 
 from rankeval_tui.core.evaluation.metrics import label
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.render import exact_and_decimal, row_status
+from rankeval_tui.core.evaluation.render import row_status
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
 
 CUTOFF_KEY = " cutoff"

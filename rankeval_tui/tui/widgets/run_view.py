@@ -14,8 +14,8 @@ from textual.widgets import Static
 
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
-from rankeval_tui.core.evaluation.render import exact_and_decimal
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score_view_state import RunFilter
 from rankeval_tui.tui.widgets.delta_chart import (
     STYLE_ADJUDICATED,
