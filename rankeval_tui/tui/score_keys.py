@@ -31,7 +31,7 @@ SCORE_BINDINGS: list[
 SCORE_HELP = (
     "v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort · "
     "f filter (comparison: regressions; single run: missing, no relevant, adjudicated) · "
-    "/ find a query · home/end first/last row · pgup/pgdn page · enter query detail · "
+    "/ find a query · home/end first/last row · pgup/pgdn page · ←/→ columns off screen · enter query detail · "
     "r reload · j judge · q quit"
 )
 """What ``?`` shows (a notification: the scoring screen's keys fit one)."""
