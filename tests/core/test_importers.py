@@ -57,6 +57,20 @@ def test_directory_corpus_ids_are_relative_paths_and_other_files_are_listed(tmp_
     assert corpus.skipped_files == (".git/HEAD", "logo.png")
 
 
+def test_a_beir_folder_given_as_a_docs_folder_names_its_corpus_file(tmp_path):
+    """A BEIR download is a folder with corpus.jsonl (found by a user walkthrough: the error
+    said only that there were no .md or .txt files)."""
+    beir = tmp_path / "beir"
+    beir.mkdir()
+    write(beir / "corpus.jsonl", '{"_id": "msmarco_v2.1_doc_00_12345", "text": "a"}\n')
+    write(beir / "queries.jsonl", '{"_id": "q:1001", "text": "b"}\n')
+    with pytest.raises(ContractError) as error:
+        read_corpus(beir)
+    assert str(error.value).endswith(
+        f"no .md or .txt files in the corpus directory; a corpus file is there: pass --corpus {beir / 'corpus.jsonl'}"
+    )
+
+
 def test_directory_corpus_refuses_a_path_with_a_space(tmp_path):
     write(tmp_path / "my notes.md", "x")
     with pytest.raises(ContractError, match="whitespace") as error:

@@ -287,7 +287,9 @@ def read_corpus_directory(directory: Path) -> ImportedCorpus:
         check_id("document", relative, file=path, where="the path relative to the corpus directory")
         documents[relative] = read_utf8(path)
     if not documents:
-        raise ContractError(f"no {' or '.join(DIRECTORY_SUFFIXES)} files in the corpus directory", file=directory)
+        corpus_files = [name for name in skipped if "/" not in name and name.startswith("corpus.")]
+        hint = f"; a corpus file is there: pass --corpus {directory / corpus_files[0]}" if corpus_files else ""
+        raise ContractError(f"no {' or '.join(DIRECTORY_SUFFIXES)} files in the corpus directory{hint}", file=directory)
     return ImportedCorpus(documents, {}, "directory", tuple(skipped))
 
 
