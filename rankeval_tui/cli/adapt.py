@@ -37,12 +37,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_adapt(args: argparse.Namespace) -> int:
     sidecar = None
     if args.output is not None:
+        inputs = [(args.chunk_run, "the chunk run"), (args.chunk_map, "the chunk map")]
+        check_output(args, inputs=inputs, may_replace=[ADAPTED_RUN])  # an adapted run in runs/ may be redone
         if not str(args.output).endswith(".json"):
             raise ContractError("-o must name a .json file (the document run is a JSON run)", file=args.output)
         sidecar = args.output.with_name(args.output.name + SIDECAR_SUFFIX)
-        inputs = [(args.chunk_run, "the chunk run"), (args.chunk_map, "the chunk map")]
-        for target in (args.output, sidecar):  # an adapted run in runs/ may be redone, no other run
-            check_output(args, target, inputs=inputs, may_replace=[ADAPTED_RUN])
+        check_output(args, sidecar, inputs=inputs, may_replace=[ADAPTED_RUN])
     definition = load_definition(args.protocol)
     if args.split is not None:
         definition = definition.with_split(args.split)
