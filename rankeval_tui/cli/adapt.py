@@ -10,10 +10,11 @@ import argparse
 import json
 from pathlib import Path
 
-from rankeval_tui.cli.common import add_output_option, add_protocol_directory, write_output
+from rankeval_tui.cli.common import add_output_option, add_protocol_directory, check_output, write_output
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.files import load_chunk_map, load_definition, load_run
+from rankeval_tui.core.files.outputs import ADAPTED_RUN
 from rankeval_tui.core.files.runs import SIDECAR_SUFFIX
 
 
@@ -28,23 +29,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "DOC_RUN.json",
         help="write the document run here (a plain JSON run 'score --run' reads) and the adapter hash and "
         f"evidence beside it, in DOC_RUN.json{SIDECAR_SUFFIX} (atomically); default: all of it to standard output",
+        force_help="replace DOC_RUN.json and its sidecar if they exist (in PROTOCOL/runs/: only an adapted run)",
     )
     parser.set_defaults(func=run_adapt)
 
 
 def run_adapt(args: argparse.Namespace) -> int:
+    sidecar = None
+    if args.output is not None:
+        inputs = [(args.chunk_run, "the chunk run"), (args.chunk_map, "the chunk map")]
+        check_output(args, inputs=inputs, may_replace=[ADAPTED_RUN])  # an adapted run in runs/ may be redone
+        if not str(args.output).endswith(".json"):
+            raise ContractError("-o must name a .json file (the document run is a JSON run)", file=args.output)
+        sidecar = args.output.with_name(args.output.name + SIDECAR_SUFFIX)
+        check_output(args, sidecar, inputs=inputs, may_replace=[ADAPTED_RUN])
     definition = load_definition(args.protocol)
     if args.split is not None:
         definition = definition.with_split(args.split)
     adaptation = adapt_for_protocol(
         definition, load_chunk_map(args.chunk_map), load_run(args.chunk_run), map_source=args.chunk_map
     )
-    if args.output is None:
+    if args.output is None or sidecar is None:
         write_output(json_text(adaptation.to_json()), None, "")
         return 0
-    if not str(args.output).endswith(".json"):
-        raise ContractError("-o must name a .json file (the document run is a JSON run)", file=args.output)
-    sidecar = args.output.with_name(args.output.name + SIDECAR_SUFFIX)
     provenance = {
         "adapter_sha256": adaptation.adapter_sha256,
         "chunk_map": str(args.chunk_map),

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
 from rankeval_tui.cli.common import add_output_option, add_protocol_directory, require_terminal
-from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.files.outputs import QRELS, check_output_target
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,8 +35,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_adjudicate_command)
 
 
+FORCE_HELP = (
+    "replace the -o file if it exists, PROTOCOL/qrels.toml included (its labels); never an annotator's file. "
+    "Not needed to resume: an -o file with its adjudication journal is this job's own"
+)
+
+
 def add_adjudication_options(parser: argparse.ArgumentParser) -> None:
-    add_output_option(parser, "QRELS.toml", "the adjudicated, exhaustive qrels to write", required=True)
+    add_output_option(
+        parser, "QRELS.toml", "the adjudicated, exhaustive qrels to write", required=True, force_help=FORCE_HELP
+    )
     parser.add_argument(
         "--adjudicator",
         default=None,
@@ -51,15 +60,31 @@ def add_adjudication_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_adjudicate(
-    protocol: Path, first: Path, second: Path, output: Path, adjudicator: str | None, break_lock: bool
+    protocol: Path,
+    first: Path,
+    second: Path,
+    output: Path,
+    adjudicator: str | None,
+    break_lock: bool,
+    force: bool = False,
 ) -> int:
     from rankeval_tui.tui.app import run_adjudication_app  # textual only when the app opens
 
+    first, second = locate(first, protocol), locate(second, protocol)
+    # A journal beside the output: an earlier run of this job wrote it (or will); resuming needs no --force.
+    resuming = output.with_name(output.name + JOURNAL_SUFFIX).exists()
+    check_output_target(
+        output,
+        force=force or resuming,
+        protocol=protocol,
+        inputs=[(first, "an annotator's file"), (second, "an annotator's file")],
+        may_replace=[QRELS],
+    )
     definition = load_definition(protocol)
     session = AdjudicationSession.open(
         definition,
-        locate(first, protocol),
-        locate(second, protocol),
+        first,
+        second,
         output,
         adjudicator=adjudicator,
         break_lock=break_lock,
@@ -76,18 +101,21 @@ def run_adjudicate(
 
 
 def run_adjudicate_command(args: argparse.Namespace) -> int:
-    return run_adjudicate(args.protocol, args.first, args.second, args.output, args.adjudicator, args.break_lock)
+    return run_adjudicate(
+        args.protocol, args.first, args.second, args.output, args.adjudicator, args.break_lock, args.force
+    )
 
 
 def run_from_judge(args: argparse.Namespace) -> int:
     """``judge PROTOCOL --adjudicate A.toml B.toml -o QRELS.toml``: the same as ``adjudicate``,
     with ``--annotator`` naming the adjudicator. Judging-only options make no sense here."""
     if args.adjudicate is None:
-        raise ContractError("-o applies to --adjudicate only; judging writes to --qrels")
+        option = "-o" if args.output is not None else "--force"
+        raise ContractError(f"{option} applies to --adjudicate only; judging writes to --qrels")
     if args.output is None:
         raise ContractError("--adjudicate needs -o QRELS.toml (the adjudicated qrels to write)")
     for option, value in (("--qrels", args.qrels), ("--order", args.order), ("--seed", args.seed)):
         if value is not None:
             raise ContractError(f"{option} does not apply to --adjudicate (the queue is the disagreeing pairs)")
     first, second = args.adjudicate
-    return run_adjudicate(args.protocol, first, second, args.output, args.annotator, args.break_lock)
+    return run_adjudicate(args.protocol, first, second, args.output, args.annotator, args.break_lock, args.force)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ from rankeval_tui.core.files import (
 )
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
+from rankeval_tui.core.files.outputs import check_output_target
 
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
@@ -163,10 +165,39 @@ STDOUT_HELP = "write here (atomically) instead of standard output"
 
 
 def add_output_option(
-    parser: argparse.ArgumentParser, metavar: str, help: str = STDOUT_HELP, *, required: bool = False
+    parser: argparse.ArgumentParser,
+    metavar: str,
+    help: str = STDOUT_HELP,
+    *,
+    required: bool = False,
+    force_help: str = "replace the -o file if it exists (never an input of the command or of PROTOCOL)",
 ) -> None:
-    """``-o/--output PATH``: where a command writes its file (the writes themselves are atomic)."""
+    """``-o/--output PATH``: where a command writes its file (the writes themselves are atomic),
+    and ``--force``: replace it if it exists. ``check_output`` applies the rule."""
     parser.add_argument("-o", "--output", type=Path, default=None, required=required, metavar=metavar, help=help)
+    parser.add_argument("--force", action="store_true", help=force_help)
+
+
+def check_output(
+    args: argparse.Namespace,
+    output: Path | None = None,
+    *,
+    inputs: Iterable[tuple[Path | None, str]] = (),
+    may_replace: Collection[str] = (),
+) -> None:
+    """Refuse, before any work, an ``-o`` file (or ``output``, a file written beside it) that exists
+    without ``--force``, or that is an input of the command or of its PROTOCOL (``core.files.outputs``).
+    ``inputs``: the files the command reads, with what each is; ``None`` entries are skipped."""
+    target = output if output is not None else args.output
+    if target is None:
+        return
+    check_output_target(
+        target,
+        force=args.force,
+        protocol=getattr(args, "protocol", None),
+        inputs=[(path, what) for path, what in inputs if path is not None],
+        may_replace=may_replace,
+    )
 
 
 def write_output(text: str, output: Path | None, summary: str) -> None:

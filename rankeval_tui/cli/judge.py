@@ -90,7 +90,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="adjudicate the pairs two annotators label differently (with -o; --annotator "
         "names the adjudicator); see also the adjudicate command",
     )
-    add_output_option(parser, "QRELS.toml", "with --adjudicate: the adjudicated, exhaustive qrels to write")
+    add_output_option(
+        parser,
+        "QRELS.toml",
+        "with --adjudicate: the adjudicated, exhaustive qrels to write",
+        force_help="with --adjudicate: replace the -o file if it exists (as adjudicate --force)",
+    )
     parser.set_defaults(func=run_judge)
 
 
@@ -109,7 +114,7 @@ def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> 
 
 
 def run_judge(args: argparse.Namespace) -> int:
-    if args.adjudicate is not None or args.output is not None:
+    if args.adjudicate is not None or args.output is not None or args.force:
         from rankeval_tui.cli.adjudicate import run_from_judge  # issue 7: the adjudication queue
 
         return run_from_judge(args)

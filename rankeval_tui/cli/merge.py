@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
-from rankeval_tui.cli.common import add_output_option, add_protocol_directory
+from rankeval_tui.cli.common import add_output_option, add_protocol_directory, check_output
 from rankeval_tui.core.annotation.merge import merge_files
-from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, write_qrels
+from rankeval_tui.core.files.outputs import QRELS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,17 +23,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_protocol_directory(parser)
     parser.add_argument("shards", type=Path, nargs="+", metavar="SHARD.toml", help="partial qrels files")
-    add_output_option(parser, "QRELS.toml", "where to write the merged qrels (atomically)", required=True)
+    add_output_option(
+        parser,
+        "QRELS.toml",
+        "where to write the merged qrels (atomically); may be PROTOCOL/qrels.toml",
+        required=True,
+        force_help="replace the -o file if it exists, PROTOCOL/qrels.toml included (its labels); never a shard",
+    )
     parser.set_defaults(func=run_merge)
 
 
 def run_merge(args: argparse.Namespace) -> int:
     definition = load_definition(args.protocol)
     shards = [locate(path, args.protocol) for path in args.shards]
-    output = args.output.resolve()
-    for shard in shards:
-        if shard.exists() and shard.resolve() == output:
-            raise ContractError("the output is one of the shards; write the merge to a new file", file=args.output)
+    check_output(args, inputs=[(shard, "one of the shards") for shard in shards], may_replace=[QRELS])
     merged = merge_files(definition, shards)
     write_qrels(args.output, merged, definition)
     print(

@@ -14,6 +14,7 @@ from rankeval_tui.cli.common import (
     add_output_option,
     add_protocol_directory,
     add_qrels_option,
+    check_output,
     positive_int,
     write_output,
 )
@@ -25,6 +26,7 @@ from rankeval_tui.core.files import (
     qrels_to_toml,
     write_qrels,
 )
+from rankeval_tui.core.files.outputs import QRELS
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
@@ -67,7 +69,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="map graded labels: rel >= N -> 1, otherwise 0 (recorded in [provenance])",
     )
-    add_output_option(imp, "QRELS.toml")
+    add_output_option(
+        imp,
+        "QRELS.toml",
+        force_help="replace the -o file if it exists, PROTOCOL/qrels.toml included (its labels)",
+    )
     imp.set_defaults(func=run_qrels_import)
 
     run = subparsers.add_parser(
@@ -88,6 +94,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_qrels_export(args: argparse.Namespace) -> int:
+    check_output(args, inputs=[(args.qrels, "the qrels file")])
     protocol = load_protocol(args.protocol, args.qrels)
     if args.split is not None:
         protocol = protocol.with_split(args.split)
@@ -97,6 +104,8 @@ def run_qrels_export(args: argparse.Namespace) -> int:
 
 
 def run_qrels_import(args: argparse.Namespace) -> int:
+    # Writing the protocol's own qrels.toml is what import is for (docs/formats.md); --force if it exists.
+    check_output(args, inputs=[(args.trec_qrels, "the TREC qrels file")], may_replace=[QRELS])
     definition = load_definition(args.protocol)
     qrels = parse_trec_qrels(read_utf8(args.trec_qrels), definition, path=args.trec_qrels, threshold=args.threshold)
     pairs = sum(len(row) for row in qrels.labels.values())
@@ -113,10 +122,11 @@ def run_qrels_import(args: argparse.Namespace) -> int:
 
 
 def run_run_export(args: argparse.Namespace) -> int:
+    name, path = parse_run_argument(args.run, args.protocol)
+    check_output(args, inputs=[(path, "the run"), (args.qrels, "the qrels file")])
     protocol = load_protocol(args.protocol, args.qrels)
     if args.split is not None:
         protocol = protocol.with_split(args.split)
-    name, path = parse_run_argument(args.run, args.protocol)
     run = load_run(path, name)
     text, warnings = run_to_trec(protocol, run, tag=args.tag)
     for warning in warnings:

@@ -172,14 +172,15 @@ def test_merge_error_leaves_an_existing_output_untouched(tmp_path, labels):
     out = tmp_path / "qrels.toml"
     out.write_text("old contents\n", encoding="utf-8")
     s1 = write(tmp_path / "s1.toml", only(labels, "q1"))
-    assert_one_line_error(run_cli("merge", SEED, s1, "-o", out), "judged in no shard")
+    assert_one_line_error(run_cli("merge", SEED, s1, "-o", out, "--force"), "judged in no shard")
     assert out.read_text(encoding="utf-8") == "old contents\n"
 
 
 def test_merge_refuses_to_overwrite_a_shard(tmp_path, labels):
     s1 = write(tmp_path / "s1.toml", labels)
     before = s1.read_bytes()
-    assert_one_line_error(run_cli("merge", SEED, s1, "-o", s1), "the output is one of the shards")
+    line = assert_one_line_error(run_cli("merge", SEED, s1, "-o", s1, "--force"), "is one of the shards")
+    assert str(s1) in line and "even with --force" in line
     assert s1.read_bytes() == before
 
 

@@ -100,7 +100,7 @@ def test_a_rewritten_file_keeps_its_mode(tmp_path: Path) -> None:
     out = tmp_path / "qrels.txt"
     out.write_text("old\n")
     out.chmod(0o664)  # a shared qrels file, group-writable
-    result = run_with_umask(0o077, "qrels", "export", SEED, "-o", out)
+    result = run_with_umask(0o077, "qrels", "export", SEED, "-o", out, "--force")
     assert result.returncode == 0, result.stderr
     assert out.read_text() != "old\n" and stat.S_IMODE(out.stat().st_mode) == 0o664
 
