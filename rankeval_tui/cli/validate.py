@@ -6,9 +6,14 @@ from __future__ import annotations
 import argparse
 
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, protocol_dir
+from rankeval_tui.core.annotation.judging import journal_progress
+from rankeval_tui.core.annotation.judging_state import JudgingState
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import parse_run_argument, run_files
 from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
+from rankeval_tui.core.wording import counted
 
 DEFAULT_PROBLEM_LIMIT = 20
 HOLE_ROWS_SHOWN = 20
@@ -46,24 +51,38 @@ def run_validate(args: argparse.Namespace) -> int:
     if not specs and directory.is_dir():
         specs = [(None, path) for path in run_files(directory)]
     result = validate_directory(directory, args.qrels, specs)
+    journal = read_journal(result)
     for notice in [] if args.run else skipped_run_notices(directory):
         print(notice)
-    print_validation(result, args.max_problems)
+    print_validation(result, args.max_problems, journal)
     return 2 if result.problems or result.holes else 0
 
 
-def print_validation(result: Validation, limit: int) -> None:
+def read_journal(result: Validation) -> JudgingState | None:
+    """The open judging journal beside the qrels, replayed read-only (its labels are not in the
+    qrels file until judging ends); a journal ``judge`` would refuse is one more problem."""
+    if result.definition is None:
+        return None
+    try:
+        return journal_progress(result.definition, result.qrels_path)
+    except ContractError as error:
+        result.problems.append(error)
+        return None
+
+
+def print_validation(result: Validation, limit: int, journal: JudgingState | None = None) -> None:
     definition = result.definition
     if definition is not None:
         line = (
-            f"ok: protocol {definition.name}: {len(definition.documents)} documents, {len(definition.queries)} queries"
+            f"ok: protocol {definition.name}: {counted(len(definition.documents), 'document')}, "
+            f"{counted(len(definition.queries), 'query')}"
         )
         if result.protocol is not None:
-            line += f", {definition.pair_count} judged pairs, sha256 {result.protocol.protocol_sha256}"
+            line += f", {counted(definition.pair_count, 'judged pair')}, sha256 {result.protocol.protocol_sha256}"
         print(line)
-    for path, run in result.runs:
+    for path, run in result.runs:  # a run is only ever valid against a definition
         if run is not None:
-            print(f"ok: run {run.name} ({path}): {len(run.rankings)} queries")
+            print(f"ok: run {run.name} ({path}): {counted(len(run.rankings), 'query')}")
             for warning in run.warnings:
                 print(f"warning: {warning}")
     for warning in result.warnings:
@@ -71,20 +90,31 @@ def print_validation(result: Validation, limit: int) -> None:
     for problem in result.problems[:limit]:
         print(f"error: {problem.one_line()}")
     if len(result.problems) > limit:
-        print(f"error: ... and {len(result.problems) - limit} more problems ({len(result.problems)} in all)")
+        print(f"error: ... and {counted(len(result.problems) - limit, 'more problem')} ({len(result.problems)} in all)")
     if definition is None:
-        print("note: qrels not checked: protocol.toml must be valid first")
-    if result.holes:
-        size = len(definition.documents) if definition is not None else 0
-        print(
-            f"holes: {result.hole_count} of {definition.pair_count if definition else 0} pairs unjudged "
-            f"in {len(result.holes)} of {len(definition.queries) if definition else 0} queries (never read as 0):"
-        )
-        for query, count in list(result.holes.items())[:HOLE_ROWS_SHOWN]:
-            print(f"  {query!r}: {count} of {size} unjudged")
-        if len(result.holes) > HOLE_ROWS_SHOWN:
-            print(f"  ... and {len(result.holes) - HOLE_ROWS_SHOWN} more queries with holes")
+        print("note: qrels and runs not checked against the protocol: protocol.toml must be valid first")
+    else:
+        print_holes(result, definition, journal)
     if result.next_command:
         print(f"next: {result.next_command}")
     elif result.problems:
-        print(f"{len(result.problems)} problems; fix them and run validate again")
+        them = "it" if len(result.problems) == 1 else "them"
+        print(f"{counted(len(result.problems), 'problem')}; fix {them} and run validate again")
+
+
+def print_holes(result: Validation, definition: ProtocolDefinition, journal: JudgingState | None) -> None:
+    if result.holes:
+        print(
+            f"holes: {result.hole_count} of {counted(definition.pair_count, 'pair')} unjudged in {len(result.holes)} "
+            f"of {counted(len(definition.queries), 'query')} (never read as 0):"
+        )
+        for query, count in list(result.holes.items())[:HOLE_ROWS_SHOWN]:
+            print(f"  {query!r}: {count} of {len(definition.documents)} unjudged")
+        if len(result.holes) > HOLE_ROWS_SHOWN:
+            print(f"  ... and {counted(len(result.holes) - HOLE_ROWS_SHOWN, 'more query')} with holes")
+    if journal is not None:
+        print(
+            f"journal: {journal.judged} of {counted(journal.total, 'pair')} judged so far ({journal.journal_path}); "
+            f"{result.qrels_path.name} is written when judging "
+            + ("finishes" if journal.complete else "finishes with every pair judged")
+        )

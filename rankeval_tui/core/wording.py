@@ -15,10 +15,12 @@ IRREGULAR = {"query": "queries"}
 
 
 def counted(n: int, noun: str) -> str:
-    """``1 pair``, ``2 pairs``, ``0 queries``: the count with its noun in the right number."""
+    """``1 pair``, ``2 pairs``, ``0 queries``, ``3 more queries``: the count with its noun (the
+    last word of ``noun``) in the right number."""
     if n == 1:
         return f"{n} {noun}"
-    return f"{n} {IRREGULAR.get(noun, noun + 's')}"
+    head, _, last = noun.rpartition(" ")
+    return f"{n} {head}{' ' if head else ''}{IRREGULAR.get(last, last + 's')}"
 
 
 def pairs_unjudged(n: int) -> str:

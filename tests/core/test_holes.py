@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.annotation.hole_order import top_k_pairs
-from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession, journal_progress
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, load_protocol, read_qrels_file
 from rankeval_tui.core.files.holes import holes_per_query, judge_command
@@ -215,3 +215,41 @@ def test_undo_reopens_a_top_k_hole_for_the_queue(partial: Path) -> None:
         assert session.next_unjudged() and session.current == ("q:1002", "msmarco_v2.1_doc_00_12345")
     finally:
         session.close()
+
+
+def test_no_qrels_file_is_every_pair_a_hole_not_file_not_found(partial: Path) -> None:
+    (partial / "qrels.toml").unlink()
+    with pytest.raises(ContractError) as caught:
+        load_protocol(partial)
+    error = caught.value
+    assert error.file == str(partial / "qrels.toml")
+    assert "no qrels file yet; 9 of 9 pairs are unjudged (holes in 3 of 3 queries)" in error.rule
+    assert f"judge them with: rankeval-tui judge {partial}" in error.rule
+    assert error.where == "first hole: query 'q:1001', document 'docs/export.md'"
+
+
+def test_journal_progress_replays_the_open_journal_read_only(partial: Path) -> None:
+    (partial / "qrels.toml").unlink()
+    definition = load_definition(partial)
+    assert journal_progress(definition, partial / "qrels.toml") is None
+    session = open_session(partial)
+    session.label(1)  # q:1001 / docs/export.md
+    session.label(0)  # q:1001 / docs/login.md
+    journal = partial / "qrels.toml.journal"
+    before = journal.read_bytes()
+    progress = journal_progress(definition, partial / "qrels.toml")  # while judge holds the lock
+    assert progress is not None and (progress.judged, progress.total) == (2, 9)
+    assert progress.label_of("q:1001", "docs/export.md") == 1 and progress.journal_path == journal
+    session.finish()
+    assert journal.read_bytes() == before and not (partial / "qrels.toml").exists()
+
+
+def test_validate_never_calls_a_run_valid_without_a_definition(partial: Path) -> None:
+    path = partial / "protocol.toml"
+    path.write_text(path.read_text() + '\n[queries."q:1004"]\ntext = "no split"\n')
+    result = validate_directory(partial, None, [(None, partial / "runs" / "bm25.json")])
+    assert result.definition is None and [p.rule for p in result.problems] == ["missing required key 'split'"]
+    assert result.runs == [(partial / "runs" / "bm25.json", None)]  # read, not checked against a corpus
+    with pytest.raises(ContractError) as caught:
+        load_definition(partial, report=lambda problem: None)  # collecting, as validate does
+    assert caught.value.rule == "1 problem in protocol.toml"

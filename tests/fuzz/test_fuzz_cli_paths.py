@@ -56,7 +56,10 @@ def test_nonexistent_file(kind: str, tmp_path: Path) -> None:
     protocol, target, args = stage(kind, valid_bytes(kind), tmp_path)
     target.unlink()
     line = assert_one_error_line(*cli_subprocess(args), target)
-    assert "file not found" in line
+    if kind == "qrels":  # no qrels file yet is a protocol not judged yet: every pair a hole
+        assert "no qrels file yet" in line and f"judge them with: rankeval-tui judge {protocol}" in line
+    else:
+        assert "file not found" in line
 
 
 def test_nonexistent_protocol_directory_and_a_file_in_its_place(tmp_path: Path) -> None:

@@ -74,6 +74,11 @@ def test_counts_are_pluralized_and_percentages_floored() -> None:
     assert [counted(1, "pair"), counted(2, "pair"), counted(0, "pair")] == ["1 pair", "2 pairs", "0 pairs"]
     assert [counted(1, "query"), counted(2000, "query")] == ["1 query", "2000 queries"]
     assert counted(1, "disagreement") == "1 disagreement"
+    assert [counted(3, "more query"), counted(1, "more problem"), counted(2, "judged pair")] == [
+        "3 more queries",
+        "1 more problem",
+        "2 judged pairs",
+    ]
     assert [pairs_unjudged(1), pairs_unjudged(0), pairs_unjudged(30)] == [
         "1 pair is unjudged",
         "0 pairs are unjudged",

@@ -22,11 +22,17 @@ from __future__ import annotations
 
 import getpass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rankeval_tui.core.annotation.binding import binding_fields, check_binding, check_same_criterion
 from rankeval_tui.core.annotation.change_log import Change
-from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX, JOURNAL_VERSION, Journal, replay_entries
+from rankeval_tui.core.annotation.journal import (
+    JOURNAL_SUFFIX,
+    JOURNAL_VERSION,
+    Journal,
+    JournalContents,
+    replay_entries,
+)
 from rankeval_tui.core.annotation.judging_state import JudgingState
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.annotation.pair_cursor import Order, document_order
@@ -37,6 +43,8 @@ from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.wording import pairs_unjudged
+
+S = TypeVar("S", bound=JudgingState)
 
 __all__ = ["Change", "JudgingSession", "Order", "QrelsFile", "checked_label", "default_annotator", "document_order"]
 
@@ -153,15 +161,7 @@ class JudgingSession(JudgingState):
                     f"resume without --{name} or move the journal away",
                     file=journal_path,
                 )
-        session = cls(
-            definition,
-            qrels_path,
-            order=header["order"],
-            seed=header.get("seed"),
-            annotator=header.get("annotator", ""),
-        )
-        replay_entries(contents, journal_path, session.changes.replay)
-        session.resumed = True
+        session = replayed(cls, definition, qrels_path, journal_path, contents)
         session.warnings.extend(contents.notices(journal_path))
         session.journal = Journal(journal_path)
         session.journal.open_for_append(truncate_to=contents.good_length if contents.torn else None)
@@ -210,10 +210,6 @@ class JudgingSession(JudgingState):
             self.journal = None
         return message
 
-    @property
-    def journal_path(self) -> Path:
-        return self.qrels_path.with_name(self.qrels_path.name + JOURNAL_SUFFIX)
-
     def close(self) -> None:
         """Close the journal and release the lock (the journal file stays)."""
         if self.journal is not None:
@@ -252,6 +248,36 @@ def read_base(qrels_path: Path, definition: ProtocolDefinition) -> dict[str, Any
         "disputed": existing.disputed,
         "provenance": existing.provenance,
     }
+
+
+def journal_progress(definition: ProtocolDefinition, qrels_path: Path) -> JudgingState | None:
+    """The labels an open judging journal beside ``qrels_path`` holds, replayed exactly as
+    ``judge`` resumes it (binding checked, entries replayed) but read only: no lock is taken and
+    nothing is written, so ``validate`` can say how far judging got while qrels.toml is not yet
+    written. ``None`` when there is no journal or it recorded nothing (no complete line)."""
+    journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
+    if not journal_path.exists() or b"\n" not in read_input_bytes(journal_path):
+        return None
+    contents = Journal.read(journal_path)
+    check_binding(contents.header, definition, journal_path)
+    return replayed(JudgingState, definition, qrels_path, journal_path, contents)
+
+
+def replayed(
+    kind: type[S], definition: ProtocolDefinition, qrels_path: Path, journal_path: Path, contents: JournalContents
+) -> S:
+    """A state (or session) started as the journal's header says, with every entry replayed."""
+    header = contents.header
+    state = kind(
+        definition,
+        qrels_path,
+        order=header["order"],
+        seed=header.get("seed"),
+        annotator=header.get("annotator", ""),
+    )
+    replay_entries(contents, journal_path, state.changes.replay)
+    state.resumed = True
+    return state
 
 
 def journal_header(definition: ProtocolDefinition, order: Order, seed: int | None, annotator: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from rankeval_tui.core.annotation.binding import binding_fields
 from rankeval_tui.core.annotation.change_log import Change, ChangeLog
 from rankeval_tui.core.annotation.hole_order import HoleQueue
 from rankeval_tui.core.annotation.imported import ImportedLabels
-from rankeval_tui.core.annotation.journal import Journal
+from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX, Journal
 from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
 from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -105,6 +105,10 @@ class JudgingState:
         self.resumed = False
         """Whether a journal was replayed: the cursor is then where the annotator left off, not
         on the first hole, and the start summary says so."""
+
+    @property
+    def journal_path(self) -> Path:
+        return self.qrels_path.with_name(self.qrels_path.name + JOURNAL_SUFFIX)
 
     def start_summary(self, *, compact: bool = False) -> str:
         """What the annotator starts from: imported or preloaded labels and the holes left

@@ -39,7 +39,10 @@ def refuse_holes(
     qrels_path: Path,
     directory: str | Path,
 ) -> None:
-    """Raise the seed's unjudged-pair rejection with the hole count and the next command."""
+    """Raise the seed's unjudged-pair rejection with the hole count and the next command.
+
+    A qrels file that does not exist yet (a fresh ``init`` without ``--qrels``, or judging still
+    in its journal) judges nothing: every pair is a hole, said the same way, never 'file not found'."""
     holes = holes_per_query(definition, labels)
     if not holes:
         return
@@ -47,8 +50,9 @@ def refuse_holes(
     judged = labels.get(first_query, {})
     first_doc = next(doc for doc in definition.documents if doc not in judged)
     total = sum(holes.values())
+    missing = "" if qrels_path.exists() else "no qrels file yet; "
     raise ContractError(
-        "unjudged or unknown documents: exhaustive qrels required; "
+        f"unjudged or unknown documents: exhaustive qrels required; {missing}"
         f"{total} of {definition.pair_count} pairs are unjudged (holes in {len(holes)} of "
         f"{len(definition.queries)} queries), never read as 0; judge them with: "
         f"{judge_command(directory, qrels_path)}",

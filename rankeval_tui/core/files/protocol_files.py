@@ -27,6 +27,7 @@ from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, 
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.holes import QRELS_NAME, refuse_holes
 from rankeval_tui.core.files.tomlio import dump_toml, parse_toml, read_toml, read_utf8
+from rankeval_tui.core.wording import counted
 
 PROTOCOL_FILE = "protocol.toml"
 QRELS_FILE = QRELS_NAME
@@ -178,7 +179,7 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
         for query, meta in valid_entries(queries_table, "query", QUERY_REQUIRED, QUERY_OPTIONAL, path, collect)
     }
     if problems or header is None:
-        raise ContractError(f"{len(problems)} problems in protocol.toml", file=path)
+        raise ContractError(f"{counted(len(problems), 'problem')} in protocol.toml", file=path)
     return ProtocolDefinition(
         name=header["name"],
         k=header["k"],
@@ -399,7 +400,8 @@ def write_qrels(path: str | Path, qrels: QrelsFile, definition: ProtocolDefiniti
 
 
 def load_protocol(directory: str | Path, qrels_path: str | Path | None = None) -> Protocol:
-    """protocol.toml + exhaustive qrels.toml -> a validated ``Protocol``."""
+    """protocol.toml + exhaustive qrels.toml -> a validated ``Protocol`` (a missing or partial
+    qrels file is refused with its hole count and the judge command)."""
     return load_protocol_and_qrels(directory, qrels_path)[0]
 
 
@@ -408,7 +410,8 @@ def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None
     views that report what stands beside the labels need not read the qrels file a second time."""
     definition = load_definition(directory)
     path = Path(qrels_path) if qrels_path is not None else Path(directory) / QRELS_FILE
-    qrels = read_qrels_tables(path, definition)
+    # No qrels file yet: nothing judged, every pair a hole (refused below with the judge command)
+    qrels = read_qrels_tables(path, definition) if path.exists() else QrelsFile(labels={})
     refuse_holes(definition, qrels.labels, path, directory)
     # Protocol() runs check_qrels(definition, labels, file=path): read_qrels_file's own last check
     return Protocol(definition, qrels.labels, qrels_source=path), qrels

@@ -2,7 +2,9 @@
 
 protocol.toml, the qrels file and every run are checked with collecting reporters (the same
 rules as the loaders, which stop at the first problem), and the qrels' holes are counted per
-query. Runs need only the definition, so they are checked even while the qrels have holes.
+query. Runs need only the definition, so they are checked even while the qrels have holes; while
+protocol.toml is broken a run is only read (its own format problems are reported), never
+reported valid: it was not checked against a corpus.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ class Validation:
     problems: list[ContractError] = field(default_factory=list)
     holes: dict[str, int] = field(default_factory=dict)
     runs: list[tuple[Path, Run | None]] = field(default_factory=list)
-    """Each run file checked, with the run when it was valid."""
+    """Each run file, with the run when it was checked against the definition and valid (never
+    without a definition: a run read while protocol.toml is broken was not checked)."""
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -97,7 +100,9 @@ def check_run_file(result: Validation, name: str | None, path: Path) -> None:
         result.problems.append(error)
         result.runs.append((path, None))
         return
+    if result.definition is None:  # read, so its own format problems are listed, but unchecked
+        result.runs.append((path, None))
+        return
     before = len(result.problems)
-    if result.definition is not None:
-        check_run(result.definition, run, report=result.problems.append)
+    check_run(result.definition, run, report=result.problems.append)
     result.runs.append((path, run if len(result.problems) == before else None))
