@@ -112,3 +112,11 @@ def test_validate_counts_problems_in_the_plural(tmp_path: Path) -> None:
     assert lines[-1] == "2 problems; fix them and run validate again"
     limited = run_cli("validate", partial, "--max-problems", "1").stdout.splitlines()
     assert "error: ... and 1 more problem (2 in all)" in limited
+
+
+def test_a_qrels_path_the_user_names_must_exist(fresh: Path) -> None:
+    """Only the protocol's own qrels.toml may be missing (nothing judged yet): a mistyped
+    --qrels is a missing file, not a protocol full of holes."""
+    result = run_cli("score", fresh, "--qrels", fresh / "qrles.toml")
+    assert_one_line_error(result, "qrles.toml", "file not found")
+    assert "judge" not in result.stderr

@@ -410,8 +410,10 @@ def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None
     views that report what stands beside the labels need not read the qrels file a second time."""
     definition = load_definition(directory)
     path = Path(qrels_path) if qrels_path is not None else Path(directory) / QRELS_FILE
-    # No qrels file yet: nothing judged, every pair a hole (refused below with the judge command)
-    qrels = read_qrels_tables(path, definition) if path.exists() else QrelsFile(labels={})
+    # The protocol's own qrels.toml not written yet: nothing judged, every pair a hole (refused
+    # below with the judge command). A qrels path the user named must exist: a typo is not holes.
+    fresh = qrels_path is None and not path.exists()
+    qrels = QrelsFile(labels={}) if fresh else read_qrels_tables(path, definition)
     refuse_holes(definition, qrels.labels, path, directory)
     # Protocol() runs check_qrels(definition, labels, file=path): read_qrels_file's own last check
     return Protocol(definition, qrels.labels, qrels_source=path), qrels
