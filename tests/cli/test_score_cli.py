@@ -189,6 +189,12 @@ def test_missing_protocol_dir():
     assert_one_line_error(run_cli("score", "no/such/protocol"), "no/such/protocol", "not found")
 
 
+def test_protocol_toml_given_for_the_protocol_directory(seed_copy):
+    """A user pointing at the file (found by a user walkthrough): it exists, so 'not found' misled."""
+    line = assert_one_line_error(run_cli("score", seed_copy / "protocol.toml"), "is a file")
+    assert line.endswith(f"a protocol is the directory that holds protocol.toml: pass {seed_copy}")
+
+
 @pytest.mark.parametrize(
     "args, fragment",
     [

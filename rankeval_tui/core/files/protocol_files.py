@@ -138,6 +138,9 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
     With a collecting ``report`` (``validate``), every problem of the file is reported and the
     definition is only built if there was none (else ``ContractError`` for the count)."""
     directory = Path(directory)
+    if directory.is_file():
+        hint = f": pass {directory.parent}" if directory.name == PROTOCOL_FILE else ""
+        raise ContractError(f"is a file; a protocol is the directory that holds {PROTOCOL_FILE}{hint}", file=directory)
     if not directory.is_dir():
         raise ContractError("protocol directory not found", file=directory)
     path = directory / PROTOCOL_FILE
