@@ -34,6 +34,23 @@ def shown(app: RankevalApp, widget_id: str) -> str:
     return str(app.screen.query_one(widget_id).render())
 
 
+async def test_the_pair_line_stays_one_line_with_its_marks_at_80_columns(partial: Path) -> None:
+    """A long document ID with its label and the imported mark: the pair line wrapped at 80
+    columns and pushed the document down a line (found by a user walkthrough); it is one line
+    now, cut at its end (the position, also in the progress line), the mark kept."""
+    app, session = make_app(partial)
+    async with app.run_test(size=(80, 24)) as pilot:
+        session.goto("q:1003", "docs/login.md")
+        await pilot.press("right")  # the next document: the imported msmarco_v2.1_doc_00_12345
+        await pilot.pause()
+        pair = app.screen.query_one("#judge-pair")
+        assert pair.size.height == 1
+        screen_line = pair.render_line(0).text
+        assert "msmarco_v2.1_doc_00_12345   label: 1  relevant   imported" in screen_line
+        assert screen_line.rstrip().endswith("…")
+        await pilot.press("q")
+
+
 @pytest.mark.parametrize("size", [(80, 24), (140, 40)])
 async def test_opens_on_the_first_hole_and_says_what_was_imported(partial: Path, size) -> None:
     app, _ = make_app(partial)

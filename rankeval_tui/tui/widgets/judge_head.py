@@ -88,18 +88,17 @@ def pair_line(
     disputed: bool,
     note: str | None,
 ) -> Text:
-    """``Document d2   2 of 6 in q1   label: unjudged   imported   DISPUTED   note: ...``."""
+    """``Document d2   label: unjudged   imported   DISPUTED   2 of 6 in q1   note: ...``: one line
+    (the screen cuts it with an ellipsis rather than wrap it over the document), so what the
+    annotator must see comes first: the document, its label and marks; the position (also in
+    the progress line) and the note (also under ``n``) after."""
     label_text, label_style = LABEL_TEXT[label]
-    line = Text.assemble(
-        ("Document ", "bold"),
-        (doc, "bold"),
-        f"   {position} of {count} in {query}   label: ",
-        (label_text, label_style),
-    )
+    line = Text.assemble(("Document ", "bold"), (doc, "bold"), "   label: ", (label_text, label_style))
     if imported:
         line.append("   imported", style="italic magenta")
     if disputed:
         line.append("   DISPUTED", style="bold red")
+    line.append(f"   {position} of {count} in {query}", style="dim")
     if note:
         line.append("   note: ", style="bold cyan")
         line.append(note)
