@@ -26,7 +26,7 @@ from rankeval_tui.core.errors import ContractError, Reporter, brief, describe_id
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.holes import QRELS_NAME, refuse_holes
-from rankeval_tui.core.files.tomlio import dump_toml, parse_toml, read_toml, read_utf8
+from rankeval_tui.core.files.tomlio import dump_toml, looks_like_trec_qrels, parse_toml, read_toml, read_utf8
 from rankeval_tui.core.wording import counted
 
 PROTOCOL_FILE = "protocol.toml"
@@ -304,17 +304,6 @@ def read_qrels_tables(path: Path, definition: ProtocolDefinition, *, report: Rep
         provenance=provenance if isinstance(provenance, dict) else {},
         adjudication=adjudication if isinstance(adjudication, dict) else {},
     )
-
-
-TREC_QRELS_LINE = re.compile(r"[^\s=\[]+[ \t]+[^\s=]+[ \t]+[^\s=]+[ \t]+-?[0-9]+")
-
-
-def looks_like_trec_qrels(text: str) -> bool:
-    """The first non-blank line is ``qid iter docid rel``: four fields, no ``=``, an integer last."""
-    for line in text.split("\n", 50)[:50]:
-        if line.strip():
-            return TREC_QRELS_LINE.fullmatch(line.strip()) is not None
-    return False
 
 
 def check_labels_only(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,3 +57,15 @@ def value_error_rule(error: ValueError) -> str:
 
 def dump_toml(data: dict[str, Any]) -> str:
     return tomli_w.dumps(data)
+
+
+TREC_QRELS_LINE = re.compile(r"[^\s=\[]+[ \t]+[^\s=]+[ \t]+[^\s=]+[ \t]+-?[0-9]+")
+
+
+def looks_like_trec_qrels(text: str) -> bool:
+    """The first non-blank line is ``qid iter docid rel``: four fields, no ``=``, an integer last
+    (a qrels file that is not TOML, named where TOML was expected: the error can say how to convert it)."""
+    for line in text.split("\n", 50)[:50]:
+        if line.strip():
+            return TREC_QRELS_LINE.fullmatch(line.strip()) is not None
+    return False
