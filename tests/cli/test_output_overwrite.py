@@ -187,6 +187,21 @@ def test_writing_the_protocols_qrels_needs_force_and_says_labels(protocol, input
     assert target.read_bytes() != before and tomllib.loads(target.read_text(encoding="utf-8"))["qrels"] == LABELS
 
 
+@pytest.mark.parametrize("name", ["qrels import", "merge"])
+def test_a_qrels_file_being_judged_is_refused_even_with_force(protocol, inputs, name):
+    """An open judging journal writes PROTOCOL/qrels.toml when it finishes: importing or merging
+    into it now would be silently undone (found reviewing the overwrite rule)."""
+    target = protocol / "qrels.toml"
+    journal = protocol / "qrels.toml.journal"
+    journal.write_text('{"op": "start"}\n', encoding="utf-8")
+    before = files(protocol)
+    assert_one_line_error(
+        run_cli(*command(name, protocol, inputs, target), "--force"),
+        f"error: {target}: is being judged ({journal} is open): finish that judging or move its journal away first",
+    )
+    assert files(protocol) == before
+
+
 def test_qrels_import_creates_a_missing_protocol_qrels_without_force(protocol, inputs):
     (protocol / "qrels.toml").unlink()
     result = run_cli("qrels", "import", protocol, inputs["trec"], "-o", protocol / "qrels.toml")
