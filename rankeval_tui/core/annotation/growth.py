@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rankeval_tui.core.annotation.binding import definition_sha256, rebind_journal
-from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX
+from rankeval_tui.core.annotation.journal import journal_of
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -178,7 +178,7 @@ def apply_growth(
     lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX))
     lock.acquire()
     try:
-        migrated = migrate_journal(qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX), growth)
+        migrated = migrate_journal(journal_of(qrels_path), growth)
         atomic_write_text(protocol_path, new_text)
     finally:
         lock.release()

@@ -28,6 +28,11 @@ READABLE_VERSIONS = (1, 2)
 JOURNAL_SUFFIX = ".journal"
 
 
+def journal_of(qrels_path: Path) -> Path:
+    """The judging journal of a qrels file: beside it, its name plus ``.journal``."""
+    return qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
+
+
 def replay_entries(contents: JournalContents, path: Path, replay: Callable[[dict[str, Any]], None]) -> None:
     """Apply every journal entry in order; a bad entry is an error naming the journal and its line."""
     for number, entry in contents.entries:

@@ -27,10 +27,10 @@ from typing import Any, TypeVar
 from rankeval_tui.core.annotation.binding import binding_fields, check_binding, check_same_criterion
 from rankeval_tui.core.annotation.change_log import Change
 from rankeval_tui.core.annotation.journal import (
-    JOURNAL_SUFFIX,
     JOURNAL_VERSION,
     Journal,
     JournalContents,
+    journal_of,
     replay_entries,
 )
 from rankeval_tui.core.annotation.judging_state import JudgingState
@@ -108,7 +108,7 @@ class JudgingSession(JudgingState):
         seed: int | None,
         annotator: str | None,
     ) -> JudgingSession:
-        journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)  # = session.journal_path
+        journal_path = journal_of(qrels_path)
         dropped: list[str] = []
         if journal_path.exists():
             raw = read_input_bytes(journal_path)
@@ -255,7 +255,7 @@ def journal_progress(definition: ProtocolDefinition, qrels_path: Path) -> Judgin
     ``judge`` resumes it (binding checked, entries replayed) but read only: no lock is taken and
     nothing is written, so ``validate`` can say how far judging got while qrels.toml is not yet
     written. ``None`` when there is no journal or it recorded nothing (no complete line)."""
-    journal_path = qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
+    journal_path = journal_of(qrels_path)
     if not journal_path.exists() or b"\n" not in read_input_bytes(journal_path):
         return None
     contents = Journal.read(journal_path)

@@ -19,7 +19,7 @@ from rankeval_tui.core.annotation.binding import binding_fields
 from rankeval_tui.core.annotation.change_log import Change, ChangeLog
 from rankeval_tui.core.annotation.hole_order import HoleQueue
 from rankeval_tui.core.annotation.imported import ImportedLabels
-from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX, Journal
+from rankeval_tui.core.annotation.journal import Journal, journal_of
 from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
 from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -108,7 +108,7 @@ class JudgingState:
 
     @property
     def journal_path(self) -> Path:
-        return self.qrels_path.with_name(self.qrels_path.name + JOURNAL_SUFFIX)
+        return journal_of(self.qrels_path)
 
     def start_summary(self, *, compact: bool = False) -> str:
         """What the annotator starts from: imported or preloaded labels and the holes left
