@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from rankeval_tui.cli.common import positive_int
-from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, plan_protocol, write_protocol
+from rankeval_tui.core.files.pooled_init import plan
+from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, write_protocol
 from rankeval_tui.core.files.runs import parse_run_argument
 
 
@@ -23,11 +24,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "header 'query-id corpus-id score'; runs TREC 6-column, MS MARCO 'qid<TAB>docid<TAB>rank', JSON.",
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="the new protocol directory")
-    parser.add_argument("--corpus", type=Path, required=True, metavar="PATH", help="corpus file or directory")
-    parser.add_argument("--queries", type=Path, required=True, metavar="PATH", help="queries file")
+    parser.add_argument(
+        "--corpus",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="corpus file or directory (without it: a pooled protocol, each query judged on its own pool)",
+    )
+    parser.add_argument(
+        "--queries", type=Path, default=None, metavar="PATH", help="queries file (also TREC topics <top> <num> <title>)"
+    )
     parser.add_argument("--qrels", type=Path, default=None, metavar="PATH", help="labels to start from (partial)")
     parser.add_argument(
-        "--threshold", type=positive_int, default=None, metavar="T", help="graded labels: rel >= T is 1, else 0"
+        "--threshold",
+        type=positive_int,
+        default=None,
+        metavar="T",
+        help="labels on another scale: rel >= T is 1, else 0 (negatives too, as trec_eval)",
+    )
+    parser.add_argument(
+        "--relevant-values",
+        type=integer_list,
+        default=None,
+        metavar="V,V,...",
+        help="labels on another scale: these values are 1, every other label 0 (e.g. 1,2,3 for Cranfield)",
     )
     parser.add_argument(
         "--run", action="append", default=[], metavar="[NAME=]PATH", help="a run to copy into DIR/runs/; repeatable"
@@ -48,9 +68,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=positive_int,
         default=None,
         metavar="D",
-        help="corpus = documents in some run's top D for the kept queries, plus every labelled document",
+        help="corpus = documents in some run's top D for the kept queries, plus every labelled document; "
+        "without --corpus: each query's pool = the runs' top D for it plus its labels",
     )
     parser.set_defaults(func=run_init)
+
+
+def integer_list(text: str) -> tuple[int, ...]:
+    """``1,2,3`` or ``-1,4``: the label values read as relevant."""
+    try:
+        return tuple(int(value) for value in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected integers separated by commas, like 1,2,3, got {text!r}") from None
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -64,28 +93,38 @@ def run_init(args: argparse.Namespace) -> int:
         relevance=args.relevance,
         qrels=args.qrels,
         threshold=args.threshold,
+        relevant_values=args.relevant_values,
         runs=[parse_run_argument(argument, None) for argument in args.run],
         sample_queries=args.sample_queries,
         seed=args.seed,
         pool_depth=args.pool_depth,
     )
-    plan = plan_protocol(request)
-    write_protocol(plan)
-    definition = plan.definition
-    for notice in plan.notices:
+    planned = plan(request)
+    write_protocol(planned)
+    definition = planned.definition
+    for notice in planned.notices:
         print(f"notice: {notice}")
     in_split = len(definition.selected_queries)
+    if definition.pools is not None:
+        print(
+            f"wrote {args.directory}: pooled protocol, {len(definition.queries)} queries ({in_split} in split "
+            f"{definition.split!r}), {len(definition.document_ids)} pooled documents "
+            f"({len(definition.documents)} with text), k {definition.k}, runs: {', '.join(planned.run_files) or 'none'}"
+        )
+        print(f"pools: {definition.pool_rule}")
+    else:
+        print(
+            f"wrote {args.directory}: {len(definition.documents)} documents, {len(definition.queries)} queries "
+            f"({in_split} in split {definition.split!r}), k {definition.k}, "
+            f"runs: {', '.join(planned.run_files) or 'none'}"
+        )
     print(
-        f"wrote {args.directory}: {len(definition.documents)} documents, {len(definition.queries)} queries "
-        f"({in_split} in split {definition.split!r}), k {definition.k}, runs: {', '.join(plan.run_files) or 'none'}"
-    )
-    print(
-        f"labels: {plan.label_count} imported, {plan.hole_count} of {definition.pair_count} pairs to judge "
+        f"labels: {planned.label_count} imported, {planned.hole_count} of {definition.pair_count} pairs to judge "
         f"(never filled with 0)"
     )
     print(
         f"next: rankeval-tui judge {args.directory}"
-        if plan.hole_count
+        if planned.hole_count
         else f"next: rankeval-tui score {args.directory}"
     )
     return 0

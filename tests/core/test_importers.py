@@ -204,7 +204,7 @@ def test_bad_msmarco_run_lines(tmp_path, text, fragments):
 
 
 def test_id_rule_is_the_per_character_rule_on_every_code_point():
-    from rankeval_tui.core.files.protocol_files import NOT_IN_AN_ID
+    from rankeval_tui.core.files.ids import NOT_IN_AN_ID
 
     for point in range(0x110000):
         ch = chr(point)

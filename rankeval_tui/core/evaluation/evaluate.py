@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
+from rankeval_tui.core.evaluation.gaps import refuse_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, exact_ratio, extra_values, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 
@@ -233,10 +234,12 @@ def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = ra
             else:
                 rule = "unknown or wrong-split query: not in the protocol"
             report(ContractError(rule, file=run.source, where=where))
-    corpus = definition.document_ids
+    # A pooled protocol has no closed corpus: a document outside every pool is unjudged, which
+    # matters only in the top k (``gaps``), not unknown.
+    corpus = definition.document_ids if definition.pools is None else None
     if run.distinct_str_entries:  # the rest was checked by the reader: ~1/5 of the time
         for query, ranking in run.rankings.items():
-            if not corpus.issuperset(ranking):
+            if corpus is not None and not corpus.issuperset(ranking):
                 report(unknown_document(definition, run, query, ranking))
         return
     for query, ranking in run.rankings.items():
@@ -259,7 +262,7 @@ def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = ra
                     where=f"{describe_id('query', query)}, {describe_id('document', duplicate)}",
                 )
             )
-        if not seen <= corpus:
+        if corpus is not None and not seen <= corpus:
             report(unknown_document(definition, run, query, ranking))
 
 
@@ -325,7 +328,8 @@ def score_query(
 def evaluate(
     protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY, *, at_other_k: Report | None = None
 ) -> Report:
-    """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything.
+    """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything
+    (under a pooled protocol also when a top-k pair of the run lies outside its query's pool).
 
     ``metrics`` are ids of core/evaluation/metrics.py; Recall@k and RR@k are computed whatever
     is asked (the seed's report keys), the others only when asked, so they cost nothing otherwise.
@@ -340,6 +344,7 @@ def evaluate(
     if at_other_k is None:
         check_run(protocol.definition, run)
     k = protocol.k
+    refuse_gap(protocol.definition, run.name, run.rankings, run.source, k)
     relevant = protocol.relevant
     rankings = run.rankings
     if (

@@ -1,4 +1,9 @@
-"""The evaluation protocol: corpus, queries, exhaustive 0/1 qrels, split and k.
+"""The evaluation protocol: corpus, queries, 0/1 qrels, split and k, of one of two kinds.
+
+``exhaustive`` (the default, the seed's): every query is judged against every document.
+``pooled``: every query is judged against its own pool, the documents that must carry an
+explicit 0/1 for it (TREC's unit of judgment); a pair outside a query's pool is never asked for
+and never read as 0, so a run whose top k leaves the pool is refused (or bounded) when scored.
 
 A ``Protocol`` is validated when it is built, so every object of this type is one the evaluator
 may score runs against. ``ProtocolDefinition`` is the part without labels (what the judging
@@ -15,25 +20,39 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rankeval_tui.core.errors import ContractError, describe_id, quote
+from rankeval_tui.core.evaluation.pools import check_binary_row, check_pooled_qrels, check_pools
+
+NO_QUERY_TEXT = "(no query text in this protocol: add it with rankeval-tui grow PROTOCOL --queries FILE)"
 
 
 @dataclass(frozen=True)
 class Query:
     """One query: its text, the split it belongs to, and an optional information-need narrative."""
 
-    text: str
+    text: str | None
+    """None only in a pooled protocol made without a queries file (scoring needs no text)."""
     split: str
     need: str | None = None
 
+    @property
+    def shown_text(self) -> str:
+        """The text screens show: a pooled protocol made without a queries file has none, said so."""
+        return self.text if self.text is not None else NO_QUERY_TEXT
+
     def canonical(self) -> dict[str, str]:
-        """The query as the protocol hash sees it (``need`` only where given, as the seed)."""
-        data = {"text": self.text, "split": self.split}
+        """The query as the protocol hash sees it (``need`` only where given, as the seed; ``text``
+        only where known, which it always is in an exhaustive protocol)."""
+        data = {"text": self.text, "split": self.split} if self.text is not None else {"split": self.split}
         if self.need is not None:
             data["need"] = self.need
         return data
+
+
+Kind = Literal["exhaustive", "pooled"]
+KINDS: tuple[Kind, ...] = ("exhaustive", "pooled")
 
 
 def check_k(k: object, *, file: str | Path | None = None) -> int:
@@ -59,11 +78,29 @@ class ProtocolDefinition:
     """Document titles where the source had one (shown above the text; hashed only where given)."""
     provenance: Mapping[str, Any] = field(default_factory=dict, compare=False)
     """How the protocol was made (source files, sample, corpus selection): recorded, never hashed."""
+    pools: Mapping[str, tuple[str, ...]] | None = None
+    """None: the exhaustive kind. Else the pooled kind: per query, the documents that must carry an
+    explicit 0/1 for it (distinct, in the order written); every query has an entry, maybe empty.
+    ``documents`` then holds the texts known, which may be none: scoring needs no text."""
+    pool_rule: str | None = None
+    """How the pools were made, in words (pooled kind only; shown beside every pooled score)."""
 
     def __post_init__(self) -> None:
         check_k(self.k, file=self.source)
-        if not self.documents:
-            raise ContractError("nonempty corpus required: no [documents]", file=self.source)
+        if self.pools is None:
+            if self.pool_rule is not None:
+                raise ContractError("pool_rule is for a pooled protocol only", file=self.source)
+            if not self.documents:
+                raise ContractError("nonempty corpus required: no [documents]", file=self.source)
+            for query, meta in self.queries.items():
+                if meta.text is None:
+                    raise ContractError(
+                        "query text required in an exhaustive protocol",
+                        file=self.source,
+                        where=describe_id("query", query),
+                    )
+        else:
+            check_pools(self.pools, self.queries, file=self.source)
         if not self.queries:
             raise ContractError("nonempty queries required: no [queries]", file=self.source)
         if not self.selected_queries:
@@ -77,9 +114,28 @@ class ProtocolDefinition:
         """The fixed denominator: query IDs of the split, in protocol order."""
         return tuple(q for q, meta in self.queries.items() if meta.split == self.split)
 
+    @property
+    def kind(self) -> Kind:
+        return "exhaustive" if self.pools is None else "pooled"
+
     @cached_property
     def document_ids(self) -> frozenset[str]:
-        return frozenset(self.documents)
+        """Every document of the protocol: the corpus, and for the pooled kind every pooled
+        document too (texts are optional there)."""
+        if self.pools is None:
+            return frozenset(self.documents)
+        return frozenset(self.documents).union(*self.pools.values())
+
+    def documents_of(self, query: str) -> tuple[str, ...]:
+        """The documents ``query`` must be judged against: its pool, or the whole corpus."""
+        if self.pools is None:
+            return tuple(self.documents)
+        return self.pools[query]
+
+    @cached_property
+    def pool_sets(self) -> dict[str, frozenset[str]]:
+        """Each query's pool as a set (pooled kind; empty for the exhaustive kind)."""
+        return {query: frozenset(pool) for query, pool in (self.pools or {}).items()}
 
     def canonical_corpus(self) -> dict[str, object]:
         """The corpus as the protocol hash sees it: ``{doc: text}`` as the seed, and
@@ -94,7 +150,10 @@ class ProtocolDefinition:
 
     @property
     def pair_count(self) -> int:
-        """Pairs an annotator must judge: every query of every split times every document."""
+        """Pairs an annotator must judge: every query of every split times every document, or
+        for the pooled kind the pools' pairs."""
+        if self.pools is not None:
+            return sum(map(len, self.pools.values()))
         return len(self.queries) * len(self.documents)
 
     def with_k(self, k: int) -> ProtocolDefinition:
@@ -107,11 +166,15 @@ class ProtocolDefinition:
 def check_qrels(
     definition: ProtocolDefinition, qrels: Mapping[str, Mapping[str, object]], *, file: str | Path | None = None
 ) -> None:
-    """Exhaustive binary qrels: every query, every document, an explicit integer 0 or 1.
+    """Exhaustive binary qrels: every query, every document, an explicit integer 0 or 1 (pooled
+    kind: every document of the query's pool, none outside it).
 
     A missing pair is unjudged, never an implicit 0; ``True``/``False`` are refused although
     Python would add them up as 1 and 0.
     """
+    if definition.pools is not None:
+        check_pooled_qrels(definition.pools, definition.pool_sets, qrels, file=file)
+        return
     if set(qrels) != set(definition.queries):
         absent = [q for q in definition.queries if q not in qrels]
         extra = [q for q in qrels if q not in definition.queries]
@@ -138,13 +201,7 @@ def check_qrels(
                 file=file,
                 where=where,
             )
-        # Fast path for the common valid case; the slow path names the offending pair.
-        if set(map(type, row.values())) <= {int} and set(row.values()) <= {0, 1}:
-            continue
-        for doc, label in row.items():
-            if type(label) is not int or label not in (0, 1):
-                where = f"{describe_id('query', query)}, {describe_id('document', doc)}"
-                raise ContractError(f"qrels labels must be integer 0 or 1, got {quote(label)}", file=file, where=where)
+        check_binary_row(query, row, file)
 
 
 def canonical_json(value: object) -> str:
@@ -191,6 +248,10 @@ class Protocol:
     def __post_init__(self) -> None:
         check_qrels(self.definition, self.qrels, file=self.qrels_source)
 
+    @property
+    def kind(self) -> Kind:
+        return self.definition.kind
+
     # Convenience views, so callers rarely need ``.definition``.
     @property
     def name(self) -> str:
@@ -223,14 +284,20 @@ class Protocol:
         ``compress`` keeps the documents whose label is truthy, at C speed: the same set as
         ``label == 1`` because ``check_qrels`` (on construction) allows only the ints 0 and 1.
         """
-        return {q: frozenset(compress(row, row.values())) for q, row in self.qrels.items()}
+        relevant = {q: frozenset(compress(row, row.values())) for q, row in self.qrels.items()}
+        if self.definition.pools is not None:  # a query with an empty pool may have no row
+            empty: frozenset[str] = frozenset()
+            return {q: relevant.get(q, empty) for q in self.queries}
+        return relevant
 
     @cached_property
     def protocol_sha256(self) -> str:
         """sha256 of the seed's canonical JSON of corpus, queries, qrels, split and k.
 
         The run is deliberately not part of it: two runs scored under one hash are comparable.
-        The text is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
+        A pooled protocol adds ``"kind":"pooled"`` (so the exhaustive kind's text, and hash, is
+        the seed's): its qrels are exactly its pools' pairs (``check_pooled_qrels``), so hashing
+        the qrels hashes the pools, every query's row written, ``{}`` for an empty pool. The text is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
         ensure_ascii=False, separators=(",", ":"))``; only the qrels part is built differently
         (``canonical_qrels_json``), because encoding it pair by pair was the whole cost.
         """
@@ -248,10 +315,17 @@ class Protocol:
         ``with_k`` / ``with_split`` copies, so a k change hashes the bytes again (~0.05 s at
         2M pairs) instead of encoding the qrels again (~0.5 s)."""
         head = '{"corpus":' + canonical_json(self.definition.canonical_corpus()) + ',"k":'
+        if self.definition.pools is None:
+            qrels = canonical_qrels_json(self.qrels, self.definition.document_ids, self.relevant)
+            kind = b""
+        else:  # pools of ~100 documents: the C encoder over the whole table is fast enough
+            qrels = canonical_json({q: self.qrels.get(q, {}) for q in self.queries}).encode("utf-8")
+            kind = b',"kind":"pooled"'
         middle = b"".join(
             [
+                kind,
                 b',"qrels":',
-                canonical_qrels_json(self.qrels, self.definition.document_ids, self.relevant),
+                qrels,
                 b',"queries":',
                 canonical_json({q: meta.canonical() for q, meta in self.queries.items()}).encode("utf-8"),
                 b',"split":',

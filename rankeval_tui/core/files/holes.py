@@ -19,7 +19,12 @@ QRELS_NAME = "qrels.toml"
 
 def holes_per_query(definition: ProtocolDefinition, labels: Mapping[str, Mapping[str, object]]) -> dict[str, int]:
     """Unjudged pairs per query with any, in protocol order. ``labels`` must name only corpus
-    documents (the qrels readers check it), so a count per row is enough: O(queries)."""
+    documents (pooled kind: documents of the query's pool; the qrels readers check it), so a
+    count per row is enough: O(queries)."""
+    if definition.pools is not None:
+        pools = definition.pools
+        counts = {query: len(pools[query]) - len(labels.get(query, {})) for query in definition.queries}
+        return {query: count for query, count in counts.items() if count}
     size = len(definition.documents)
     counts = {query: size - len(labels.get(query, {})) for query in definition.queries}
     return {query: count for query, count in counts.items() if count}
@@ -48,11 +53,12 @@ def refuse_holes(
         return
     first_query = next(iter(holes))
     judged = labels.get(first_query, {})
-    first_doc = next(doc for doc in definition.documents if doc not in judged)
+    first_doc = next(doc for doc in definition.documents_of(first_query) if doc not in judged)
     total = sum(holes.values())
     missing = "" if qrels_path.exists() else "no qrels file yet; "
+    required = "every pair of every pool judged" if definition.pools is not None else "exhaustive qrels required"
     raise ContractError(
-        f"unjudged or unknown documents: exhaustive qrels required; {missing}"
+        f"unjudged or unknown documents: {required}; {missing}"
         f"{total} of {definition.pair_count} pairs are unjudged (holes in {len(holes)} of "
         f"{len(definition.queries)} queries), never read as 0; judge them with: "
         f"{judge_command(directory, qrels_path)}",

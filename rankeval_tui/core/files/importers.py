@@ -15,6 +15,7 @@ Formats::
     queries  BEIR queries.jsonl {"_id", "text", "metadata"?, "split"?}
              JSONL              {"id", "text", "split"?, "need"?}
              TSV                id<TAB>text
+             TREC topics        <top> <num> Number: 301 <title> ... [<desc> ... <narr> ...] </top>
     qrels    TREC               qid 0 docid rel
              BEIR TSV           query-id<TAB>corpus-id<TAB>score, after that header line
 
@@ -35,7 +36,8 @@ from rankeval_tui.core.evaluation.protocol import Query
 from rankeval_tui.core.files.protocol_files import check_id
 from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
-from rankeval_tui.core.files.trec import checked_judgment
+from rankeval_tui.core.files.topics import is_trec_topics, read_trec_topics
+from rankeval_tui.core.files.trec import LabelRule, checked_judgment
 from rankeval_tui.core.wording import json_error
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
@@ -90,6 +92,10 @@ class ImportedLabels:
     threshold: int | None = None
     graded: int = 0
     line_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
+    rule: LabelRule | None = None
+    """The explicit rule that made the labels 0/1 (``threshold`` is its threshold, if it has one)."""
+    mapped: int = 0
+    """Labels the rule changed (anything but a 0 or 1 that stayed itself): negatives, grades."""
 
 
 def numbered_lines(text: str, path: Path) -> Iterator[tuple[int, str]]:
@@ -299,6 +305,8 @@ def read_corpus_directory(directory: Path) -> ImportedCorpus:
 def read_queries(path: Path, split: str) -> ImportedQueries:
     """Queries; each gets ``split`` unless the JSONL records carry a ``split`` (then all must)."""
     text = read_utf8(path)
+    if is_trec_topics(text):
+        return ImportedQueries(read_trec_topics(text, path, split), "trec-topics", split_from_file=False)
     queries: dict[str, Query] = {}
     seen: dict[str, int] = {}
     if not is_jsonl(text, path, "query"):
@@ -328,22 +336,32 @@ def read_queries(path: Path, split: str) -> ImportedQueries:
 
 
 def read_labels(
-    path: Path, queries: Collection[str], documents: Collection[str], threshold: int | None = None
+    path: Path,
+    queries: Collection[str] | None,
+    documents: Collection[str] | None,
+    threshold: int | None = None,
+    relevant_values: Collection[int] | None = None,
 ) -> ImportedLabels:
     """TREC or BEIR qrels -> explicit 0/1 labels of the pairs the file names, nothing else.
 
-    Pairs the file does not name stay unjudged (holes), never 0. Graded labels need
-    ``threshold`` (``rel >= threshold`` is 1); an unknown query or document, a pair given
-    twice, a negative or non-integer label is refused with its line.
+    Pairs the file does not name stay unjudged (holes), never 0. Labels other than 0 and 1 need
+    an explicit rule, ``threshold`` (``rel >= threshold`` is 1) or ``relevant_values``, and then
+    negatives are 0 as trec_eval reads them; without a rule an unknown query or document, a pair
+    given twice, a negative, graded or non-integer label is refused with its line. ``queries`` or
+    ``documents`` None: the file defines them (a pooled protocol made from qrels), only IDs checked.
     """
     if threshold is not None and (type(threshold) is not int or threshold < 1):
         raise ContractError(f"--threshold must be an integer >= 1, got {quote(threshold)}", file=path)
+    rule = None
+    if threshold is not None or relevant_values is not None:
+        rule = LabelRule(threshold, None if relevant_values is None else frozenset(relevant_values))
     text = read_utf8(path)
     header_number, line = first_line(text, path, "qrels")
     beir = line.split("\t") == BEIR_QRELS_HEADER
     labels: dict[str, dict[str, int]] = {}
     line_of: dict[tuple[str, str], int] = {}
-    graded = 0
+    graded = mapped = 0
+    known = None if queries is None else (queries, "the queries file")
     for number, line in numbered_lines(text, path):
         where = f"line {number}"
         if beir:
@@ -360,9 +378,11 @@ def read_labels(
                     where=where,
                 )
             query, _, doc, rel_text = fields
-        rel = checked_judgment(
-            query, doc, rel_text, (queries, "the queries file"), documents, line_of, number, path, threshold
-        )
+        rel = checked_judgment(query, doc, rel_text, known, documents, line_of, number, path, threshold, rule)
         graded += rel > 1
-        labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
-    return ImportedLabels(labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, line_of)
+        label = rel if rule is None else rule.binary(rel)
+        mapped += label != rel
+        labels.setdefault(query, {})[doc] = label
+    return ImportedLabels(
+        labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, line_of, rule, mapped
+    )

@@ -16,16 +16,20 @@ and the rule; nothing is dropped, filled or coerced.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, describe_id, quote, raise_problem
+from rankeval_tui.core.evaluation.pools import pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.holes import QRELS_NAME, refuse_holes
+from rankeval_tui.core.files.ids import QUERY_OPTIONAL as QUERY_OPTIONAL
+from rankeval_tui.core.files.ids import QUERY_REQUIRED as QUERY_REQUIRED
+from rankeval_tui.core.files.ids import check_id as check_id  # re-exported: readers import it from here
+from rankeval_tui.core.files.pools import POOLS_TABLE, pooled_parts, pools_table
 from rankeval_tui.core.files.tomlio import dump_toml, looks_like_trec_qrels, parse_toml, read_toml, read_utf8
 from rankeval_tui.core.wording import counted
 
@@ -37,32 +41,12 @@ RUN_SUFFIXES = (".json", ".trec", ".run", ".tsv")
 must not make every score fail; a TREC run named ``*.txt`` is scored with ``--run PATH``."""
 
 PROTOCOL_REQUIRED = {"name": str, "k": int, "split": str, "relevance": str}
-PROTOCOL_OPTIONAL = {"description": str}
-QUERY_REQUIRED = {"text": str, "split": str}
-QUERY_OPTIONAL = {"need": str}
+PROTOCOL_OPTIONAL = {"description": str, "kind": str, "pool_rule": str}
 DOCUMENT_REQUIRED = {"text": str}
 DOCUMENT_OPTIONAL = {"title": str}
-PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance")
+PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance", POOLS_TABLE)
 """``provenance`` (how the protocol was made and grown: ``grow`` appends to it) is not hashed."""
 QRELS_TABLES = ("qrels", "provenance", "notes", "disputed", "adjudication")
-NOT_IN_AN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
-"""Whitespace (``\\s`` is ``str.isspace`` on str patterns), C0, DEL and C1 controls: one regex
-search instead of a Python test per character, which was 70% of reading a TREC run."""
-
-
-def check_id(kind: str, value: object, *, file: Path | None, where: str | None = None) -> str:
-    """IDs are nonempty strings without whitespace or control characters.
-
-    Whitespace would not survive the TREC formats users exchange runs in; control characters
-    make error messages and screens lie about what the ID is.
-    """
-    if type(value) is not str or not value:
-        raise ContractError(f"{kind} ID must be a nonempty string, got {quote(value)}", file=file, where=where)
-    if NOT_IN_AN_ID.search(value):
-        raise ContractError(
-            f"{kind} ID {quote(value)} contains whitespace or a control character", file=file, where=where
-        )
-    return value
 
 
 def id_is_valid(kind: str, value: object, *, file: Path, where: str, report: Reporter) -> bool:
@@ -177,9 +161,10 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
         documents[doc] = checked["text"]
         if "title" in checked:
             titles[doc] = checked["title"]
+    pools, required, optional = pooled_parts(header, data, path, collect)
     queries = {
-        query: Query(text=meta["text"], split=meta["split"], need=meta.get("need"))
-        for query, meta in valid_entries(queries_table, "query", QUERY_REQUIRED, QUERY_OPTIONAL, path, collect)
+        query: Query(text=meta.get("text"), split=meta["split"], need=meta.get("need"))
+        for query, meta in valid_entries(queries_table, "query", required, optional, path, collect)
     }
     if problems or header is None:
         raise ContractError(f"{counted(len(problems), 'problem')} in protocol.toml", file=path)
@@ -194,6 +179,8 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
         source=path,
         titles=titles,
         provenance=provenance,
+        pools=pools,
+        pool_rule=header.get("pool_rule"),
     )
 
 
@@ -212,6 +199,10 @@ def definition_to_toml(definition: ProtocolDefinition) -> str:
     }
     if definition.description is not None:
         header["description"] = definition.description
+    if definition.pools is not None:
+        header["kind"] = "pooled"
+        if definition.pool_rule is not None:
+            header["pool_rule"] = definition.pool_rule
     data: dict[str, Any] = {"protocol": header}
     if definition.provenance:
         data["provenance"] = dict(definition.provenance)
@@ -221,6 +212,8 @@ def definition_to_toml(definition: ProtocolDefinition) -> str:
         doc: {"title": titles[doc], "text": text} if doc in titles else {"text": text}
         for doc, text in definition.documents.items()
     }
+    if definition.pools is not None:
+        data[POOLS_TABLE] = pools_table(definition)
     return dump_toml(data)
 
 
@@ -240,7 +233,7 @@ class QrelsFile:
     adjudication: dict[str, Any] = field(default_factory=dict)
 
     def is_complete(self, definition: ProtocolDefinition) -> bool:
-        return all(len(self.labels.get(q, {})) == len(definition.documents) for q in definition.queries)
+        return all(len(self.labels.get(q, {})) == len(definition.documents_of(q)) for q in definition.queries)
 
 
 def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaustive: bool = True) -> QrelsFile:
@@ -347,17 +340,19 @@ def pair_tables(
             continue
         if not row.keys() <= corpus:  # the loop names each unknown one
             for doc in row:
-                if doc not in definition.documents:
+                if doc not in corpus:
                     report(ContractError(f"unknown document {quote(doc)}: not in the corpus", file=path, where=where))
-            row = {doc: value for doc, value in row.items() if doc in definition.documents}
+            row = {doc: value for doc, value in row.items() if doc in corpus}
         result[query] = dict(row)
     return result
 
 
 def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:
-    """Serialise in protocol order (queries, then corpus order) so diffs stay readable."""
+    """Serialise in protocol order (queries, then corpus order, or pool order for the pooled kind)
+    so diffs stay readable."""
 
     documents = definition.documents
+    pools = definition.pools
     position: dict[str, int] = {}
 
     def in_corpus_order(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -370,6 +365,12 @@ def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:
         return {d: row[d] for d in sorted(row, key=position.__getitem__)}
 
     def ordered(table: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+        if pools is not None:  # pools are small: one pass over each; a key outside is kept, last
+            return {
+                q: {**{d: table[q][d] for d in pools[q] if d in table[q]}, **table[q]}
+                for q in definition.queries
+                if table.get(q)
+            }
         return {q: in_corpus_order(table[q]) for q in definition.queries if table.get(q)}
 
     data: dict[str, Any] = {}
@@ -406,6 +407,8 @@ def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None
     # below with the judge command). A qrels path the user named must exist: a typo is not holes.
     fresh = qrels_path is None and not path.exists()
     qrels = QrelsFile(labels={}) if fresh else read_qrels_tables(path, definition)
+    if definition.pools is not None and (outside := pool_violation(definition.pool_sets, qrels.labels, file=path)):
+        raise outside  # before the hole count, which counts labels of the pools only
     refuse_holes(definition, qrels.labels, path, directory)
     # Protocol() runs check_qrels(definition, labels, file=path): read_qrels_file's own last check
     return Protocol(definition, qrels.labels, qrels_source=path), qrels

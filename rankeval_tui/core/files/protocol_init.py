@@ -54,8 +54,9 @@ class InitRequest:
     """What ``rankeval-tui init`` was asked for; paths as the user gave them."""
 
     directory: Path
-    corpus: Path
-    queries: Path
+    corpus: Path | None
+    """None: a pooled protocol (``pooled_init``), its pools from the labels and runs."""
+    queries: Path | None
     k: int
     split: str = "test"
     name: str | None = None
@@ -66,6 +67,7 @@ class InitRequest:
     sample_queries: int | None = None
     seed: int | None = None
     pool_depth: int | None = None
+    relevant_values: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -101,6 +103,17 @@ def check_options(request: InitRequest) -> None:
     check_k(request.k)
     if request.threshold is not None and request.qrels is None:
         raise ContractError("--threshold needs --qrels (it maps graded labels to 0/1)")
+    if request.relevant_values is not None and request.qrels is None:
+        raise ContractError("--relevant-values needs --qrels (it maps labels to 0/1)")
+    if request.relevant_values is not None and request.threshold is not None:
+        raise ContractError("--threshold and --relevant-values are two rules for one thing: give one")
+    if request.corpus is None and request.qrels is None and request.pool_depth is None:
+        raise ContractError(
+            "without --corpus the protocol is pooled: its pools come from --qrels (the documents judged "
+            "per query) or --run with --pool-depth D (the runs' top D per query)"
+        )
+    if request.corpus is not None and request.queries is None:
+        raise ContractError("--corpus needs --queries (without both, init makes a pooled protocol from --qrels)")
     if request.sample_queries is not None:
         if request.sample_queries < 1:
             raise ContractError(f"--sample-queries must be >= 1, got {request.sample_queries}")
@@ -117,8 +130,9 @@ def check_options(request: InitRequest) -> None:
             )
 
 
-def load_runs(request: InitRequest, queries: dict[str, Any], corpus: dict[str, str]) -> list[Run]:
-    """The given runs, each checked against the imported queries and corpus (line named)."""
+def load_runs(request: InitRequest, queries: dict[str, Any] | None, corpus: dict[str, str] | None) -> list[Run]:
+    """The given runs, each checked against the imported queries and corpus (line named; None:
+    a pooled protocol without that file, whose runs define them)."""
     runs: list[Run] = []
     for name, path in request.runs:
         run = load_run(path, name)
@@ -130,14 +144,14 @@ def load_runs(request: InitRequest, queries: dict[str, Any], corpus: dict[str, s
         if any(r.name == run.name for r in runs):
             raise ContractError(f"two runs are named {quote(run.name)}; name them with NAME=PATH", file=path)
         for query, ranking in run.rankings.items():
-            if query not in queries:
+            if queries is not None and query not in queries:
                 raise ContractError(
                     f"unknown query {quote(query)}: not in the queries file {request.queries}",
                     file=path,
                     where=located(path, query, ranking[0] if ranking else None),
                 )
             for doc in ranking:
-                if doc not in corpus:
+                if corpus is not None and doc not in corpus:
                     raise ContractError(
                         f"unknown document {quote(doc)}: not in the corpus {request.corpus}",
                         file=path,
@@ -158,13 +172,15 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
     directory = Path(request.directory)
     check_target(directory)
     check_options(request)
+    if request.corpus is None or request.queries is None:
+        raise ContractError("an exhaustive protocol needs --corpus and --queries (pooled_init plans the other kind)")
     corpus = read_corpus(request.corpus)
     imported = read_queries(request.queries, request.split)
     runs = load_runs(request, imported.queries, corpus.documents)
     labels = (
         None
         if request.qrels is None
-        else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold)
+        else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold, request.relevant_values)
     )
     notices = [f"corpus {request.corpus}: skipped {f} (not .md or .txt)" for f in corpus.skipped_files]
 
@@ -306,10 +322,15 @@ def qrels_provenance(request: InitRequest, labels: ImportedLabels, kept: dict[st
     """The keys part B's validate/judge read: ``imported_from``, ``imported_labels``, ``threshold``."""
     count = sum(map(len, kept.values()))
     data: dict[str, Any] = {"imported_from": str(request.qrels), "imported_labels": count, "format": labels.format}
-    if labels.threshold is not None:
-        data["threshold"] = labels.threshold
-        data["threshold_rule"] = f"rel >= {labels.threshold} -> 1, otherwise 0"
+    if labels.rule is not None:
+        if labels.threshold is not None:
+            data["threshold"] = labels.threshold
+            data["threshold_rule"] = labels.rule.words()
+        else:
+            data["relevant_values"] = sorted(labels.rule.relevant_values or ())
+            data["label_rule"] = labels.rule.words()
         data["graded_labels"] = labels.graded
+        data["labels_mapped"] = labels.mapped
     if count != labels.count:
         data["labels_outside_protocol"] = labels.count - count
     return data

@@ -14,6 +14,7 @@ Formats::
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,35 +97,70 @@ def parse_trec_qrels(
     return QrelsFile(labels=ordered, provenance=provenance)
 
 
-# ---------------------------------------------------------------- run export
+@dataclass(frozen=True)
+class LabelRule:
+    """How labels on another scale become 0/1, explicitly: ``rel >= threshold`` is 1, or ``rel``
+    in ``relevant_values`` is 1 (scales like Cranfield's, 1 best ... 4, and -1); every other label,
+    negatives included, is 0 (trec_eval reads ``rel <= 0`` as judged not relevant). Recorded in
+    the provenance; without a rule only 0 and 1 are accepted."""
+
+    threshold: int | None = None
+    relevant_values: frozenset[int] | None = None
+
+    def __post_init__(self) -> None:
+        if (self.threshold is None) == (self.relevant_values is None):
+            raise ContractError("a label rule is --threshold T or --relevant-values V,V,...: exactly one")
+        if self.threshold is not None and (type(self.threshold) is not int or self.threshold < 1):
+            raise ContractError(f"--threshold must be an integer >= 1, got {quote(self.threshold)}")
+        if self.relevant_values is not None and not self.relevant_values:
+            raise ContractError("--relevant-values needs at least one value")
+
+    def binary(self, rel: int) -> int:
+        if self.threshold is not None:
+            return int(rel >= self.threshold)
+        assert self.relevant_values is not None
+        return int(rel in self.relevant_values)
+
+    def words(self) -> str:
+        """``rel >= 2 -> 1, otherwise 0 (negatives too)``: the rule as the provenance records it."""
+        if self.threshold is not None:
+            return f"rel >= {self.threshold} -> 1, otherwise 0"
+        values = ", ".join(map(str, sorted(self.relevant_values or ())))
+        return f"rel in {{{values}}} -> 1, otherwise 0"
 
 
 def checked_judgment(
     query: str,
     doc: str,
     rel_text: str,
-    queries: tuple[Collection[str], str],
-    documents: Collection[str],
+    queries: tuple[Collection[str], str] | None,
+    documents: Collection[str] | None,
     line_of: dict[tuple[str, str], int],
     number: int,
     file: Path | None,
     threshold: int | None,
+    rule: LabelRule | None = None,
 ) -> int:
-    """The relevance of one qrels line (``queries``: the known IDs and where they come from), its
-    line recorded in ``line_of``: IDs known, an integer >= 0, the pair not judged before, and
-    above 1 only with a ``threshold`` to map it (the caller maps)."""
+    """The relevance of one qrels line (``queries``: the known IDs and where they come from; None,
+    like ``documents`` None, when the qrels file is what defines them), its line recorded in
+    ``line_of``: IDs known, the pair not judged before, an integer >= 0 and above 1 only with a
+    ``threshold`` to map it, or any integer with a ``rule`` (the caller maps)."""
     where = f"line {number}"
     check_id("query", query, file=file, where=where)
     check_id("document", doc, file=file, where=where)
-    known_queries, queries_from = queries
-    if query not in known_queries:
-        raise ContractError(f"unknown query {quote(query)}: not in {queries_from}", file=file, where=where)
-    if doc not in documents:
+    if queries is not None:
+        known_queries, queries_from = queries
+        if query not in known_queries:
+            raise ContractError(f"unknown query {quote(query)}: not in {queries_from}", file=file, where=where)
+    if documents is not None and doc not in documents:
         raise ContractError(f"unknown document {quote(doc)}: not in the corpus", file=file, where=where)
     rel = parse_integer_field("relevance", rel_text, file=file, where=where)
-    if rel < 0:
+    if rel < 0 and rule is None:
         raise ContractError(
-            f"negative relevance {rel} is not a judgment; remove the line or judge the pair", file=file, where=where
+            f"negative relevance {rel} is not a judgment; remove the line or judge the pair "
+            "(init: --threshold 1 reads it as trec_eval does, judged not relevant)",
+            file=file,
+            where=where,
         )
     if (query, doc) in line_of:
         raise ContractError(
@@ -134,7 +170,7 @@ def checked_judgment(
             where=where,
         )
     line_of[query, doc] = number
-    if rel > 1 and threshold is None:
+    if rel > 1 and threshold is None and rule is None:
         raise ContractError(
             f"graded label {rel}: binary labels required; pass --threshold T to map rel >= T to 1 "
             "and the rest to 0 explicitly",
@@ -142,6 +178,9 @@ def checked_judgment(
             where=where,
         )
     return rel
+
+
+# ---------------------------------------------------------------- run export
 
 
 def run_to_trec(protocol: Protocol, run: Run, *, tag: str | None = None) -> tuple[str, list[str]]:

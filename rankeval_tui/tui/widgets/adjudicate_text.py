@@ -76,7 +76,7 @@ def pair_text(definition: ProtocolDefinition, item: Disagreement) -> Text:
         ("query ", "dim"),
         (item.query, "bold"),
         "  ",
-        query.text,
+        query.shown_text,
         "\n",
         *((("need ", "dim"), query.need, "\n") if query.need else ()),
         ("relevance ", "dim"),

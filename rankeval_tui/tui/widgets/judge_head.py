@@ -60,7 +60,7 @@ class JudgeHead(Vertical):
                 ("  ", ""),
                 (f"{position} of {count}", "dim"),
                 "\n",
-                meta.text,
+                meta.shown_text,
             )
         )
         need = self.query_one("#judge-need", Static)

@@ -41,7 +41,7 @@ def query_head(session: ScoringSession, query_id: str) -> Text:
         ("  sha256 ", "dim"),
         protocol.protocol_sha256[:12],
         "\n",
-        (meta.text, "bold"),
+        (meta.shown_text, "bold"),
     )
     if meta.need:
         text.append(f"\nneed: {meta.need}", style="italic")

@@ -1,0 +1,64 @@
+"""The gap of a run under a pooled protocol: its top-k pairs outside the queries' pools.
+
+A pooled protocol judges each query's pool only; a pair outside it is unjudged, never 0. A run
+whose top k reaches outside a pool cannot get one number: ``evaluate`` refuses it with the gap's
+size and the command that adds exactly those pairs to the pools as holes (``grow --gap``), and
+``score --bounds`` gives the exact range over the gap's 0/1 assignments instead (bounds.py).
+Pairs below k change no metric at k, so they are never part of a gap.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.wording import counted
+
+
+def run_gap(
+    definition: ProtocolDefinition, rankings: Mapping[str, Sequence[str]], k: int
+) -> dict[str, tuple[str, ...]]:
+    """Per query of the split with any, the documents of the run's top ``k`` outside the query's
+    pool, in rank order (empty for the exhaustive kind: its pool is the whole corpus)."""
+    if definition.pools is None:
+        return {}
+    pools = definition.pool_sets
+    gap: dict[str, tuple[str, ...]] = {}
+    for query in definition.selected_queries:
+        top = rankings.get(query, ())[:k]
+        if not pools[query].issuperset(top):
+            gap[query] = tuple(doc for doc in top if doc not in pools[query])
+    return gap
+
+
+def gap_command(definition: ProtocolDefinition, run_source: Path | None, k: int) -> str:
+    """The one command that adds a run's gap to the pools as holes (``judge`` asks them next)."""
+    directory = shlex.quote(str(definition.source.parent)) if definition.source is not None else "PROTOCOL"
+    run_file = shlex.quote(str(run_source)) if run_source is not None else "RUN"
+    at_k = f" --k {k}" if k != definition.k else ""
+    return f"rankeval-tui grow {directory} --gap {run_file}{at_k}"
+
+
+def refuse_gap(
+    definition: ProtocolDefinition,
+    run_name: str,
+    rankings: Mapping[str, Sequence[str]],
+    run_source: Path | None,
+    k: int,
+) -> None:
+    """Strict at depth k: one line with the gap's size and the command that closes it."""
+    gap = run_gap(definition, rankings, k)
+    if not gap:
+        return
+    pairs = sum(map(len, gap.values()))
+    first_query, first_docs = next(iter(gap.items()))
+    raise ContractError(
+        f"run {run_name!r}: {counted(pairs, 'top-' + str(k) + ' pair')} in {counted(len(gap), 'query')} "
+        f"outside the pools (unjudged, never read as 0); add them to the pools as holes to judge: "
+        f"{gap_command(definition, run_source, k)} (or see the range with score --bounds)",
+        file=run_source,
+        where=f"first: {describe_id('query', first_query)}, {describe_id('document', first_docs[0])}",
+    )

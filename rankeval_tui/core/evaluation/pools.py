@@ -1,0 +1,86 @@
+"""Pools of the pooled protocol kind, checked: each query's pool, and qrels that cover exactly it.
+
+Apart from protocol.py (which calls these from ``ProtocolDefinition`` and ``check_qrels``) so the
+protocol module stays readable; they take the pools, not the definition, to import nothing back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from pathlib import Path
+
+from rankeval_tui.core.errors import ContractError, describe_id, quote
+
+
+def check_pools(
+    pools: Mapping[str, tuple[str, ...]], queries: Collection[str], *, file: str | Path | None = None
+) -> None:
+    """A pool per query of the protocol and none for another; each a tuple of distinct IDs."""
+    for query in queries:
+        if query not in pools:
+            raise ContractError("pooled protocol: a query without a pool", file=file, where=describe_id("query", query))
+    for query, pool in pools.items():
+        where = describe_id("query", query)
+        if query not in queries:
+            raise ContractError("pool of an unknown query", file=file, where=where)
+        if type(pool) is not tuple or not set(map(type, pool)) <= {str}:
+            raise ContractError("a pool must be a tuple of document IDs", file=file, where=where)
+        if len(set(pool)) != len(pool):
+            seen: set[str] = set()
+            twice = next(doc for doc in pool if doc in seen or seen.add(doc))  # type: ignore[func-returns-value]
+            raise ContractError(
+                "document listed twice in one pool", file=file, where=f"{where}, {describe_id('document', twice)}"
+            )
+
+
+def check_binary_row(query: str, row: Mapping[str, object], file: str | Path | None) -> None:
+    """Every label of a row an int 0 or 1: at C speed when valid; else the first bad one named."""
+    if set(map(type, row.values())) <= {int} and set(row.values()) <= {0, 1}:
+        return
+    for doc, label in row.items():
+        if type(label) is not int or label not in (0, 1):
+            where = f"{describe_id('query', query)}, {describe_id('document', doc)}"
+            raise ContractError(f"qrels labels must be integer 0 or 1, got {quote(label)}", file=file, where=where)
+
+
+def pool_violation(
+    pools: Mapping[str, frozenset[str]], qrels: Mapping[str, Mapping[str, object]], *, file: str | Path | None = None
+) -> ContractError | None:
+    """The first label of pooled qrels that lies outside the protocol's queries or a query's pool
+    (a pair nobody was asked to judge cannot be part of the protocol), or None."""
+    for query, row in qrels.items():
+        if query not in pools:
+            return ContractError("qrels name an unknown query", file=file, where=describe_id("query", query))
+        if not pools[query].issuperset(row):
+            outside = next(doc for doc in row if doc not in pools[query])
+            return ContractError(
+                "label outside the query's pool: a pooled protocol judges each query's pool only; "
+                "add the pair to the pool or remove the label",
+                file=file,
+                where=f"{describe_id('query', query)}, {describe_id('document', outside)}",
+            )
+    return None
+
+
+def check_pooled_qrels(
+    pools: Mapping[str, tuple[str, ...]],
+    pool_sets: Mapping[str, frozenset[str]],
+    qrels: Mapping[str, Mapping[str, object]],
+    *,
+    file: str | Path | None = None,
+) -> None:
+    """Pooled qrels: every pair of every pool an explicit 0/1, nothing outside the pools."""
+    violation = pool_violation(pool_sets, qrels, file=file)
+    if violation is not None:
+        raise violation
+    for query, pool in pools.items():
+        row = qrels.get(query, {})
+        if len(row) != len(pool):
+            unjudged = [doc for doc in pool if doc not in row]
+            more = f" ({len(unjudged)} unjudged in this query)" if len(unjudged) > 1 else ""
+            raise ContractError(
+                f"unjudged pool pair: every pair of a query's pool must be judged; pair is unjudged{more}",
+                file=file,
+                where=f"{describe_id('query', query)}, {describe_id('document', unjudged[0])}",
+            )
+        check_binary_row(query, row, file)

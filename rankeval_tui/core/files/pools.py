@@ -1,0 +1,92 @@
+"""The ``[pools]`` table of a pooled protocol.toml: each query's pool, in a compact form.
+
+A pool is written as one TOML string per query, its document IDs separated by single spaces
+(``"q:1001" = "docs/a.md docs/b.md"``). IDs never hold whitespace (``check_id``), so the split
+is exact; one string per query parses at the speed of the file's bytes, where an array of a
+million strings costs a parser a value each (many queries x ~100-document pools).
+
+``[protocol] kind = "pooled"`` says the table is there, ``pool_rule`` says in words how the
+pools were made; the exhaustive kind has neither key, so its file stays the seed's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rankeval_tui.core.errors import ContractError, Reporter, brief, quote
+from rankeval_tui.core.evaluation.protocol import KINDS, ProtocolDefinition
+from rankeval_tui.core.files.ids import NOT_IN_AN_ID, QUERY_OPTIONAL, QUERY_REQUIRED, check_id
+
+POOLS_TABLE = "pools"
+POOLED_QUERY_REQUIRED = {"split": str}
+POOLED_QUERY_OPTIONAL = {"text": str, "need": str}
+"""A pooled protocol scores without query texts (``init`` from a qrels file and runs)."""
+
+
+def pooled_parts(
+    header: Mapping[str, Any] | None, data: Mapping[str, Any], path: Path, report: Reporter
+) -> tuple[dict[str, tuple[str, ...]] | None, Mapping[str, type], Mapping[str, type]]:
+    """(pools or None for the exhaustive kind, the required and optional keys of a query)."""
+    pooled = header is not None and header_kind(header, path, report) == "pooled"
+    if not pooled:
+        if POOLS_TABLE in data:
+            report(ContractError('[pools] is for a pooled protocol: [protocol] kind = "pooled"', file=path))
+        return None, QUERY_REQUIRED, QUERY_OPTIONAL
+    return read_pools(data.get(POOLS_TABLE, {}), path, report), POOLED_QUERY_REQUIRED, POOLED_QUERY_OPTIONAL
+
+
+def header_kind(header: Mapping[str, Any], path: Path, report: Reporter) -> str:
+    """``kind`` of ``[protocol]``: absent is the exhaustive kind; anything else but the two is refused."""
+    kind = header.get("kind", "exhaustive")
+    if kind not in KINDS:
+        report(
+            ContractError(
+                f"unknown protocol kind {quote(kind)} (known: {', '.join(KINDS)})", file=path, where="[protocol]"
+            )
+        )
+    return str(kind)
+
+
+def read_pools(table: object, path: Path, report: Reporter) -> dict[str, tuple[str, ...]]:
+    """``[pools]`` -> {query: (doc, ...)}; each ID checked, a bad entry reported and left out."""
+    if not isinstance(table, dict):
+        report(ContractError('[pools] must be a table of query = "DOC DOC ..."', file=path))
+        return {}
+    pools: dict[str, tuple[str, ...]] = {}
+    for query, text in table.items():
+        where = f"[pools] {brief(query)}"
+        if type(text) is not str:
+            report(
+                ContractError(
+                    f"a pool is one string of document IDs separated by spaces, got {quote(text)}",
+                    file=path,
+                    where=where,
+                )
+            )
+            continue
+        pool = tuple(text.split(" ")) if text else ()
+        if any(not doc or NOT_IN_AN_ID.search(doc) for doc in pool):
+            bad = next(doc for doc in pool if not doc or NOT_IN_AN_ID.search(doc))
+            report(
+                ContractError(
+                    f"pool IDs are separated by single spaces; got {quote(bad)} (empty, or a control character)",
+                    file=path,
+                    where=where,
+                )
+            )
+            continue
+        try:
+            check_id("query", query, file=path, where=where)
+        except ContractError as problem:
+            report(problem)
+            continue
+        pools[query] = pool
+    return pools
+
+
+def pools_table(definition: ProtocolDefinition) -> dict[str, str]:
+    """The ``[pools]`` table ``read_pools`` reads back to the same pools (protocol query order)."""
+    assert definition.pools is not None
+    return {query: " ".join(definition.pools[query]) for query in definition.queries}
