@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rankeval_tui.cli.common import positive_int
 from rankeval_tui.core.annotation.growth import apply_growth, plan_growth
+from rankeval_tui.core.annotation.pool_growth import apply_gap, plan_gap
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
 from rankeval_tui.core.files.additions import read_documents, read_queries, source_file
@@ -47,6 +49,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="add the documents this run retrieves that the protocol lacks (repeatable; texts from --corpus)",
     )
     parser.add_argument(
+        "--gap",
+        action="append",
+        default=[],
+        metavar="[NAME=]PATH",
+        help="pooled protocol: add this run's top-k pairs outside the pools to them, as holes to judge "
+        "(repeatable; texts from --corpus when given)",
+    )
+    parser.add_argument(
+        "--k", type=positive_int, default=None, help="with --gap: the depth (default: the protocol's k)"
+    )
+    parser.add_argument(
         "--qrels",
         type=Path,
         default=None,
@@ -56,7 +69,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_grow)
 
 
+def run_gap_growth(args: argparse.Namespace) -> int:
+    """``grow --gap RUN``: the run's unjudged top-k pairs join the pools as holes."""
+    if args.run or args.queries is not None:
+        raise ContractError(
+            "a pooled protocol grows by its pools: grow PROTOCOL --gap RUN [--corpus TEXTS] "
+            "(--run and --queries add documents and queries to an exhaustive protocol)"
+        )
+    definition = load_definition(args.protocol)
+    runs = [load_run(path, name) for name, path in (parse_run_argument(a, args.protocol) for a in args.gap)]
+    texts = read_documents(args.corpus)[0] if args.corpus is not None else None
+    sources = {"runs": [str(run.source) for run in runs]}
+    if args.corpus is not None:
+        sources["corpus"] = [str(source_file(args.corpus))]
+    k = args.k if args.k is not None else definition.k
+    growth, added = plan_gap(definition, runs, k, texts, sources)
+    qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    if not added and not growth.documents:
+        print(f"nothing new: every top-{k} pair of the run is in the pools of {args.protocol}; nothing written")
+        return 0
+    migrated = apply_gap(args.protocol, growth, added, qrels_path=qrels_path)
+    queries = sum(1 for q in definition.queries if len(growth.after.documents_of(q)) > len(definition.documents_of(q)))
+    print(
+        f"grew {args.protocol}: +{added} pool pairs in {queries} queries (holes to judge, every existing label "
+        f"kept), +{len(growth.documents)} texts" + ("; the open judging journal was carried over" if migrated else "")
+    )
+    print(f"next: {judge_command(args.protocol, qrels_path)}")
+    return 0
+
+
 def run_grow(args: argparse.Namespace) -> int:
+    if args.gap or (args.corpus is not None and not args.run and load_definition(args.protocol).pools is not None):
+        return run_gap_growth(args)  # a pooled protocol grows by its pools (and the texts of pooled documents)
     if args.run and args.corpus is None:
         raise ContractError("--run needs --corpus PATH: the texts of the run's new documents")
     if args.corpus is None and args.queries is None:

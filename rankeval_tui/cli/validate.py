@@ -77,6 +77,8 @@ def print_validation(result: Validation, limit: int, journal: JudgingState | Non
             f"ok: protocol {definition.name}: {counted(len(definition.documents), 'document')}, "
             f"{counted(len(definition.queries), 'query')}"
         )
+        if definition.pools is not None:
+            line += f", pooled: {counted(len(definition.document_ids), 'pooled document')} ({definition.pool_rule})"
         if result.protocol is not None:
             line += f", {counted(definition.pair_count, 'judged pair')}, sha256 {result.protocol.protocol_sha256}"
         print(line)
@@ -109,7 +111,7 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             f"of {counted(len(definition.queries), 'query')} (never read as 0):"
         )
         for query, count in list(result.holes.items())[:HOLE_ROWS_SHOWN]:
-            print(f"  {query!r}: {count} of {len(definition.documents)} unjudged")
+            print(f"  {query!r}: {count} of {len(definition.documents_of(query))} unjudged")
         if len(result.holes) > HOLE_ROWS_SHOWN:
             print(f"  ... and {counted(len(result.holes) - HOLE_ROWS_SHOWN, 'more query')} with holes")
     if journal is not None:

@@ -48,8 +48,11 @@ def sha256_json(value: object) -> str:
 
 def definition_parts(definition: ProtocolDefinition) -> dict[str, str]:
     """sha256 of each part that gives a label its meaning, by part name (``PARTS``)."""
+    documents: object = dict(definition.documents)
+    if definition.pools is not None:  # a pooled protocol's pairs are its pools (texts optional)
+        documents = {"texts": documents, "pools": {q: list(pool) for q, pool in definition.pools.items()}}
     return {
-        "documents": sha256_json(dict(definition.documents)),
+        "documents": sha256_json(documents),
         "queries": sha256_json({q: meta.canonical() for q, meta in definition.queries.items()}),
         "relevance": sha256_json(definition.relevance),
         "labels": sha256_json(list(LABEL_SCALE)),

@@ -129,8 +129,12 @@ class ProtocolDefinition:
     def documents_of(self, query: str) -> tuple[str, ...]:
         """The documents ``query`` must be judged against: its pool, or the whole corpus."""
         if self.pools is None:
-            return tuple(self.documents)
+            return self.corpus_order
         return self.pools[query]
+
+    @cached_property
+    def corpus_order(self) -> tuple[str, ...]:
+        return tuple(self.documents)
 
     @cached_property
     def pool_sets(self) -> dict[str, frozenset[str]]:

@@ -78,7 +78,7 @@ def check_qrels_file(result: Validation) -> None:
     assert definition is not None
     before = len(result.problems)
     if not result.qrels_path.exists():
-        result.holes = {query: len(definition.documents) for query in definition.queries}
+        result.holes = {q: len(definition.documents_of(q)) for q in definition.queries if definition.documents_of(q)}
         result.warnings.append(f"{result.qrels_path}: no qrels file yet: every pair is a hole")
         return
     try:

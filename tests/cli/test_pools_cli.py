@@ -1,0 +1,58 @@
+"""Pooled protocols from the command line: the gap of a new run refused in one line, added to
+the pools by the one command the refusal names, judged, then scored."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from tests.cli.helpers import assert_one_line_error, run_cli
+
+QRELS = "q:1001 0 docs/export.md 1\nq:1001 0 faq#3 0\nq:1002 0 msmarco_v2.1_doc_00_12345 0\nq:1002 0 docs/a.md 1\n"
+RUN = (
+    "q:1001 Q0 docs/export.md 1 3 bm25\nq:1001 Q0 faq#3 2 2 bm25\nq:1001 Q0 unjudged-below-k 3 1 bm25\n"
+    "q:1002 Q0 docs/a.md 1 2 bm25\nq:1002 Q0 msmarco_v2.1_doc_00_12345 2 1 bm25\n"
+)
+NEW_RUN = "q:1001 Q0 docs/new.md 1 2 dense\nq:1001 Q0 docs/export.md 2 1 dense\nq:1002 Q0 docs/other.md 1 1 dense\n"
+
+
+def make(tmp_path: Path) -> Path:
+    (tmp_path / "qrels.trec").write_text(QRELS)
+    (tmp_path / "bm25.trec").write_text(RUN)
+    (tmp_path / "dense.trec").write_text(NEW_RUN)
+    directory = tmp_path / "p"
+    made = run_cli("init", directory, "--qrels", tmp_path / "qrels.trec", "--run", tmp_path / "bm25.trec", "--k", "2")
+    assert made.returncode == 0, made.stderr
+    assert "labels: 4 imported, 0 of 4 pairs to judge" in made.stdout
+    return directory
+
+
+def test_gap_refused_added_judged_scored(tmp_path):
+    directory = make(tmp_path)
+    scored = run_cli("score", directory, "--format", "json")
+    assert scored.returncode == 0, scored.stderr  # rank 3 is below k: never judged, never needed
+    refused = run_cli("score", directory, "--run", tmp_path / "dense.trec")
+    line = assert_one_line_error(refused, "2 top-2 pairs in 2 queries outside the pools", "never read as 0")
+    command = line.split("add them to the pools as holes to judge: ")[1].split(" (or see")[0]
+    assert command == f"rankeval-tui grow {directory} --gap {tmp_path / 'dense.trec'}"
+    grown = run_cli(*shlex.split(command)[1:])
+    assert grown.returncode == 0, grown.stderr
+    assert "+2 pool pairs in 2 queries" in grown.stdout
+    holes = run_cli("score", directory, "--run", tmp_path / "dense.trec")
+    assert_one_line_error(holes, "every pair of every pool judged; 2 of 6 pairs are unjudged")
+    qrels = directory / "qrels.toml"
+    text = (
+        qrels.read_text()
+        .replace('faq#3" = 0', 'faq#3" = 0\n"docs/new.md" = 1')
+        .replace('"docs/a.md" = 1', '"docs/a.md" = 1\n"docs/other.md" = 0')
+    )
+    qrels.write_text(text)
+    final = run_cli("score", directory, "--run", tmp_path / "dense.trec", "--metrics", "R@2,P@2", "--fractions")
+    assert final.returncode == 0, final.stderr
+    assert "q:1001" in final.stdout and "1/2 (0.5000)" in final.stdout
+
+
+def test_gap_growth_is_for_pooled_protocols_only(tmp_path):
+    assert run_cli("demo", tmp_path / "demo").returncode == 0
+    result = run_cli("grow", tmp_path / "demo", "--gap", tmp_path / "demo" / "runs" / "fixture_A.json")
+    assert_one_line_error(result, "--gap is for a pooled protocol", "grow PROTOCOL --run RUN --corpus CORPUS")
