@@ -21,10 +21,13 @@ from rankeval_tui.cli.common import (
 )
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.bounds import bounds
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES
+from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import comparisons, render_json, render_text
+from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.evaluation.stats import (
     PairedStatistics,
@@ -159,6 +162,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="table and Markdown: the exact fraction beside each decimal (JSON always has both)",
     )
     parser.add_argument(
+        "--bounds",
+        action="store_true",
+        help="pooled protocol: instead of refusing a run with unjudged top-k pairs, print every metric's exact "
+        "lowest and highest value (per query and mean) over every 0/1 assignment of those pairs",
+    )
+    parser.add_argument(
         "--ignore-other-splits",
         action="store_true",
         help="set aside the runs' queries of the protocol's other splits (the report counts them per split) "
@@ -191,7 +200,26 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
     return failures
 
 
+def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
+    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs."""
+    if protocol.kind != "pooled":
+        raise ContractError("--bounds is for a pooled protocol: an exhaustive protocol has no unjudged pair to bound")
+    if args.fail_under or wants_statistics(args) or args.ignore_other_splits:
+        raise ContractError("--bounds prints ranges: no gate, baseline, statistics or --ignore-other-splits with it")
+    metrics = metrics_from_args(args, protocol)
+    reports = [bounds(protocol, run, metrics) for run in load_runs_from_args(args, protocol)]
+    if args.format == "json":
+        print(render_bounds_json(protocol, reports))
+    else:
+        sys.stdout.write(
+            render_bounds_text(protocol, reports, markdown=args.format == "markdown", fractions=args.fractions)
+        )
+    return 0
+
+
 def run_score(args: argparse.Namespace) -> int:
+    if args.bounds:
+        return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
     shown = metrics_from_args(args, protocol)

@@ -56,3 +56,62 @@ def test_gap_growth_is_for_pooled_protocols_only(tmp_path):
     assert run_cli("demo", tmp_path / "demo").returncode == 0
     result = run_cli("grow", tmp_path / "demo", "--gap", tmp_path / "demo" / "runs" / "fixture_A.json")
     assert_one_line_error(result, "--gap is for a pooled protocol", "grow PROTOCOL --run RUN --corpus CORPUS")
+
+
+def test_every_output_names_the_kind_the_pool_rule_and_recalls_denominator(tmp_path):
+    import json
+
+    from tests.cli.test_report_json import schema
+    from tests.schema_check import validate
+
+    (tmp_path / "qrels.trec").write_text(QRELS + "q:1003 0 docs/z.md 0\n")
+    (tmp_path / "bm25.trec").write_text(RUN + "q:1003 Q0 docs/z.md 1 1 bm25\n")
+    directory = tmp_path / "p"
+    assert (
+        run_cli(
+            "init", directory, "--qrels", tmp_path / "qrels.trec", "--run", tmp_path / "bm25.trec", "--k", "2"
+        ).returncode
+        == 0
+    )
+    data = json.loads(run_cli("score", directory, "--format", "json").stdout)
+    validate(data, schema())
+    assert data["protocol"]["kind"] == "pooled" and data["protocol"]["pooled_pairs"] == 5
+    assert data["protocol"]["pool_rule"] == "each query's pool: the documents labelled for it in qrels.trec"
+    assert "in the query's pool" in data["protocol"]["recall_denominator"]
+    assert data["runs"]["bm25"]["no_relevant_in_pool_queries"] == ["q:1003"]
+    for fmt in ("table", "markdown"):
+        text = run_cli("score", directory, "--format", fmt).stdout
+        assert "kind pooled: 5 judged pairs; each query's pool: the documents labelled for it in qrels.trec" in text
+        assert "Recall@k's denominator: the relevant documents in the query's pool" in text
+        assert "no relevant in pool (excluded)" in text
+        assert "over 2 eligible of 3 queries (1 with no relevant in pool)" in text
+        assert "no_relevant_in_pool_queries: q:1003" in text
+
+
+def test_bounds_are_printed_as_ranges(tmp_path):
+    import json
+
+    directory = make(tmp_path)
+    text = run_cli(
+        "score", directory, "--run", tmp_path / "dense.trec", "--bounds", "--metrics", "R@2,RR@2", "--fractions"
+    )
+    assert text.returncode == 0, text.stderr
+    assert "BOUNDS over every 0/1 assignment of 2 unjudged top-2 pairs in 2 queries" in text.stdout
+    # q:1001: docs/new.md at rank 1 unjudged, docs/export.md (relevant) at 2: RR in [1/2, 1]
+    assert "[1/2 (0.5000), 1]" in text.stdout
+    assert "mean bounds Recall@2 = [1/2 (0.5000), 3/4 (0.7500)]   MRR@2 = [1/4 (0.2500), 1]" in text.stdout
+    data = json.loads(
+        run_cli("score", directory, "--run", tmp_path / "dense.trec", "--bounds", "--format", "json").stdout
+    )
+    rr = data["bounds"]["dense"]["measures"]["rr"]
+    assert rr["per_query"][0] == {
+        "query": "q:1001",
+        "unjudged": ["docs/new.md"],
+        "low": "1/2",
+        "low_decimal": 0.5,
+        "high": "1",
+        "high_decimal": 1.0,
+        "excluded_possible": False,
+    }
+    refused = run_cli("score", "--bounds")
+    assert_one_line_error(refused, "--bounds is for a pooled protocol")

@@ -115,6 +115,9 @@ class Report:
     metrics: tuple[MetricId, ...] = PRIMARY
     """The metrics asked for, in the order views show them (Recall@k and RR@k are always computed)."""
     extra_means: tuple[tuple[MetricId, Fraction | None], ...] = ()
+    pooled: bool = False
+    """Scored under a pooled protocol: a query without a relevant document has none *in its pool*
+    (reported as such), and Recall@k's denominator is the relevant documents of the pool."""
 
     def mean(self, metric: MetricId) -> Fraction | None:
         """The mean of ``metric`` over the eligible queries (None when none is eligible)."""
@@ -160,6 +163,8 @@ class Report:
             data["adapter_sha256"] = self.adapter_sha256
         if self.set_aside:
             data["set_aside_queries"] = dict(self.set_aside)
+        if self.pooled:  # the same queries as no_relevant_queries, named for what they are here
+            data["no_relevant_in_pool_queries"] = self.no_relevant_queries
         if self.source is not None:
             data["source"] = str(self.source)
         return data
@@ -382,4 +387,5 @@ def evaluate(
         source=run.source,
         metrics=chosen or PRIMARY,
         extra_means=extra_means,
+        pooled=protocol.definition.pools is not None,
     )

@@ -20,7 +20,7 @@ from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, exact_fields
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import PairedStatistics
-from rankeval_tui.core.wording import exact_and_decimal
+from rankeval_tui.core.wording import counted, exact_and_decimal
 
 SCHEMA_VERSION = 1
 SCHEMA_PATH = "rankeval_tui/schema/report.schema.json"
@@ -46,10 +46,18 @@ def shown_delta(value: Fraction | None, fractions: bool, places: int = 4) -> str
     return f"{float(value):+.{places}f}"
 
 
-def row_status(row: QueryRow) -> str:
-    """Words, not only colour: missing and no-relevant queries must read differently."""
+RECALL_DENOMINATOR = {
+    "exhaustive": "the relevant documents of the query in the whole corpus",
+    "pooled": "the relevant documents in the query's pool (judged pairs only; unjudged pairs are never read as 0)",
+}
+"""What Recall@k divides by, per protocol kind: every output of a pooled protocol says it."""
+
+
+def row_status(row: QueryRow, pooled: bool = False) -> str:
+    """Words, not only colour: missing and no-relevant queries must read differently (and a
+    pooled protocol's query has no relevant document *in its pool*, which is a weaker fact)."""
     if not row.eligible:
-        return "no relevant (excluded)"
+        return "no relevant in pool (excluded)" if pooled else "no relevant (excluded)"
     if row.missing:
         return "MISSING (scored 0)"
     return ""
@@ -74,6 +82,13 @@ def protocol_json(protocol: Protocol, adjudicated: Collection[str] | None = None
     }
     if adjudicated is not None:
         data["adjudicated_queries"] = adjudicated_in(protocol, adjudicated)
+    if protocol.kind == "pooled":  # the exhaustive kind's header stays the seed's
+        data |= {
+            "kind": "pooled",
+            "pool_rule": protocol.definition.pool_rule or "not recorded",
+            "pooled_pairs": protocol.definition.pair_count,
+            "recall_denominator": RECALL_DENOMINATOR["pooled"],
+        }
     return data
 
 
@@ -179,9 +194,9 @@ def grid(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -
     return [fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)]
 
 
-def status_words(row: QueryRow, adjudicated: Collection[str] = ()) -> str:
+def status_words(row: QueryRow, adjudicated: Collection[str] = (), pooled: bool = False) -> str:
     """The status column: ``ok``, the evaluator's special case, and ``adjudicated`` beside either."""
-    status = row_status(row) or "ok"
+    status = row_status(row, pooled) or "ok"
     return f"{status}, adjudicated" if row.query in adjudicated else status
 
 
@@ -207,7 +222,7 @@ def report_block(
     rows = [
         [
             r.query,
-            status_words(r, adjudicated),
+            status_words(r, adjudicated, report.pooled),
             str(r.returned),
             str(r.relevant),
             str(r.hits),
@@ -220,13 +235,17 @@ def report_block(
     if markdown:
         lines.append("")
     means = "   ".join(f"{mean_label(m, k)} = {shown(report.mean(m), fractions)}" for m in report.metrics)
-    lines.append(f"mean {means}   over {report.eligible_queries} eligible of {report.total_queries} queries")
+    over = f"over {report.eligible_queries} eligible of {report.total_queries} queries"
+    if report.pooled:
+        over += f" ({len(report.no_relevant_queries)} with no relevant in pool)"
+    lines.append(f"mean {means}   {over}")
     if markdown:
         lines.append("")
     lines.append("missing_queries: " + (", ".join(report.missing_queries) or "none"))
     if markdown:
         lines.append("")
-    lines.append("no_relevant_queries: " + (", ".join(report.no_relevant_queries) or "none"))
+    name = "no_relevant_in_pool_queries" if report.pooled else "no_relevant_queries"
+    lines.append(f"{name}: " + (", ".join(report.no_relevant_queries) or "none"))
     return lines
 
 
@@ -281,6 +300,16 @@ def comparison_block(
     return lines
 
 
+def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
+    """What a pooled protocol measured, under the header of every text output."""
+    definition = protocol.definition
+    lines = [
+        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {definition.pool_rule or 'pool rule not recorded'}",
+        f"Recall@k's denominator: {RECALL_DENOMINATOR['pooled']}",
+    ]
+    return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]
+
+
 def render_text(
     protocol: Protocol,
     reports: Sequence[Report],
@@ -300,6 +329,8 @@ def render_text(
         f"queries {len(protocol.selected_queries)}"
     )
     lines = [("## " if markdown else "") + head, ""]
+    if protocol.kind == "pooled":
+        lines += kind_lines(protocol, markdown)
     if adjudicated is not None:
         lines += ["adjudicated_queries: " + (", ".join(adjudicated_in(protocol, adjudicated)) or "none"), ""]
     for report in reports:

@@ -1,0 +1,107 @@
+"""``score --bounds`` -> text and JSON: every value as the range ``[low, high]`` over the 0/1
+assignments of the run's unjudged top-k pairs, marked as bounds; one number only where the
+range is a point (no unjudged pair decides it)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from rankeval_tui import __version__
+from rankeval_tui.core.evaluation.bounds import Bound, BoundsReport
+from rankeval_tui.core.evaluation.evaluate import exact_fields
+from rankeval_tui.core.evaluation.metrics import label, mean_label
+from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown
+from rankeval_tui.core.wording import counted
+
+NO_VALUE = "no relevant in pool"
+
+
+def bound_text(bound: Bound, fractions: bool) -> str:
+    """``0.2000``, ``[0.2000, 0.5000]``, with ``or excluded`` where an assignment leaves the
+    query (or every query) without a relevant document."""
+    if bound.low is None:
+        return NO_VALUE
+    text = (
+        shown(bound.low, fractions)
+        if bound.low == bound.high
+        else f"[{shown(bound.low, fractions)}, {shown(bound.high, fractions)}]"
+    )
+    return f"{text} or excluded" if bound.undefined_possible else text
+
+
+def bounds_block(report: BoundsReport, markdown: bool, fractions: bool) -> list[str]:
+    k = report.k
+    gap_queries = sum(1 for row in report.rows if row.gap)
+    title = (
+        f"run {report.run}: BOUNDS over every 0/1 assignment of {counted(report.gap_pairs, 'unjudged top-' + str(k) + ' pair')} "
+        f"in {counted(gap_queries, 'query')} (lowest and highest, never one number)"
+    )
+    lines = [f"### {title}" if markdown else title]
+    if markdown:
+        lines.append("")
+    header = ["query", "unjudged", *(label(metric, k) for metric in report.metrics)]
+    rows = [
+        [row.query, str(len(row.gap)), *(bound_text(row.bound(metric), fractions) for metric in report.metrics)]
+        for row in report.rows
+    ]
+    lines += grid(header, rows, markdown)
+    if markdown:
+        lines.append("")
+    lines.append(
+        "mean bounds "
+        + "   ".join(f"{mean_label(m, k)} = {bound_text(report.mean(m), fractions)}" for m in report.metrics)
+    )
+    return lines
+
+
+def render_bounds_text(
+    protocol: Protocol, reports: Sequence[BoundsReport], *, markdown: bool = False, fractions: bool = False
+) -> str:
+    head = (
+        f"protocol {protocol.name}  sha256 {protocol.protocol_sha256}  split {protocol.split}  k {protocol.k}  "
+        f"queries {len(protocol.selected_queries)}"
+    )
+    lines = [("## " if markdown else "") + head, "", *kind_lines(protocol, markdown)]
+    for report in reports:
+        lines += [*bounds_block(report, markdown, fractions), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def bound_json(bound: Bound) -> dict[str, Any]:
+    return {
+        **exact_fields("low", bound.low),
+        **exact_fields("high", bound.high),
+        "excluded_possible": bound.undefined_possible,
+    }
+
+
+def render_bounds_json(protocol: Protocol, reports: Sequence[BoundsReport]) -> str:
+    """``bounds`` instead of ``runs``: per run, metric, query and mean, the exact low and high
+    (``"output": "bounds"``; not the report schema's layout, docs/metrics.md describes it)."""
+    metrics = tuple(dict.fromkeys(m for r in reports for m in r.metrics))
+    data: dict[str, Any] = {
+        "output": "bounds",
+        "tool": {"name": "rankeval-tui", "version": __version__},
+        "metrics": metrics_json(metrics, protocol.k),
+        "protocol": protocol_json(protocol),
+        "bounds": {
+            report.run: {
+                "unjudged_pairs": report.gap_pairs,
+                "measures": {
+                    metric: {
+                        "mean": bound_json(report.mean(metric)),
+                        "per_query": [
+                            {"query": row.query, "unjudged": list(row.gap), **bound_json(row.bound(metric))}
+                            for row in report.rows
+                        ],
+                    }
+                    for metric in report.metrics
+                },
+            }
+            for report in reports
+        },
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2)
