@@ -120,10 +120,14 @@ def run_judge(args: argparse.Namespace) -> int:
         return run_from_judge(args)
     definition = load_definition(args.protocol)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
-    if args.run and args.holes_first is None:
+    # A pooled protocol judges by value: the pairs inside some run's top k first, when it has runs.
+    follows_runs = args.holes_first is not None or (
+        definition.pools is not None and bool(args.run or run_files(args.protocol))
+    )
+    if args.run and not follows_runs:
         raise ContractError("--run applies to --holes-first only")
     # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
-    priority = holes_in_top_k(definition, args) if args.holes_first is not None else None
+    priority = holes_in_top_k(definition, args) if follows_runs else None
     session = JudgingSession.open(
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
@@ -139,7 +143,15 @@ def run_judge(args: argparse.Namespace) -> int:
         session.abandon()
         raise
     if priority is not None:
-        print(f"{first} holes inside some run's top {definition.k} come first", file=sys.stderr)
+        print(
+            f"{first} holes inside some run's top {definition.k} come first"
+            + (
+                " (pooled protocol: judged by value; scorable once they are judged)"
+                if definition.pools is not None
+                else ""
+            ),
+            file=sys.stderr,
+        )
     for warning in session.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(session.start_summary(), file=sys.stderr)

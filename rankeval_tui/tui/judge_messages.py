@@ -38,6 +38,19 @@ def label_recorded(change: Change) -> str:
     return f"recorded {change.query} / {change.doc} = {change.after}{was}"
 
 
+def scorable(session: JudgingSession) -> str:
+    """`` · scorable now: every top-k pair is judged``, or how many top-k holes are left to that
+    point; nothing when judging does not follow the runs' top k."""
+    left = session.top_k_left
+    if left is None:
+        return ""
+    if left:
+        return f" · {counted(left, 'top-k pair')} left to scorable"
+    if session.remaining:  # below every top k, but in the pools: they decide Recall's denominator
+        return f" · every top-k pair is judged; {counted(session.remaining, 'pair')} below k left before scoring"
+    return " · scorable now: every top-k pair is judged"
+
+
 def undone(change: Change) -> str:
     """``undid label of q1 / d2 (now unjudged)``."""
     return f"undid {describe(change, change.before)}"
@@ -102,8 +115,9 @@ def quit_refused(error: ContractError | OSError, journal_path: Path) -> str:
 
 
 def qrels_written(session: JudgingSession) -> str:
-    """``all 30 pairs judged: wrote qrels.toml``: the exhaustive qrels are on disk."""
-    return f"all {counted(session.total, 'pair')} judged: wrote {session.qrels_path.name}"
+    """``all 30 pairs judged: wrote qrels.toml``: the exhaustive qrels are on disk (judging by
+    the runs' top k: ``· scorable now``)."""
+    return f"all {counted(session.total, 'pair')} judged: wrote {session.qrels_path.name}{scorable(session)}"
 
 
 def write_refused(session: JudgingSession) -> str:

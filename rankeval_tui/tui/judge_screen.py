@@ -41,6 +41,7 @@ from rankeval_tui.tui.judge_messages import (
     qrels_written,
     quit_refused,
     redone,
+    scorable,
     session_subtitle,
     start_status,
     undone,
@@ -143,7 +144,7 @@ class JudgeScreen(Screen[None]):
             self.set_status(NOT_ON_SCREEN)
             self.notify(NOT_ON_SCREEN, severity="warning")
             return
-        self.record(lambda: self.session.label(value), label_recorded)
+        self.record(lambda: self.session.label(value), lambda change: label_recorded(change) + scorable(self.session))
 
     def action_undo(self) -> None:
         self.record(self.session.undo, undone)
@@ -244,6 +245,11 @@ def document_text(definition: ProtocolDefinition, doc: str) -> Text:
     """The document as the annotator reads it: its title (where the source had one) in bold
     above the text, so a title-only hint is judged together with the body it heads."""
     title = definition.titles.get(doc)
+    if doc not in definition.documents:  # a pooled protocol scores without texts
+        return Text(
+            "(no text for this document in the protocol: add it with rankeval-tui grow PROTOCOL --corpus FILE)",
+            style="italic",
+        )
     body = Text(definition.documents[doc])
     return Text.assemble((title, "bold"), "\n\n", body) if title else body
 

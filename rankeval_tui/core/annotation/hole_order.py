@@ -19,7 +19,15 @@ HOLE_ORDERS = ("top-k",)
 def top_k_pairs(
     definition: ProtocolDefinition, rankings: Iterable[Mapping[str, Sequence[str]]], k: int
 ) -> list[tuple[str, str]]:
-    """Every (query, document) in some run's top ``k``, best rank first within each query."""
+    """Every (query, document) in some run's top ``k`` that the protocol judges (pooled kind: in
+    the query's pool; a pair outside is a gap, added by ``grow --gap``), best rank first within
+    each query."""
+    pools = definition.pool_sets
+    corpus = definition.document_ids
+
+    def judged_for(query: str) -> frozenset[str]:
+        return pools[query] if definition.pools is not None else corpus
+
     best: dict[str, dict[str, int]] = {}
     for run in rankings:
         for query, ranking in run.items():
@@ -27,13 +35,16 @@ def top_k_pairs(
                 continue
             row = best.setdefault(query, {})
             for rank, doc in enumerate(ranking[:k], 1):
-                if doc in definition.documents and rank < row.get(doc, k + 1):
+                if doc in judged_for(query) and rank < row.get(doc, k + 1):
                     row[doc] = rank
     corpus_position = {doc: i for i, doc in enumerate(definition.documents)}
     pairs: list[tuple[str, str]] = []
     for query in definition.queries:
         row = best.get(query, {})
-        pairs.extend((query, doc) for doc in sorted(row, key=lambda d: (row[d], corpus_position[d])))
+        position = (
+            corpus_position if definition.pools is None else {d: i for i, d in enumerate(definition.pools[query])}
+        )
+        pairs.extend((query, doc) for doc in sorted(row, key=lambda d: (row[d], position[d])))
     return pairs
 
 

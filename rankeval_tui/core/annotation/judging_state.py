@@ -198,6 +198,12 @@ class JudgingState:
         self._note_position()
         return True
 
+    @property
+    def top_k_left(self) -> int | None:
+        """Holes left among the pairs inside some run's top k (``order_holes``), or None when
+        judging runs in display order: at 0 every score of the runs at hand is determined."""
+        return None if self.hole_queue is None else self.hole_queue.remaining(self.labels)
+
     def order_holes(self, pairs: list[tuple[str, str]]) -> int:
         """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
         how many of them are holes. Only navigation: nothing about labels changes."""

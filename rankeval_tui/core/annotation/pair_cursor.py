@@ -19,21 +19,20 @@ Order = Literal["corpus", "shuffled"]
 
 
 def document_order(definition: ProtocolDefinition, order: Order, seed: int | None) -> dict[str, tuple[str, ...]]:
-    """Documents per query, in the order the annotator sees them.
+    """Documents per query (its pool, for the pooled kind), in the order the annotator sees them.
 
     The shuffle is seeded per query (``"{seed}:{query}"``) so it is reproducible from the seed
     recorded in provenance and independent of query order; it hides any system's ranking order.
     """
-    corpus = tuple(definition.documents)
     if order == "corpus":
-        return {q: corpus for q in definition.queries}
+        return {q: definition.documents_of(q) for q in definition.queries}
     if order != "shuffled" or type(seed) is not int:
         raise ContractError(
             f"order must be 'corpus' or 'shuffled' with an integer seed, got {quote(order)} seed {quote(seed)}"
         )
     result = {}
     for query in definition.queries:
-        docs = list(corpus)
+        docs = list(definition.documents_of(query))
         random.Random(f"{seed}:{query}").shuffle(docs)
         result[query] = tuple(docs)
     return result

@@ -92,7 +92,9 @@ class PairLabels:
         if not isinstance(query, str) or query not in self.definition.queries:
             raise ContractError(f"unknown {describe_id('query', query)}")
         if not isinstance(doc, str) or doc not in self.definition.documents:
-            raise ContractError(f"unknown {describe_id('document', doc)}")
+            pools = self.definition.pool_sets
+            if not (pools and isinstance(doc, str) and doc in pools[query]):  # pooled: a text is optional
+                raise ContractError(f"unknown {describe_id('document', doc)}")
         return query, doc
 
     def load_base(self, base: dict[str, Any]) -> None:
