@@ -63,13 +63,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--sample-queries", type=positive_int, default=None, metavar="N", help="keep N queries of the split, drawn"
     )
     sampling.add_argument("--seed", type=int, default=None, metavar="S", help="seed of --sample-queries (required)")
-    sampling.add_argument(
+    pools = sampling.add_mutually_exclusive_group()
+    pools.add_argument(
         "--pool-depth",
         type=positive_int,
         default=None,
         metavar="D",
-        help="corpus = documents in some run's top D for the kept queries, plus every labelled document; "
-        "without --corpus: each query's pool = the runs' top D for it plus its labels",
+        help="a pooled protocol: each query's pool = the runs' top D for it plus the documents labelled for it; "
+        "only those pairs are judged (texts from --corpus when given)",
+    )
+    pools.add_argument(
+        "--union-pool-depth",
+        type=positive_int,
+        default=None,
+        metavar="D",
+        help="an exhaustive protocol over a cut corpus: the documents in some run's top D for any kept query, "
+        "plus every labelled document, each judged for every query",
     )
     parser.set_defaults(func=run_init)
 
@@ -97,7 +106,8 @@ def run_init(args: argparse.Namespace) -> int:
         runs=[parse_run_argument(argument, None) for argument in args.run],
         sample_queries=args.sample_queries,
         seed=args.seed,
-        pool_depth=args.pool_depth,
+        pool_depth=args.pool_depth if args.pool_depth is not None else args.union_pool_depth,
+        union_pool=args.union_pool_depth is not None,
     )
     planned = plan(request)
     write_protocol(planned)

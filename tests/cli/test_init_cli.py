@@ -189,12 +189,13 @@ def test_sampling_is_seeded_reproducible_and_recorded(tmp_path):
     assert_nothing_written(tmp_path, "d")
 
 
-def test_pool_depth_keeps_runs_top_d_and_labelled_documents(tmp_path):
+def test_union_pool_depth_keeps_runs_top_d_and_labelled_documents(tmp_path):
+    """The union-corpus alternative (--pool-depth was this before per-query pools, issue 29)."""
     target = tmp_path / "pool"
     result = init(
         target,
         *("--corpus", DATA / "help-docs", "--queries", DATA / "queries.tsv", "--qrels", DATA / "qrels.trec"),
-        *("--run", DATA / "bm25.trec", "--k", "1", "--pool-depth", "1"),
+        *("--run", DATA / "bm25.trec", "--k", "1", "--union-pool-depth", "1"),
     )
     assert result.returncode == 0, result.stderr
     definition = load_definition(target)
@@ -215,11 +216,32 @@ def test_pool_depth_keeps_runs_top_d_and_labelled_documents(tmp_path):
         DATA / "bm25.trec",
         "--k",
         "3",
-        "--pool-depth",
+        "--union-pool-depth",
         "2",
     )
-    assert_one_line_error(too_deep, "--pool-depth 2 is below k 3")
+    assert_one_line_error(too_deep, "--union-pool-depth 2 is below k 3")
     assert_nothing_written(tmp_path, "x")
+
+
+def test_pool_depth_makes_per_query_pools_with_texts_from_the_corpus(tmp_path):
+    target = tmp_path / "pooled"
+    result = init(
+        target,
+        *("--corpus", DATA / "help-docs", "--queries", DATA / "queries.tsv", "--qrels", DATA / "qrels.trec"),
+        *("--run", DATA / "bm25.trec", "--k", "1", "--pool-depth", "1"),
+    )
+    assert result.returncode == 0, result.stderr
+    definition = load_definition(target)
+    assert definition.kind == "pooled"
+    labels = {q: [] for q in definition.queries}
+    for line in (DATA / "qrels.trec").read_text().splitlines():
+        query, _, doc, _ = line.split()
+        labels[query].append(doc)
+    bm25_top1 = {"q:1001": "docs/export.md", "q:1002": "docs/sync.md", "q:1003": "docs/export.md"}
+    for query, pool in definition.pools.items():  # the labelled documents, then the runs' top 1
+        assert pool == tuple(dict.fromkeys([*labels[query], bm25_top1[query]]))
+    assert set(definition.documents) == definition.document_ids  # every pooled text read from the corpus
+    assert definition.queries["q:1001"].text  # the queries file's texts
 
 
 def test_run_covering_two_splits_scores_one_with_ignore_other_splits(tmp_path):

@@ -38,7 +38,8 @@ def pool_rule(request: InitRequest, runs: list[Run]) -> str:
     if request.qrels is not None:
         parts.append(f"the documents labelled for it in {request.qrels.name}")
     if request.pool_depth is not None:
-        parts.append(f"the top {request.pool_depth} of runs {', '.join(run.name for run in runs)}")
+        names = ", ".join(run.name for run in runs)
+        parts.append(f"the top {request.pool_depth} of run{'s' if len(runs) > 1 else ''} {names}")
     return "each query's pool: " + " plus ".join(parts)
 
 
@@ -51,8 +52,10 @@ def query_ids(labels: ImportedLabels | None, runs: list[Run]) -> list[str]:
 
 
 def plan(request: InitRequest) -> PlannedProtocol:
-    """``init``'s plan of either kind: pooled without ``--corpus``, else exhaustive."""
-    return plan_protocol(request) if request.corpus is not None else plan_pooled(request)
+    """``init``'s plan of either kind: pooled without ``--corpus`` or with ``--pool-depth`` (per
+    query), else exhaustive (also ``--union-pool-depth``: every query judged on the union)."""
+    pooled = request.corpus is None or (request.pool_depth is not None and not request.union_pool)
+    return plan_pooled(request) if pooled else plan_protocol(request)
 
 
 def plan_pooled(request: InitRequest) -> PlannedProtocol:
@@ -62,11 +65,12 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
     imported = read_queries(request.queries, request.split) if request.queries is not None else None
     known = None if imported is None else imported.queries
     corpus = read_corpus(request.corpus) if request.corpus is not None else None
-    runs = load_runs(request, known, None)
+    ids = None if corpus is None else corpus.documents  # with a corpus, a document outside it is a typo
+    runs = load_runs(request, known, ids)
     labels = (
         None
         if request.qrels is None
-        else read_labels(request.qrels, known, None, request.threshold, request.relevant_values)
+        else read_labels(request.qrels, known, ids, request.threshold, request.relevant_values)
     )
     if imported is not None:
         queries: dict[str, Query] = dict(imported.queries)
@@ -142,4 +146,6 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
     notices: list[str] = []
     if corpus is None:
         notices.append("no --corpus: documents have no text; scoring needs none, judging shows each as missing")
+    if request.sample_queries is not None and runs:
+        notices.append("runs were cut to the protocol's queries and written as JSON (the original files are unchanged)")
     return PlannedProtocol(directory, definition, qrels, files, notices)

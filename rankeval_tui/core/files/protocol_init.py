@@ -68,6 +68,9 @@ class InitRequest:
     seed: int | None = None
     pool_depth: int | None = None
     relevant_values: tuple[int, ...] | None = None
+    union_pool: bool = False
+    """``--union-pool-depth``: ``pool_depth`` chooses an exhaustive protocol's corpus (the union of
+    every query's pool, each query judged on all of it) instead of per-query pools."""
 
 
 @dataclass
@@ -122,11 +125,12 @@ def check_options(request: InitRequest) -> None:
     elif request.seed is not None:
         raise ContractError("--seed is used with --sample-queries only")
     if request.pool_depth is not None:
+        option = "--union-pool-depth" if request.union_pool else "--pool-depth"
         if not request.runs:
-            raise ContractError("--pool-depth needs at least one --run (the pool is the runs' top D)")
+            raise ContractError(f"{option} needs at least one --run (the pool is the runs' top D)")
         if request.pool_depth < request.k:
             raise ContractError(
-                f"--pool-depth {request.pool_depth} is below k {request.k}: the top k of every run must be in the corpus"
+                f"{option} {request.pool_depth} is below k {request.k}: the top k of every run must be in the pool"
             )
 
 
