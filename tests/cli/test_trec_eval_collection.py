@@ -103,3 +103,23 @@ def test_relevant_values_rule_is_recorded(tmp_path):
     assert 'label_rule = "rel in {1, 2, 3, 4} -> 1, otherwise 0"' in qrels
     # 304 negatives and 2,818 zeros are judged not relevant; 559 labels 1..4 (462+14+77+6) relevant
     assert "labels_mapped = 401" in qrels  # -1 -> 0 (304) and 2, 3, 4 -> 1 (97)
+
+
+def test_own_data_md_shows_what_init_and_score_print(tmp_path):
+    """docs/own-data.md quotes this collection's two commands; their output there is the real one."""
+    import shutil
+
+    for name in ("qrels.test", "results.test"):
+        shutil.copy(DATA / name, tmp_path / name)
+    made = run_cli("init", "trec-test", "--qrels", "qrels.test", "--run", "results.test", "--k", "10", cwd=tmp_path)
+    scored = run_cli("score", "trec-test", "--metrics", "P@10,R@10,nDCG@10,AP@10", cwd=tmp_path)
+    doc = (REPO / "docs" / "own-data.md").read_text(encoding="utf-8")
+    block = doc.split("    $ rankeval-tui init trec-test --qrels qrels.test --run results.test --k 10\n")[1]
+    init_lines, rest = block.split("    $ rankeval-tui score trec-test --metrics P@10,R@10,nDCG@10,AP@10\n")
+    score_lines = rest.split("\n\n")[0]
+    output = made.stdout + made.stderr
+    for line in init_lines.splitlines():
+        assert line[4:] in output, line
+    for line in score_lines.splitlines():
+        if line.strip() != "...":
+            assert line[4:] in scored.stdout, line
