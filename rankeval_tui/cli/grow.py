@@ -71,10 +71,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_gap_growth(args: argparse.Namespace) -> int:
     """``grow --gap RUN``: the run's unjudged top-k pairs join the pools as holes."""
-    if args.run or args.queries is not None:
+    if args.run:
         raise ContractError(
-            "a pooled protocol grows by its pools: grow PROTOCOL --gap RUN [--corpus TEXTS] "
-            "(--run and --queries add documents and queries to an exhaustive protocol)"
+            "a pooled protocol grows by its pools: grow PROTOCOL --gap RUN [--corpus TEXTS] [--queries TEXTS] "
+            "(--run adds documents to an exhaustive protocol)"
         )
     definition = load_definition(args.protocol)
     runs = [load_run(path, name) for name, path in (parse_run_argument(a, args.protocol) for a in args.gap)]
@@ -82,24 +82,32 @@ def run_gap_growth(args: argparse.Namespace) -> int:
     sources = {"runs": [str(run.source) for run in runs]}
     if args.corpus is not None:
         sources["corpus"] = [str(source_file(args.corpus))]
+    split = args.split if args.split is not None else definition.split
+    queries = read_queries(args.queries, split) if args.queries is not None else None
+    if args.queries is not None:
+        sources["queries"] = [str(source_file(args.queries))]
     k = args.k if args.k is not None else definition.k
-    growth, added = plan_gap(definition, runs, k, texts, sources)
+    growth, added = plan_gap(definition, runs, k, texts, sources, queries)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
-    if not added and not growth.documents:
+    if not added and not growth.documents and not growth.queries:
         print(f"nothing new: every top-{k} pair of the run is in the pools of {args.protocol}; nothing written")
         return 0
     migrated = apply_gap(args.protocol, growth, added, qrels_path=qrels_path)
-    queries = sum(1 for q in definition.queries if len(growth.after.documents_of(q)) > len(definition.documents_of(q)))
+    gap_queries = sum(
+        1 for q in definition.queries if len(growth.after.documents_of(q)) > len(definition.documents_of(q))
+    )
     print(
-        f"grew {args.protocol}: +{added} pool pairs in {queries} queries (holes to judge, every existing label "
-        f"kept), +{len(growth.documents)} texts" + ("; the open judging journal was carried over" if migrated else "")
+        f"grew {args.protocol}: +{added} pool pairs in {gap_queries} queries (holes to judge, every existing label "
+        f"kept), +{len(growth.documents)} document texts, +{len(growth.queries)} query texts"
+        + ("; the open judging journal was carried over" if migrated else "")
     )
     print(f"next: {judge_command(args.protocol, qrels_path)}")
     return 0
 
 
 def run_grow(args: argparse.Namespace) -> int:
-    if args.gap or (args.corpus is not None and not args.run and load_definition(args.protocol).pools is not None):
+    pooled_texts = (args.corpus is not None or args.queries is not None) and not args.run
+    if args.gap or (pooled_texts and load_definition(args.protocol).pools is not None):
         return run_gap_growth(args)  # a pooled protocol grows by its pools (and the texts of pooled documents)
     if args.run and args.corpus is None:
         raise ContractError("--run needs --corpus PATH: the texts of the run's new documents")

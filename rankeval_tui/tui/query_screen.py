@@ -184,13 +184,14 @@ class QueryScreen(Screen[None]):
         doc = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         if doc is None or doc == CUTOFF_KEY:
             return
-        label = self.session.protocol.qrels[self.query_id][doc]
+        protocol = self.session.protocol
+        label = protocol.qrels.get(self.query_id, {}).get(doc)  # None: outside a pooled query's pool
         self.query_one("#query-doc", Static).update(
             Text.assemble(
                 (doc, "bold"),
                 ("  label ", "dim"),
-                (str(label), STYLE_WIN if label else "dim"),
+                ("unjudged" if label is None else str(label), STYLE_WIN if label else "dim"),
                 "  ",
-                self.session.protocol.documents[doc],
+                protocol.documents.get(doc, "(no text for this document in the protocol)"),
             )
         )

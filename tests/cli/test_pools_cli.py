@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from rankeval_tui.core.files import load_definition
 from tests.cli.helpers import assert_one_line_error, run_cli
 
 QRELS = "q:1001 0 docs/export.md 1\nq:1001 0 faq#3 0\nq:1002 0 msmarco_v2.1_doc_00_12345 0\nq:1002 0 docs/a.md 1\n"
@@ -115,3 +116,22 @@ def test_bounds_are_printed_as_ranges(tmp_path):
     }
     refused = run_cli("score", "--bounds")
     assert_one_line_error(refused, "--bounds is for a pooled protocol")
+
+
+def test_texts_are_added_to_a_pooled_protocol_later(tmp_path):
+    directory = make(tmp_path)
+    (tmp_path / "topics").write_text("<top>\n<num> Number: q:1001\n<title> export notes as CSV\n</top>\n")
+    (tmp_path / "corpus.jsonl").write_text(
+        '{"id": "docs/export.md", "text": "Export: File > Export > CSV"}\n{"id": "not-pooled.md", "text": "x"}\n'
+    )
+    before = load_definition(directory)
+    grown = run_cli("grow", directory, "--queries", tmp_path / "topics", "--corpus", tmp_path / "corpus.jsonl")
+    assert grown.returncode == 0, grown.stderr
+    assert "+0 pool pairs in 0 queries" in grown.stdout and "+1 document texts, +1 query texts" in grown.stdout
+    after = load_definition(directory)
+    assert after.queries["q:1001"].text == "export notes as CSV" and after.queries["q:1002"].text is None
+    assert dict(after.documents) == {"docs/export.md": "Export: File > Export > CSV"}  # pooled documents only
+    assert after.pools == before.pools
+    (tmp_path / "other").write_text("<top>\n<num> Number: q:1001\n<title> another text\n</top>\n")
+    again = run_cli("grow", directory, "--queries", tmp_path / "other")
+    assert_one_line_error(again, "query 'q:1001'", "another text, split or need; grow only adds")

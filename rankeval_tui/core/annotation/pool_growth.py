@@ -21,10 +21,10 @@ from rankeval_tui.core.annotation.binding import definition_sha256
 from rankeval_tui.core.annotation.growth import Growth, migrate_journal
 from rankeval_tui.core.annotation.journal import journal_of
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.gaps import run_gap
-from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 from rankeval_tui.core.files import PROTOCOL_FILE, QRELS_FILE
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
@@ -37,9 +37,11 @@ def plan_gap(
     k: int,
     texts: Mapping[str, str] | None = None,
     sources: Mapping[str, list[str]] | None = None,
+    queries: Mapping[str, Query] | None = None,
 ) -> tuple[Growth, int]:
-    """(the growth, pairs added): each run's gap at depth ``k`` appended to the pools, and the
-    texts of ``texts`` for pooled documents that have none yet."""
+    """(the growth, pairs added): each run's gap at depth ``k`` appended to the pools, the texts
+    of ``texts`` for pooled documents that have none yet, and of ``queries`` for queries without
+    one (a query the protocol lacks, or one whose text or split differs, is refused: grow adds)."""
     if definition.pools is None:
         raise ContractError(
             "--gap is for a pooled protocol; an exhaustive protocol judges every document of its corpus: "
@@ -63,12 +65,37 @@ def plan_gap(
                 file=(sources or {}).get("corpus", [None])[0],
                 where=f"document {doc!r}",
             )
+    texted = query_texts(definition, queries or {}, (sources or {}).get("queries", [None])[0])
     after = replace(
         definition,
         documents={**definition.documents, **new_texts},
+        queries={**definition.queries, **texted},
         pools={q: tuple(pool) for q, pool in pools.items()},
     )
-    return Growth(definition, after, new_texts, {}, dict(sources or {})), added
+    return Growth(definition, after, new_texts, texted, dict(sources or {})), added
+
+
+def query_texts(definition: ProtocolDefinition, queries: Mapping[str, Query], source: str | None) -> dict[str, Query]:
+    """The queries of ``queries`` that give a text to one of the protocol's queries without one."""
+    texted: dict[str, Query] = {}
+    for query, meta in queries.items():
+        where = describe_id("query", query)
+        if query not in definition.queries:
+            raise ContractError(
+                "query not in the protocol: a pooled protocol's queries come with their pools (init)",
+                file=source,
+                where=where,
+            )
+        known = definition.queries[query]
+        if known.text is None and meta.split == known.split:
+            texted[query] = replace(known, text=meta.text, need=meta.need if known.need is None else known.need)
+        elif known != meta:
+            raise ContractError(
+                "query is already in the protocol with another text, split or need; grow only adds",
+                file=source,
+                where=where,
+            )
+    return texted
 
 
 def apply_gap(directory: Path, growth: Growth, added: int, *, qrels_path: Path | None = None) -> bool:
@@ -81,6 +108,7 @@ def apply_gap(directory: Path, growth: Growth, added: int, *, qrels_path: Path |
         "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "added_pool_pairs": added,
         "added_texts": list(growth.documents),
+        "added_query_texts": list(growth.queries),
         "from": {kind: files for kind, files in growth.sources.items() if files},
         "definition_sha256_before": definition_sha256(growth.before),
         "definition_sha256_after": definition_sha256(growth.after),

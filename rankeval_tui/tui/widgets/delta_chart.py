@@ -48,10 +48,10 @@ def count_cell(value: int | None) -> Text:
     return Text("-" if value is None else str(value), style="dim" if value is None else "", justify="right")
 
 
-def status_cell(row: QueryRow, adjudicated: bool = False) -> Text:
+def status_cell(row: QueryRow, adjudicated: bool = False, pooled: bool = False) -> Text:
     """The evaluator's two special cases in words and colour (see the legend), and ``adj.``
     (adjudicated, in the legend) beside them when an adjudicator decided some of the query's labels."""
-    return _status_text(row.eligible, row.missing, row_status(row), adjudicated)
+    return _status_text(row.eligible, row.missing, row_status(row, pooled), adjudicated)
 
 
 @lru_cache(maxsize=CACHE)

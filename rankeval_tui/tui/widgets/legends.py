@@ -23,6 +23,15 @@ RUN_LEGEND = Text.assemble(
     ("no relevant (excluded)", STYLE_NO_RELEVANT),
     " no relevant document: Recall/RR are null and the query is left out of the means",
 )
+POOLED_RUN_LEGEND = Text.assemble(
+    "legend: ",
+    ("MISSING (scored 0)", STYLE_MISSING),
+    " the run has no ranking for the query: it counts 0 in both means · ",
+    ("no relevant in pool (excluded)", STYLE_NO_RELEVANT),
+    " no relevant document in the query's pool: null, left out of the means · pooled protocol: each query "
+    "judged on its own pool; Recall@k's denominator is the relevant documents in the query's pool",
+)
+"""The pooled kind's legend: the same cells, and what was measured (the header names the pool rule)."""
 COMPARE_LEGEND = Text.assemble(
     "legend: ",
     ("▼ REGRESSION", STYLE_LOSS),

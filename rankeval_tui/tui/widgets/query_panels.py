@@ -23,7 +23,8 @@ RANKING_HEADER = ("rank", "doc", "label", "")
 
 
 def relevant_documents(protocol: Protocol, query_id: str) -> list[str]:
-    return [d for d in protocol.documents if protocol.qrels[query_id][d] == 1]
+    labels = protocol.qrels.get(query_id, {})
+    return [d for d in protocol.definition.documents_of(query_id) if labels[d] == 1]
 
 
 def query_head(session: ScoringSession, query_id: str) -> Text:
@@ -48,7 +49,9 @@ def query_head(session: ScoringSession, query_id: str) -> Text:
     text.append("\nrelevant: ", style="dim")
     if relevant:
         text.append(", ".join(relevant), style=STYLE_WIN)
-        text.append(f"  ({len(relevant)} of {len(protocol.documents)} documents)", style="dim")
+        judged = len(protocol.definition.documents_of(query_id))
+        where = "in its pool of" if protocol.kind == "pooled" else "of"
+        text.append(f"  ({len(relevant)} {where} {judged} documents)", style="dim")
     else:
         text.append("none: every metric is null for this query, excluded from the means", style=STYLE_NO_RELEVANT)
     return text
@@ -65,7 +68,7 @@ def run_title(session: ScoringSession, query_id: str, name: str) -> Text:
         (first, "bold"),
         "\n" + "  ".join(f"{label(m, k)} {exact_and_decimal(row.value(m))}" for m in session.metrics),
     )
-    status = row_status(row)
+    status = row_status(row, session.protocol.kind == "pooled")
     if status:
         text.append(f"\n{status}", style=STYLE_NO_RELEVANT if not row.eligible else STYLE_MISSING)
     return text
@@ -80,11 +83,18 @@ def run_footer(session: ScoringSession, query_id: str, name: str) -> Text:
     return text
 
 
+def label_cell(label: int | None) -> Text:
+    """``1 relevant``, ``0``, or (past k under a pooled protocol: outside the pool) ``unjudged``."""
+    if label is None:
+        return Text("unjudged", style="italic dim")
+    return Text("1 relevant", style=STYLE_WIN) if label == 1 else Text("0", style="dim")
+
+
 def ranking_rows(session: ScoringSession, query_id: str, name: str) -> list[tuple[str, tuple[object, ...]]]:
     """(row key, cells) of rank, document, label and note, with the cutoff line after rank k
     (or after a shorter ranking, saying how long it is); one MISSING row when the run has none."""
     protocol = session.protocol
-    labels = protocol.qrels[query_id]
+    labels = protocol.qrels.get(query_id, {})
     ranking = session.scored_run(name).rankings.get(query_id)
     first = session.report(name).row(query_id).first_relevant_rank
     k = protocol.k
@@ -96,7 +106,7 @@ def ranking_rows(session: ScoringSession, query_id: str, name: str) -> list[tupl
         cells = (
             Text(str(rank), justify="right"),
             doc,
-            Text("1 relevant", style=STYLE_WIN) if labels[doc] == 1 else Text("0", style="dim"),
+            label_cell(labels.get(doc)),
             Text("← first relevant", style="bold") if rank == first else "",
         )
         rows.append((doc, cells))

@@ -25,7 +25,7 @@ from rankeval_tui.tui.widgets.delta_chart import (
     status_cell,
     value_cell,
 )
-from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, RUN_LEGEND
+from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, POOLED_RUN_LEGEND, RUN_LEGEND
 from rankeval_tui.tui.widgets.query_lists import named_or_counted
 from rankeval_tui.tui.widgets.score_table import sync_table
 from rankeval_tui.tui.widgets.score_view import ScoreView
@@ -62,7 +62,9 @@ def shown_path(path: Path, protocol_dir: Path) -> str:
         return str(path)
 
 
-def run_cells(row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool, memo: dict[int, Text]) -> list[Any]:
+def run_cells(
+    row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool, memo: dict[int, Text], pooled: bool = False
+) -> list[Any]:
     """A row's cells. ``memo`` (one per refresh) holds each value's cell by the value's identity:
     the evaluator shares one Fraction per value, and hashing a Fraction (for ``value_cell``'s
     cache) was half of a 10,000-row refresh; the rows keep the values alive meanwhile."""
@@ -76,7 +78,7 @@ def run_cells(row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool, mem
     return [
         row.query,
         *cells,
-        status_cell(row, adjudicated),
+        status_cell(row, adjudicated, pooled),
         "yes" if row.missing else "no",
         count_cell(row.returned),
         count_cell(row.relevant),
@@ -110,7 +112,7 @@ def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
             f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
             ("missing_queries: ", "bold"),
             (named_or_counted(report.missing_queries), STYLE_MISSING),
-            ("   no_relevant_queries: ", "bold"),
+            ("   no_relevant_in_pool_queries: " if report.pooled else "   no_relevant_queries: ", "bold"),
             (named_or_counted(report.no_relevant_queries), STYLE_NO_RELEVANT),
             ("   adjudicated_queries: ", "bold"),
             (named_or_counted(adjudicated), STYLE_ADJUDICATED),
@@ -120,7 +122,7 @@ def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
     if report.adapter_sha256:
         text.append(f"\nadapter_sha256 {report.adapter_sha256}", style="dim")
     text.append("\n")
-    text.append_text(RUN_LEGEND)
+    text.append_text(POOLED_RUN_LEGEND if report.pooled else RUN_LEGEND)
     if adjudicated:
         text.append_text(ADJUDICATED_LEGEND)
     return text
@@ -159,7 +161,7 @@ class RunView(ScoreView):
         sync_table(
             table,
             run_columns(metrics),
-            [(row.query, run_cells(row, metrics, row.query in adjudicated, memo)) for row in rows],
+            [(row.query, run_cells(row, metrics, row.query in adjudicated, memo, report.pooled)) for row in rows],
         )
         self.note(None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING))
         summary.update(run_summary(report, session.adjudicated_queries()))

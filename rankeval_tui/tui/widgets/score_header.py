@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_WIN
 
@@ -26,7 +27,16 @@ def header_text(session: ScoringSession) -> Text:
         ("  queries ", "dim"),
         (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
         (f"  (files say k {session.base.k}, split {session.base.split})" if changed else "", "yellow"),
+        *pooled_words(protocol),
     )
+
+
+def pooled_words(protocol: Protocol) -> tuple[tuple[str, str], ...]:
+    """``  pooled: <the pool rule>`` for a pooled protocol (nothing for the exhaustive kind, whose
+    header stays as it was); folded by the screen's width like the rest of the line."""
+    if protocol.kind != "pooled":
+        return ()
+    return (("  pooled: ", "dim"), (protocol.definition.pool_rule or "pool rule not recorded", "bold"))
 
 
 RUNS_INDENT = len("runs: ")
