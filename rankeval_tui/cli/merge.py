@@ -40,7 +40,7 @@ def run_merge(args: argparse.Namespace) -> int:
     merged = merge_files(definition, shards)
     write_qrels(args.output, merged, definition)
     print(
-        f"wrote {args.output}: {len(definition.queries) * len(definition.documents)} pairs from "
+        f"wrote {args.output}: {definition.pair_count} pairs from "
         f"{len(shards)} shards, annotators: {', '.join(merged.provenance['annotators']) or 'unnamed'}",
         file=sys.stderr,
     )

@@ -3,6 +3,7 @@ the pools by the one command the refusal names, judged, then scored."""
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -135,3 +136,29 @@ def test_texts_are_added_to_a_pooled_protocol_later(tmp_path):
     (tmp_path / "other").write_text("<top>\n<num> Number: q:1001\n<title> another text\n</top>\n")
     again = run_cli("grow", directory, "--queries", tmp_path / "other")
     assert_one_line_error(again, "query 'q:1001'", "another text, split or need; grow only adds")
+
+
+def test_agree_and_merge_work_on_pools(tmp_path):
+    directory = make(tmp_path)
+    qrels = (directory / "qrels.toml").read_text()
+    alice = tmp_path / "alice.toml"
+    alice.write_text(qrels)
+    bob = tmp_path / "bob.toml"
+    bob.write_text(qrels.replace('"docs/a.md" = 1', '"docs/a.md" = 0'))  # one disagreement, in q:1002's pool
+    agreed = run_cli("agree", directory, alice, bob, "--format", "json")
+    assert agreed.returncode == 0, agreed.stderr
+    data = json.loads(agreed.stdout)
+    assert data["pairs"] == 4 and [d["document"] for d in data["disagreements"]] == ["docs/a.md"]
+    half_a = tmp_path / "half-a.toml"  # shards: q:1001 by one annotator, q:1002 by the other
+    half_a.write_text(qrels.split('[qrels."q:1002"]')[0])
+    half_b = tmp_path / "half-b.toml"
+    half_b.write_text('[qrels."q:1002"]\n' + qrels.split('[qrels."q:1002"]')[1])
+    merged = run_cli("merge", directory, half_a, half_b, "-o", tmp_path / "merged.toml")
+    assert merged.returncode == 0, merged.stderr
+    assert "4 pairs" in merged.stderr + merged.stdout
+    outside = tmp_path / "outside.toml"
+    outside.write_text(qrels.replace('"faq#3" = 0', '"faq#3" = 0\n"docs/a.md" = 0'))  # q:1002's, not q:1001's
+    assert_one_line_error(run_cli("agree", directory, alice, outside), "label outside the query's pool")
+    # a shard's label outside the pools is an error, never dropped by the merge
+    merged_outside = run_cli("merge", directory, outside, half_b, "-o", tmp_path / "merged2.toml")
+    assert_one_line_error(merged_outside, "outside.toml", "label outside the query's pool")

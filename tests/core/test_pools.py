@@ -107,3 +107,21 @@ def test_a_run_whose_top_k_leaves_the_pool_is_refused_never_read_as_0():
     message = str(error.value)
     assert "3 top-2 pairs in 2 queries outside the pools" in message
     assert "never read as 0" in message and "grow PROTOCOL --gap RUN" in message
+
+
+def test_agreement_and_adjudication_on_pools():
+    from rankeval_tui.core.annotation.adjudication import adjudicated_qrels
+    from rankeval_tui.core.annotation.adjudication_journal import Decision
+    from rankeval_tui.core.annotation.agreement import agreement
+
+    definition = pooled()
+    alice = QrelsFile(labels={q: dict(row) for q, row in QRELS.items()})
+    bob = QrelsFile(labels={**{q: dict(row) for q, row in QRELS.items()}, "q:1002": {"docs/b.md": 1}})
+    result = agreement(definition, alice, bob, ("alice", "bob"))
+    assert result.overall.pairs == 3  # the pools' pairs, not queries x documents
+    assert [(d.query, d.document) for d in result.disagreements] == [("q:1002", "docs/b.md")]
+    final = adjudicated_qrels(
+        definition, result, alice, bob, {("q:1002", "docs/b.md"): Decision(1, "says so")}, "carol"
+    )
+    assert final.labels["q:1002"] == {"docs/b.md": 1}
+    assert Protocol(definition, final.labels).relevant["q:1002"] == frozenset({"docs/b.md"})

@@ -92,7 +92,7 @@ def adjudicated_qrels(
         }
     notes: dict[str, dict[str, str]] = {}
     for query in definition.queries:
-        for doc in definition.documents:
+        for doc in definition.documents_of(query):
             written = [
                 (name, f.notes[query][doc])
                 for name, f in zip(result.annotators, (a, b))
@@ -101,7 +101,7 @@ def adjudicated_qrels(
             if written:
                 notes.setdefault(query, {})[doc] = " | ".join(f"{name}: {text}" for name, text in written)
     disputed = {
-        q: {d: True for d in definition.documents if a.disputed.get(q, {}).get(d) or b.disputed.get(q, {}).get(d)}
+        q: {d: True for d in definition.documents_of(q) if a.disputed.get(q, {}).get(d) or b.disputed.get(q, {}).get(d)}
         for q in definition.queries
     }
     provenance = {

@@ -39,9 +39,9 @@ UNDEFINED_REASON = (
 
 
 def iter_pairs(definition: ProtocolDefinition) -> Iterator[Pair]:
-    """Every (query, document) pair in protocol order: queries, then corpus order."""
+    """Every (query, document) pair in protocol order: queries, then corpus (or pool) order."""
     for query in definition.queries:
-        for doc in definition.documents:
+        for doc in definition.documents_of(query):
             yield query, doc
 
 
@@ -54,7 +54,7 @@ def describe_pairs(pairs: Iterable[Pair], definition: ProtocolDefinition) -> str
         by_query.setdefault(query, []).append(doc)
     parts = []
     for query, docs in by_query.items():
-        if len(docs) == len(definition.documents) and len(docs) > 1:
+        if len(docs) == len(definition.documents_of(query)) and len(docs) > 1:
             parts.append(f"{describe_id('query', query)}: all {len(docs)} documents")
         else:
             parts.append(f"{describe_id('query', query)}: " + ", ".join(repr(d) for d in docs))
@@ -218,10 +218,11 @@ def agreement(
     per_query: dict[str, Confusion] = {}
     disagreements: list[Disagreement] = []
     for query in definition.queries:
-        row_a, row_b = a.labels[query], b.labels[query]
-        pairs = [(row_a[doc], row_b[doc]) for doc in definition.documents]
+        row_a, row_b = a.labels.get(query, {}), b.labels.get(query, {})  # pooled: an empty pool has no row
+        documents = definition.documents_of(query)
+        pairs = [(row_a[doc], row_b[doc]) for doc in documents]
         per_query[query] = Confusion.of(pairs)
-        for doc in definition.documents:
+        for doc in documents:
             if row_a[doc] != row_b[doc]:
                 notes = (a.notes.get(query, {}).get(doc), b.notes.get(query, {}).get(doc))
                 disagreements.append(Disagreement(query, doc, (row_a[doc], row_b[doc]), notes))

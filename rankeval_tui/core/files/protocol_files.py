@@ -240,6 +240,8 @@ def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaust
     """Read qrels.toml; with ``exhaustive`` (the default) every pair must be judged."""
     path = Path(path)
     qrels = read_qrels_tables(path, definition)
+    if definition.pools is not None and (outside := pool_violation(definition.pool_sets, qrels.labels, file=path)):
+        raise outside  # a label nobody was asked for is an error, never dropped (merge, agree, judge)
     if exhaustive:
         check_qrels(definition, qrels.labels, file=path)
     else:

@@ -85,7 +85,7 @@ def pair_text(definition: ProtocolDefinition, item: Disagreement) -> Text:
         ("document ", "dim"),
         (item.document, "bold"),
         "  ",
-        definition.documents[item.document],
+        definition.documents.get(item.document, "(no text for this document in the protocol)"),
     )
 
 
