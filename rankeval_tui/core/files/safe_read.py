@@ -83,11 +83,11 @@ def read_input_bytes(path: str | Path, *, link: str | None = None) -> bytes:
             raise ContractError(f"is {kind_of(mode)}, expected a regular file", file=path) from None
         raise ContractError(f"cannot read: {error.strerror}", file=path) from None
     try:
-        if link is None:
-            check_inside_protocol(path, fd)
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):
             raise ContractError(f"is {kind_of(status.st_mode)}, expected a regular file", file=path)
+        if link is None:
+            check_inside_protocol(path, fd)
         if status.st_size > limit:
             raise too_large(path, limit)
         # One read of the expected size (one allocation, as Path.read_bytes), then more only if
