@@ -14,6 +14,7 @@ from pathlib import Path
 from rankeval_tui.cli.agree import locate
 from rankeval_tui.cli.common import add_output_option, add_protocol_directory, require_terminal
 from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession
+from rankeval_tui.core.annotation.journal import journal_exists
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.files.outputs import QRELS, check_output_target
@@ -72,7 +73,7 @@ def run_adjudicate(
 
     first, second = locate(first, protocol), locate(second, protocol)
     # A journal beside the output: an earlier run of this job wrote it (or will); resuming needs no --force.
-    resuming = output.with_name(output.name + JOURNAL_SUFFIX).exists()
+    resuming = journal_exists(output.with_name(output.name + JOURNAL_SUFFIX))
     check_output_target(
         output,
         force=force or resuming,

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rankeval_tui.core.annotation.journal import journal_of
+from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -200,7 +200,7 @@ def check_output(
         may_replace=may_replace,
     )
     journal = journal_of(target)
-    if journal.exists():  # even with --force: the judging session would write over it when it ends
+    if journal_exists(journal):  # even with --force: the judging session would write over it when it ends
         raise ContractError(
             f"is being judged ({journal} is open): finish that judging or move its journal away first; "
             "it writes this file when it ends, over whatever is written now",

@@ -8,13 +8,14 @@ adjudication) and never imports textual.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.annotation.binding import binding_fields, check_binding
-from rankeval_tui.core.annotation.journal import JOURNAL_VERSION, Journal, replay_entries
+from rankeval_tui.core.annotation.journal import A_JOURNAL, JOURNAL_VERSION, Journal, journal_exists, replay_entries
 from rankeval_tui.core.annotation.judging import checked_label, default_annotator
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -60,10 +61,10 @@ def open_adjudication_journal(
     A resumed journal must be an adjudication journal bound to the same protocol, the same
     annotator files (by sha256) and, when ``adjudicator`` is given, the same adjudicator.
     """
-    if path.exists() and b"\n" in read_input_bytes(path):
+    if journal_exists(path) and b"\n" in read_input_bytes(path, link=A_JOURNAL):
         return _resume(path, definition, inputs, adjudicator, queue)
     warnings = []
-    if path.exists():
+    if os.path.lexists(path):
         warnings.append(f"{path}: journal had no complete line; nothing had been recorded; starting over")
         path.unlink()
     name = adjudicator or default_annotator()

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rankeval_tui.core.annotation.journal import Journal
+from rankeval_tui.core.annotation.journal import A_JOURNAL, Journal
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files.atomic import atomic_write_bytes
@@ -157,7 +157,7 @@ def rebind_journal(path: Path, definition: ProtocolDefinition, previous: Protoco
             "journal of the protocol as it is now",
             file=path,
         )
-    raw = read_input_bytes(path)
+    raw = read_input_bytes(path, link=A_JOURNAL)
     lines = raw.split(b"\n")
     first = next(i for i, line in enumerate(lines) if line.strip())  # blank lines before it are harmless
     header.update(binding_fields(definition), grown_from=bound)

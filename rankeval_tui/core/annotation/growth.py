@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rankeval_tui.core.annotation.binding import definition_sha256, rebind_journal
-from rankeval_tui.core.annotation.journal import journal_of
+from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -155,7 +155,7 @@ def migrate_journal(path: Path, growth: Growth) -> bool:
     """Rebind an open judging journal to the grown definition, keeping every entry byte for byte
     (``binding.rebind_journal``: refused if the journal is of neither definition, or if the
     criterion or label scale changed). Returns False when there is no journal."""
-    if not path.exists():
+    if not journal_exists(path):
         return False
     rebind_journal(path, growth.after, previous=growth.before)
     return True

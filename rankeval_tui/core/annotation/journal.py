@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,18 +20,26 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.files.atomic import fsync_directory
-from rankeval_tui.core.files.safe_read import read_input_bytes
+from rankeval_tui.core.files.safe_read import O_NOFOLLOW, entry_exists, kind_of, read_input_bytes, refuse_link
 
 JOURNAL_VERSION = 2
 """Version 2 headers record the hash of each part a label's meaning depends on (``binding.py``)."""
 READABLE_VERSIONS = (1, 2)
 """Version 1 is still read, so that ``binding.check_binding`` can refuse it with a clear reason."""
 JOURNAL_SUFFIX = ".journal"
+A_JOURNAL = "a journal"
+"""What ``refuse_link`` calls a journal: one is never opened through a symbolic link."""
 
 
 def journal_of(qrels_path: Path) -> Path:
     """The judging journal of a qrels file: beside it, its name plus ``.journal``."""
     return qrels_path.with_name(qrels_path.name + JOURNAL_SUFFIX)
+
+
+def journal_exists(path: Path) -> bool:
+    """Whether a journal is at ``path``; a symbolic link there (even dangling) is refused, since
+    appending through it would write outside the protocol (``safe_read.refuse_link``)."""
+    return entry_exists(path, A_JOURNAL)
 
 
 def replay_entries(contents: JournalContents, path: Path, replay: Callable[[dict[str, Any]], None]) -> None:
@@ -83,7 +92,7 @@ class Journal:
     def read(path: Path) -> JournalContents:
         """Every entry; blank lines and a torn last line are recovered (see ``notices``), any other
         damage is refused: a bad line in the middle may have been an acknowledged judgment."""
-        raw = read_input_bytes(path)
+        raw = read_input_bytes(path, link=A_JOURNAL)
         cut = raw.rfind(b"\n") + 1
         torn = raw[cut:]
         lines = raw[:cut].split(b"\n")[:-1]
@@ -117,9 +126,22 @@ class Journal:
         return JournalContents(header, entries[1:], torn, cut, blank)
 
     def open_for_append(self, truncate_to: int | None = None) -> None:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND
-        self.created = not self.path.exists()
-        self.fd = os.open(self.path, flags, 0o644)
+        """Open (creating it if needed) for appending, never through a symbolic link: O_NOFOLLOW
+        refuses one, dangling or not, and O_EXCL tells creating from reopening without a race.
+        Anything but a regular file (a FIFO, a device) is refused too."""
+        flags = os.O_WRONLY | os.O_APPEND | O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            try:
+                self.fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+                self.created = True
+            except FileExistsError:
+                self.fd = os.open(self.path, flags)
+                self.created = False
+        except OSError:  # ELOOP (a link), ENXIO (a FIFO nobody reads): say what is there
+            refuse_link(self.path, A_JOURNAL)
+            refuse_special(self.path, os.lstat(self.path).st_mode)
+            raise
+        refuse_special(self.path, os.fstat(self.fd).st_mode, self.close)
         if truncate_to is not None:
             os.ftruncate(self.fd, truncate_to)
             os.fsync(self.fd)
@@ -168,6 +190,13 @@ class Journal:
         except FileNotFoundError:
             pass
         fsync_directory(self.path.parent)
+
+
+def refuse_special(path: Path, mode: int, cleanup: Callable[[], None] = lambda: None) -> None:
+    """A journal must be a regular file: a FIFO or a device there would swallow the judgments."""
+    if not stat.S_ISREG(mode):
+        cleanup()
+        raise ContractError(f"is {kind_of(mode)}, not a regular file; a journal must be one", file=path)
 
 
 sync: Callable[[int], None] = getattr(os, "fdatasync", os.fsync)

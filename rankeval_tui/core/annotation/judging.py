@@ -27,9 +27,11 @@ from typing import Any, TypeVar
 from rankeval_tui.core.annotation.binding import binding_fields, check_binding, check_same_criterion
 from rankeval_tui.core.annotation.change_log import Change
 from rankeval_tui.core.annotation.journal import (
+    A_JOURNAL,
     JOURNAL_VERSION,
     Journal,
     JournalContents,
+    journal_exists,
     journal_of,
     replay_entries,
 )
@@ -110,8 +112,8 @@ class JudgingSession(JudgingState):
     ) -> JudgingSession:
         journal_path = journal_of(qrels_path)
         dropped: list[str] = []
-        if journal_path.exists():
-            raw = read_input_bytes(journal_path)
+        if journal_exists(journal_path):
+            raw = read_input_bytes(journal_path, link=A_JOURNAL)
             if b"\n" in raw:
                 return cls._resume(definition, qrels_path, journal_path, order, seed, annotator)
             # Killed before the header line was complete: nothing was ever recorded.
@@ -256,7 +258,7 @@ def journal_progress(definition: ProtocolDefinition, qrels_path: Path) -> Judgin
     nothing is written, so ``validate`` can say how far judging got while qrels.toml is not yet
     written. ``None`` when there is no journal or it recorded nothing (no complete line)."""
     journal_path = journal_of(qrels_path)
-    if not journal_path.exists() or b"\n" not in read_input_bytes(journal_path):
+    if not journal_exists(journal_path) or b"\n" not in read_input_bytes(journal_path, link=A_JOURNAL):
         return None
     contents = Journal.read(journal_path)
     check_binding(contents.header, definition, journal_path)

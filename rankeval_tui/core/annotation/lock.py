@@ -24,9 +24,10 @@ from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files.atomic import current_umask
-from rankeval_tui.core.files.safe_read import read_input_bytes
+from rankeval_tui.core.files.safe_read import read_input_bytes, refuse_link
 
 LOCK_SUFFIX = ".lock"
+A_LOCK = "a lock"
 
 
 @dataclass
@@ -94,8 +95,9 @@ class Lock:
         return Path(name)
 
     def _refuse_or_break(self, break_lock: bool) -> None:
+        refuse_link(self.path, A_LOCK)  # a planted link is no lock: not read, not broken, named
         try:
-            raw = read_input_bytes(self.path)
+            raw = read_input_bytes(self.path, link=A_LOCK)
         except ContractError:
             if not self.path.exists():  # released meanwhile (release takes no guard): try again
                 return

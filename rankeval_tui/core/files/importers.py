@@ -75,6 +75,8 @@ class ImportedCorpus:
     format: str
     skipped_files: tuple[str, ...] = ()
     """Directory corpora: files that are not .md/.txt (or hidden), reported, never read."""
+    skipped_links: tuple[str, ...] = ()
+    """Directory corpora: symbolic links (to files or folders), reported, never followed."""
 
 
 @dataclass(frozen=True)
@@ -280,10 +282,17 @@ def read_corpus_directory(directory: Path) -> ImportedCorpus:
 
     The ID is the path relative to the directory with ``/`` on every system, so it is the same
     ID a retriever indexing the folder reports. Other files are listed, not silently ignored.
+    A symbolic link, to a file or a folder, is never followed and is listed too: a linked ``.md``
+    could be any file of the user's (``notes.md -> ~/.ssh/id_rsa`` would become a document's
+    text in a protocol that is then shared), and ``rglob`` never entered linked folders anyway.
     """
     documents: dict[str, str] = {}
     skipped: list[str] = []
+    links: list[str] = []
     for path in sorted(directory.rglob("*")):
+        if path.is_symlink():
+            links.append(path.relative_to(directory).as_posix())
+            continue
         if not path.is_file():
             continue
         relative = path.relative_to(directory).as_posix()
@@ -296,7 +305,7 @@ def read_corpus_directory(directory: Path) -> ImportedCorpus:
         corpus_files = [name for name in skipped if "/" not in name and name.startswith("corpus.")]
         hint = f"; a corpus file is there: pass --corpus {directory / corpus_files[0]}" if corpus_files else ""
         raise ContractError(f"no {' or '.join(DIRECTORY_SUFFIXES)} files in the corpus directory{hint}", file=directory)
-    return ImportedCorpus(documents, {}, "directory", tuple(skipped))
+    return ImportedCorpus(documents, {}, "directory", tuple(skipped), tuple(links))
 
 
 # ---------------------------------------------------------------- queries

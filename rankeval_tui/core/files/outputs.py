@@ -19,6 +19,7 @@ The write itself stays atomic (``core.files.atomic``); this module only decides 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, QRELS_FILE, RUNS_DIR
 from rankeval_tui.core.files.runs import SIDECAR_SUFFIX
+from rankeval_tui.core.files.safe_read import kind_of
 
 CHUNKS_DIR = "chunks"
 
@@ -83,6 +85,30 @@ def protocol_role(path: Path, protocol: Path) -> str | None:
     return None
 
 
+def refuse_special_output(output: Path) -> None:
+    """Refuse an ``-o`` that is a symbolic link, a FIFO, a device or a socket, even with ``--force``.
+
+    The write is a rename onto the name, so it would replace the link or the device node itself
+    with a regular file (as root, ``-o /dev/full --force`` replaced /dev/full), never write where
+    the link points or into the pipe: neither is what the user meant, so the command says so.
+    """
+    try:
+        mode = os.lstat(output).st_mode
+    except OSError:
+        return
+    if stat.S_ISLNK(mode):
+        raise ContractError(
+            f"is a symbolic link (to {os.readlink(output)}); -o never replaces a link, even with --force "
+            "(the write would put a file in its place, not write where it points): name the file itself",
+            file=output,
+        )
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        raise ContractError(
+            f"is {kind_of(mode)}; -o only replaces a regular file, even with --force: name another file",
+            file=output,
+        )
+
+
 def check_output_target(
     output: Path,
     *,
@@ -95,6 +121,7 @@ def check_output_target(
     file it must not; return when the write may go ahead. ``inputs`` are the files the command
     reads, each with what it is (``"one of the shards"``); ``protocol`` the directory it reads."""
     refuse_writes_into_demo(output, "writing this file")
+    refuse_special_output(output)
     if output.is_dir():
         raise ContractError("is a directory; -o names the file to write", file=output)
     for path, what in inputs:

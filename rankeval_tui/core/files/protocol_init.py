@@ -186,7 +186,10 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         if request.qrels is None
         else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold, request.relevant_values)
     )
-    notices = [f"corpus {request.corpus}: skipped {f} (not .md or .txt)" for f in corpus.skipped_files]
+    notices = [f"corpus {request.corpus}: skipped {f} (not .md or .txt)" for f in corpus.skipped_files] + [
+        f"corpus {request.corpus}: skipped {f} (a symbolic link: links in a corpus folder are not followed)"
+        for f in corpus.skipped_links
+    ]
 
     queries = dict(imported.queries)
     in_split = [q for q, meta in queries.items() if meta.split == request.split]
@@ -229,7 +232,9 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
             imported.split_from_file,
             labels,
             runs,
-            plan_sizes(corpus.documents, imported.queries, documents, queries, corpus.skipped_files),
+            plan_sizes(
+                corpus.documents, imported.queries, documents, queries, corpus.skipped_files + corpus.skipped_links
+            ),
         ),
         source=directory / PROTOCOL_FILE,
     )

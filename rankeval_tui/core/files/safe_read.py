@@ -13,6 +13,7 @@ The limit is ``DEFAULT_MAX_INPUT_BYTES`` (1 GiB) unless the environment variable
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -54,14 +55,26 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_input_bytes(path: str | Path) -> bytes:
-    """The bytes of a regular input file; anything else is a ``ContractError`` naming the file."""
+O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def read_input_bytes(path: str | Path, *, link: str | None = None) -> bytes:
+    """The bytes of a regular input file; anything else is a ``ContractError`` naming the file.
+
+    ``link``: what the file is (``the judging journal``) when it must not be a symbolic link at
+    all (a file the tool also writes in place: ``refuse_link``); otherwise a link is followed
+    only while it stays inside the file's protocol directory (``check_inside_protocol``)."""
     limit = max_input_bytes()
+    if link is not None:
+        refuse_link(path, link)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags | (O_NOFOLLOW if link is not None else 0))
     except FileNotFoundError:
         raise ContractError("file not found", file=path) from None
     except OSError as error:  # a socket cannot be opened at all (ENXIO): say what it is instead
+        if error.errno == errno.ELOOP and link is not None:  # became a link since refuse_link
+            refuse_link(path, link)
         try:
             mode = os.stat(path).st_mode
         except OSError:
@@ -73,6 +86,8 @@ def read_input_bytes(path: str | Path) -> bytes:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):
             raise ContractError(f"is {kind_of(status.st_mode)}, expected a regular file", file=path)
+        if link is None:
+            check_inside_protocol(path, fd)
         if status.st_size > limit:
             raise too_large(path, limit)
         # One read of the expected size (one allocation, as Path.read_bytes), then more only if
@@ -98,3 +113,88 @@ def too_large(path: str | Path, limit: int) -> ContractError:
         "number of bytes to read it",
         file=path,
     )
+
+
+PROTOCOL_MARKER = "protocol.toml"
+"""The file that makes a directory a protocol directory (``protocol_files.PROTOCOL_FILE``)."""
+
+
+def protocol_root(path: str | Path) -> str | None:
+    """The protocol directory ``path`` is in: the nearest directory above it, taken lexically (no
+    link resolved), that holds a ``protocol.toml``; None for a file outside every protocol."""
+    directory = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.lexists(os.path.join(directory, PROTOCOL_MARKER)):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def opened_path(fd: int) -> str | None:
+    """The resolved path of an open file, from ``/proc/self/fd`` (one syscall; None without /proc)."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return None
+
+
+def check_inside_protocol(path: str | Path, fd: int | None = None) -> None:
+    """Refuse a file of a protocol directory that resolves outside it (issue 30 N).
+
+    A protocol directory is untrusted input: it travels by mail, git or a shared drive. A link
+    inside it (``runs/BASELINE -> /proc/self/environ``, ``qrels.toml -> ~/.ssh/id_rsa``) must not
+    make the tool read, and then print or hash, a file of the user's. Links that stay inside the
+    directory (``protocols/NAME`` itself being a link included) are followed as usual. The rule
+    lives here, in the one read path, so every loader (protocol, qrels, runs, chunk maps,
+    ``runs/BASELINE``, sidecars, and files other loaders add) obeys it.
+
+    ``fd``, the file opened from ``path``, makes the usual case cheap: when the kernel's path of
+    the open file is ``path`` itself, no link was followed, and the search for the protocol
+    directory (a ``lstat`` per parent, about 60 us) is skipped. Checking the open file also
+    leaves no gap for a link swapped in between the check and the open.
+    """
+    lexical = os.path.abspath(path)
+    real = None if fd is None else opened_path(fd)
+    if real == lexical:
+        return
+    root = protocol_root(lexical)
+    if root is None:
+        return
+    real = os.path.realpath(path) if real is None else real
+    real_root = os.path.realpath(root)
+    if real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep):
+        return
+    raise ContractError(
+        f"is a symbolic link (or inside one) leading out of protocol directory {root}, to {real}; "
+        "files of a protocol are only read inside it: copy the file into the protocol instead",
+        file=path,
+    )
+
+
+def refuse_link(path: str | Path, what: str) -> None:
+    """Refuse a symbolic link at ``path``, dangling or not: ``what`` (a journal, a lock) is a file
+    the tool writes in place, so following a planted link would write wherever it points, up to a
+    file the user's shell runs (issue 30 A). Checked with ``lstat``: ``exists()`` is False for a
+    dangling link, which the first append would then create."""
+    try:
+        is_link = stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return
+    if is_link:
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        raise ContractError(
+            f"is a symbolic link (to {target}); {what} is never followed through a link, since it is "
+            "written in place: remove the link",
+            file=path,
+        )
+
+
+def entry_exists(path: str | Path, what: str) -> bool:
+    """Whether a file the tool writes in place is there, a symbolic link being refused (``refuse_link``)."""
+    refuse_link(path, what)
+    return os.path.lexists(path)
