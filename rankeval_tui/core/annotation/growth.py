@@ -25,9 +25,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX as ADJUDICATION_SUFFIX
 from rankeval_tui.core.annotation.binding import definition_sha256, growth_ancestors, needs_rebinding, rebind_journal
-from rankeval_tui.core.annotation.journal import JOURNAL_SUFFIX, journal_of
+from rankeval_tui.core.annotation.journal import journal_of
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -35,6 +34,8 @@ from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 from rankeval_tui.core.files import PROTOCOL_FILE, QRELS_FILE, load_definition
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
+from rankeval_tui.core.files.journal_names import ADJUDICATION_JOURNAL_SUFFIX as ADJUDICATION_SUFFIX
+from rankeval_tui.core.files.journal_names import JUDGING_JOURNAL_SUFFIX as JOURNAL_SUFFIX
 from rankeval_tui.core.files.tomlio import dump_toml, parse_toml, read_utf8
 
 
