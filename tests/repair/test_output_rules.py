@@ -4,7 +4,6 @@ writes it, and -o never makes a file that breaks the protocol (validate and scor
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
