@@ -62,7 +62,7 @@ def run_grow(args: argparse.Namespace) -> int:
     if args.corpus is None and args.queries is None:
         raise ContractError("nothing to add: give --corpus PATH, --queries PATH or --run PATH --corpus PATH")
     load_definition(args.protocol)  # a broken protocol is named before the inputs are read
-    corpus, titles = read_documents(args.corpus) if args.corpus is not None else (None, None)
+    corpus, titles, notices = read_documents(args.corpus) if args.corpus is not None else (None, None, [])
     runs = [load_run(path, name) for name, path in (parse_run_argument(a, args.protocol) for a in args.run)]
     sources = {
         "corpus": [str(source_file(args.corpus))] if args.corpus is not None else [],
@@ -70,6 +70,8 @@ def run_grow(args: argparse.Namespace) -> int:
         "runs": [str(run.source) for run in runs],
     }
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    for notice in notices:
+        print(f"notice: {notice}")
     with growing(args.protocol, qrels_path) as recovered:
         for notice in recovered:
             print(f"note: {notice}")

@@ -28,7 +28,7 @@ from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_k
 from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text
-from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries
+from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries, skipped_notices
 from rankeval_tui.core.files.init_staging import clean_stale_staging, write_staged
 from rankeval_tui.core.files.protocol_files import (
     PROTOCOL_FILE,
@@ -165,7 +165,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         if request.qrels is None
         else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold)
     )
-    notices = [f"corpus {request.corpus}: skipped {f} (not .md or .txt)" for f in corpus.skipped_files]
+    notices = skipped_notices(request.corpus, corpus)
 
     queries = dict(imported.queries)
     in_split = [q for q, meta in queries.items() if meta.split == request.split]
