@@ -14,8 +14,8 @@ from rankeval_tui.cli.common import add_output_option, add_protocol_directory, c
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.files import load_chunk_map, load_definition, load_run
-from rankeval_tui.core.files.outputs import ADAPTED_RUN
-from rankeval_tui.core.files.runs import SIDECAR_SUFFIX
+from rankeval_tui.core.files.outputs import ADAPTED_RUN, RUN, SIDECAR
+from rankeval_tui.core.files.runs import SIDECAR_SUFFIX, run_sha256
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -38,11 +38,11 @@ def run_adapt(args: argparse.Namespace) -> int:
     sidecar = None
     if args.output is not None:
         inputs = [(args.chunk_run, "the chunk run"), (args.chunk_map, "the chunk map")]
-        check_output(args, inputs=inputs, may_replace=[ADAPTED_RUN])  # an adapted run in runs/ may be redone
+        check_output(args, inputs=inputs, may_replace=[ADAPTED_RUN], writes=RUN)  # an adapted run may be redone
         if not str(args.output).endswith(".json"):
             raise ContractError("-o must name a .json file (the document run is a JSON run)", file=args.output)
         sidecar = args.output.with_name(args.output.name + SIDECAR_SUFFIX)
-        check_output(args, sidecar, inputs=inputs, may_replace=[ADAPTED_RUN])
+        check_output(args, sidecar, inputs=inputs, may_replace=[ADAPTED_RUN], writes=SIDECAR)
     definition = load_definition(args.protocol)
     if args.split is not None:
         definition = definition.with_split(args.split)
@@ -52,8 +52,10 @@ def run_adapt(args: argparse.Namespace) -> int:
     if args.output is None or sidecar is None:
         write_output(json_text(adaptation.to_json()), None, "")
         return 0
+    run_text = json_text(adaptation.document_runs)
     provenance = {
         "adapter_sha256": adaptation.adapter_sha256,
+        "run_sha256": run_sha256(run_text.encode("utf-8")),  # what makes it an adapted run -o may redo
         "chunk_map": str(args.chunk_map),
         "chunk_run": str(args.chunk_run),
         "evidence": adaptation.evidence,
@@ -61,7 +63,7 @@ def run_adapt(args: argparse.Namespace) -> int:
     # The sidecar first: a run whose provenance is lost would be scored without its adapter hash.
     write_output(json_text(provenance), sidecar, f"adapter_sha256 {adaptation.adapter_sha256}, evidence")
     write_output(
-        json_text(adaptation.document_runs),
+        run_text,
         args.output,
         f"{len(adaptation.document_runs)} queries; score it with: rankeval-tui score {args.protocol} --run {args.output}",
     )

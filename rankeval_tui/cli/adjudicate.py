@@ -80,6 +80,7 @@ def run_adjudicate(
         protocol=protocol,
         inputs=[(first, "an annotator's file"), (second, "an annotator's file")],
         may_replace=[QRELS],
+        resumes="adjudication",
     )
     definition = load_definition(protocol)
     session = AdjudicationSession.open(

@@ -8,8 +8,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rankeval_tui.core.annotation.journal import journal_exists, journal_of
-from rankeval_tui.core.errors import ContractError, describe_os_error, quote
+from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
@@ -25,6 +24,7 @@ from rankeval_tui.core.files import (
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
 from rankeval_tui.core.files.outputs import check_output_target
+from rankeval_tui.core.files.runs import check_unique_run_names
 
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
@@ -185,6 +185,7 @@ def check_output(
     *,
     inputs: Iterable[tuple[Path | None, str]] = (),
     may_replace: Collection[str] = (),
+    writes: str | None = None,
 ) -> None:
     """Refuse, before any work, an ``-o`` file (or ``output``, a file written beside it) that exists
     without ``--force``, or that is an input of the command or of its PROTOCOL (``core.files.outputs``).
@@ -198,14 +199,8 @@ def check_output(
         protocol=getattr(args, "protocol", None),
         inputs=[(path, what) for path, what in inputs if path is not None],
         may_replace=may_replace,
+        writes=writes,
     )
-    journal = journal_of(target)
-    if journal_exists(journal):  # even with --force: the judging session would write over it when it ends
-        raise ContractError(
-            f"is being judged ({journal} is open): finish that judging or move its journal away first; "
-            "it writes this file when it ends, over whatever is written now",
-            file=target,
-        )
 
 
 def write_output(text: str, output: Path | None, summary: str) -> None:
@@ -241,10 +236,7 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
         if not specs:
             raise ContractError("no runs: give --run PATH or put run files in runs/", file=directory)
     runs = [load_run(path, name) for name, path in specs]
-    names = [run.name for run in runs]
-    for name in names:
-        if names.count(name) > 1:
-            raise ContractError(f"two runs are named {quote(name)}; name them with NAME=PATH")
+    check_unique_run_names(runs)
     if args.chunk_map is not None:
         mapping = load_chunk_map(args.chunk_map)
         runs = [

@@ -11,7 +11,7 @@ import argparse
 from pathlib import Path
 
 from rankeval_tui.cli.common import positive_int
-from rankeval_tui.core.annotation.growth import apply_growth, plan_growth
+from rankeval_tui.core.annotation.growth import apply_growth, carry_over, growing, plan_growth
 from rankeval_tui.core.annotation.pool_growth import apply_gap, plan_gap
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
@@ -76,30 +76,39 @@ def run_gap_growth(args: argparse.Namespace) -> int:
             "a pooled protocol grows by its pools: grow PROTOCOL --gap RUN [--corpus TEXTS] [--queries TEXTS] "
             "(--run adds documents to an exhaustive protocol)"
         )
-    definition = load_definition(args.protocol)
+    load_definition(args.protocol)  # a broken protocol is named before the inputs are read
     runs = [load_run(path, name) for name, path in (parse_run_argument(a, args.protocol) for a in args.gap)]
     texts = read_documents(args.corpus)[0] if args.corpus is not None else None
     sources = {"runs": [str(run.source) for run in runs]}
     if args.corpus is not None:
         sources["corpus"] = [str(source_file(args.corpus))]
-    split = args.split if args.split is not None else definition.split
-    queries = read_queries(args.queries, split) if args.queries is not None else None
-    if args.queries is not None:
-        sources["queries"] = [str(source_file(args.queries))]
-    k = args.k if args.k is not None else definition.k
-    growth, added = plan_gap(definition, runs, k, texts, sources, queries)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
-    if not added and not growth.documents and not growth.queries:
-        print(f"nothing new: every top-{k} pair of the run is in the pools of {args.protocol}; nothing written")
-        return 0
-    migrated = apply_gap(args.protocol, growth, added, qrels_path=qrels_path)
+    with growing(args.protocol, qrels_path) as recovered:
+        for notice in recovered:
+            print(f"note: {notice}")
+        definition = load_definition(args.protocol)  # read under the lock: a concurrent grow is not lost
+        split = args.split if args.split is not None else definition.split
+        queries = read_queries(args.queries, split) if args.queries is not None else None
+        if args.queries is not None:
+            sources["queries"] = [str(source_file(args.queries))]
+        k = args.k if args.k is not None else definition.k
+        growth, added = plan_gap(definition, runs, k, texts, sources, queries)
+        if not added and not growth.documents and not growth.queries:
+            finished = carry_over(args.protocol, definition, qrels_path)
+            print(f"nothing new: every top-{k} pair of the run is in the pools of {args.protocol}; nothing written")
+            if finished:
+                print(
+                    f"finished an interrupted grow: moved {_listed(finished)} to the grown protocol.toml, every label kept"
+                )
+            return 0
+        migrated = apply_gap(args.protocol, growth, added, qrels_path=qrels_path)
     gap_queries = sum(
         1 for q in definition.queries if len(growth.after.documents_of(q)) > len(definition.documents_of(q))
     )
     print(
         f"grew {args.protocol}: +{added} pool pairs in {gap_queries} queries (holes to judge, every existing label "
         f"kept), +{len(growth.documents)} document texts, +{len(growth.queries)} query texts"
-        + ("; the open judging journal was carried over" if migrated else "")
+        + (f"; carried over {_listed(migrated)}" if migrated else "")
     )
     print(f"next: {judge_command(args.protocol, qrels_path)}")
     return 0
@@ -113,27 +122,43 @@ def run_grow(args: argparse.Namespace) -> int:
         raise ContractError("--run needs --corpus PATH: the texts of the run's new documents")
     if args.corpus is None and args.queries is None:
         raise ContractError("nothing to add: give --corpus PATH, --queries PATH or --run PATH --corpus PATH")
-    definition = load_definition(args.protocol)
-    corpus, titles = read_documents(args.corpus) if args.corpus is not None else (None, None)
-    split = args.split if args.split is not None else definition.split
-    queries = read_queries(args.queries, split) if args.queries is not None else None
+    load_definition(args.protocol)  # a broken protocol is named before the inputs are read
+    corpus, titles, notices = read_documents(args.corpus) if args.corpus is not None else (None, None, [])
     runs = [load_run(path, name) for name, path in (parse_run_argument(a, args.protocol) for a in args.run)]
     sources = {
         "corpus": [str(source_file(args.corpus))] if args.corpus is not None else [],
         "queries": [str(source_file(args.queries))] if args.queries is not None else [],
         "runs": [str(run.source) for run in runs],
     }
-    growth = plan_growth(definition, corpus=corpus, queries=queries, runs=runs, sources=sources, titles=titles)
-    if growth.empty:
-        print(f"nothing new: every document and query given is already in {args.protocol}; nothing written")
-        return 0
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
-    migrated = apply_growth(args.protocol, growth, qrels_path=qrels_path)
+    for notice in notices:
+        print(f"notice: {notice}")
+    with growing(args.protocol, qrels_path) as recovered:
+        for notice in recovered:
+            print(f"note: {notice}")
+        definition = load_definition(args.protocol)  # read under the lock: a concurrent grow is not lost
+        split = args.split if args.split is not None else definition.split
+        queries = read_queries(args.queries, split) if args.queries is not None else None
+        growth = plan_growth(definition, corpus=corpus, queries=queries, runs=runs, sources=sources, titles=titles)
+        if growth.empty:
+            finished = carry_over(args.protocol, definition, qrels_path)
+            print(f"nothing new: every document and query given is already in {args.protocol}; nothing added")
+            if finished:
+                print(
+                    f"finished an interrupted grow: moved {_listed(finished)} to the grown protocol.toml, every label kept"
+                )
+            return 0
+        migrated = apply_growth(args.protocol, growth, qrels_path=qrels_path)
     print(
         f"grew {args.protocol}: +{len(growth.documents)} documents, +{len(growth.queries)} queries "
         f"({len(growth.after.documents)} documents, {len(growth.after.queries)} queries); "
         f"{growth.new_pairs} new pairs are holes, every existing label kept"
-        + ("; the open judging journal was carried over" if migrated else "")
+        + (f"; carried over {_listed(migrated)}" if migrated else "")
     )
     print(f"next: {judge_command(args.protocol, qrels_path)}")
     return 0
+
+
+def _listed(journals: list[Path]) -> str:
+    names = ", ".join(journal.name for journal in journals)
+    return f"the open journal {names}" if len(journals) == 1 else f"the open journals {names}"

@@ -158,11 +158,16 @@ def run_judge(args: argparse.Namespace) -> int:
     result = None
     try:
         from rankeval_tui.tui.app import RankevalApp  # textual only once the input is known good
+        from rankeval_tui.tui.hangups import guard_lock
 
+        guard_lock(session.lock)  # released if a hangup's exit wedges on a dead terminal
         result = RankevalApp(args.protocol, qrels_path=qrels_path, start="judge", judge_session=session).run()
     finally:
         # The lock is still held here: the screen never releases it, so the final qrels write
         # and the journal's removal run locked (also after SIGTERM or SIGHUP, which end the app).
+        from rankeval_tui.tui.hangups import app_ended
+
+        app_ended()  # a hangup's watchdog stands down: the app ended, the finish below runs
         code = finish_judging(session, judge_command(args.protocol, args.qrels))
     hangup = result if isinstance(result, int) and result > 128 else 0  # 128 + SIGHUP/SIGTERM
     return code or hangup

@@ -26,7 +26,7 @@ from rankeval_tui.core.files import (
     qrels_to_toml,
     write_qrels,
 )
-from rankeval_tui.core.files.outputs import QRELS
+from rankeval_tui.core.files.outputs import QRELS, RUN
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
@@ -123,7 +123,7 @@ def run_qrels_import(args: argparse.Namespace) -> int:
 
 def run_run_export(args: argparse.Namespace) -> int:
     name, path = parse_run_argument(args.run, args.protocol)
-    check_output(args, inputs=[(path, "the run"), (args.qrels, "the qrels file")])
+    check_output(args, inputs=[(path, "the run"), (args.qrels, "the qrels file")], writes=RUN)
     protocol = load_protocol(args.protocol, args.qrels)
     if args.split is not None:
         protocol = protocol.with_split(args.split)

@@ -16,6 +16,7 @@ from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.preread import Preread
 from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+from rankeval_tui.tui.hangups import app_ended, guard_lock
 from rankeval_tui.tui.judge_screen import JudgeScreen, open_judge_screen
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score_screen import LoadRequest, ScoreScreen
@@ -104,8 +105,10 @@ def run_adjudication_app(protocol_dir: Path, session: AdjudicationSession) -> st
     """Run ``RankevalApp`` in adjudication mode and return the line to tell the user.
 
     Always closes the session (journal stays unless written, lock released), also when the app fails."""
+    guard_lock(session.lock)
     try:
         result = RankevalApp(protocol_dir, start="adjudicate", adjudication_session=session).run()
     finally:
+        app_ended()  # a hangup's watchdog stands down: the session closes normally
         session.close()
     return result if isinstance(result, str) else None

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.annotation.binding import definition_sha256
-from rankeval_tui.core.annotation.growth import apply_growth, plan_growth
+from rankeval_tui.core.annotation.growth import apply_growth, growing, plan_growth
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
@@ -39,9 +39,11 @@ def open_session(directory: Path) -> JudgingSession:
     return JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
 
 
-def grow(directory: Path, **what) -> bool:
-    growth = plan_growth(load_definition(directory), **what)
-    return apply_growth(directory, growth, now=NOW)
+def grow(directory: Path, **what) -> list[Path]:
+    """What ``rankeval-tui grow`` does: read and plan under the locks, then write."""
+    with growing(directory):
+        growth = plan_growth(load_definition(directory), **what)
+        return apply_growth(directory, growth, now=NOW)
 
 
 def test_grow_keeps_every_label_and_leaves_exactly_the_new_pairs_as_holes(partial: Path) -> None:
@@ -87,7 +89,7 @@ def test_an_open_journal_is_carried_over_with_every_entry(partial: Path) -> None
     session.close()  # quit (or killed) before finishing: the journal stays
     journal = partial / "qrels.toml.journal"
     old_lines = journal.read_bytes().split(b"\n")
-    assert grow(partial, corpus={NEW_DOC[0]: NEW_DOC[1]}) is True
+    assert grow(partial, corpus={NEW_DOC[0]: NEW_DOC[1]}) == [journal]
     new_lines = journal.read_bytes().split(b"\n")
     assert new_lines[1:] == old_lines[1:]  # every entry after the header byte for byte
     resumed = open_session(partial)
@@ -161,27 +163,6 @@ def test_a_journal_of_another_protocol_version_is_refused_not_migrated(partial: 
     with pytest.raises(ContractError, match="another version of protocol.toml"):
         grow(partial, corpus={NEW_DOC[0]: NEW_DOC[1]})
     assert files_of(partial) == before
-
-
-def test_an_interrupted_grow_is_finished_by_running_it_again(partial: Path, monkeypatch) -> None:
-    session = open_session(partial)
-    session.label(0)
-    session.close()
-    import rankeval_tui.core.annotation.growth as growth_module
-
-    def killed(*args, **kwargs):
-        raise KeyboardInterrupt  # killed after the journal was migrated, before protocol.toml was written
-
-    monkeypatch.setattr(growth_module, "atomic_write_text", killed)
-    with pytest.raises(KeyboardInterrupt):
-        grow(partial, corpus={NEW_DOC[0]: NEW_DOC[1]})
-    monkeypatch.undo()
-    assert grow(partial, corpus={NEW_DOC[0]: NEW_DOC[1]}) is True
-    resumed = open_session(partial)
-    try:
-        assert resumed.label_of("q:1001", "msmarco_v2.1_doc_00_12345") == 0 and resumed.total == 12
-    finally:
-        resumed.close()
 
 
 def test_the_bundled_demo_is_never_grown() -> None:

@@ -39,11 +39,12 @@ from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, write_qrels
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
+from rankeval_tui.core.files.journal_names import ADJUDICATION_JOURNAL_SUFFIX
+from rankeval_tui.core.files.outputs import refuse_files_being_written
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.wording import counted
 
-# Not the judging journal's suffix: ``judge`` on the same output must never replay these entries.
-JOURNAL_SUFFIX = ".adjudication.journal"
+JOURNAL_SUFFIX = ADJUDICATION_JOURNAL_SUFFIX
 TOOL = "rankeval-tui adjudicate"
 
 
@@ -190,13 +191,14 @@ class AdjudicationSession:
         journal beside the output if there is one. Bad input leaves no lock and no journal."""
         path_a, path_b, output = Path(path_a), Path(path_b), Path(output)
         check_output(output, (path_a, path_b))
+        refuse_files_being_written(output, resumes="adjudication")  # judging would write it when it ends
         a, b = read_pair(definition, path_a, path_b)
         names = (annotator_name(a, path_a.stem), annotator_name(b, path_b.stem))
         if names[0] == names[1]:
             names = (f"{names[0]} ({path_a.name})", f"{names[1]} ({path_b.name})")
         result = agreement(definition, a, b, names, (str(path_a), str(path_b)))
         inputs = [{"file": str(p), "sha256": file_sha256(p)} for p in (path_a, path_b)]
-        the_lock = Lock(output.with_name(output.name + LOCK_SUFFIX)) if lock else None
+        the_lock = Lock(output.with_name(output.name + LOCK_SUFFIX), command="adjudicate") if lock else None
         if the_lock is not None:
             the_lock.acquire(break_lock=break_lock)
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +101,17 @@ def check_binding(header: dict[str, Any], definition: ProtocolDefinition, path: 
             where="line 1",
         )
     changed = changed_parts(header.get("binding"), definition)
-    if changed or header.get("definition_sha256") != definition_sha256(definition):
+    bound = header.get("definition_sha256")
+    if not set(changed) & set(MEANING_PARTS) and (
+        bound in growth_ancestors(definition) or header.get("grown_from") == definition_sha256(definition)
+    ):
+        raise ContractError(
+            "a `rankeval-tui grow` was interrupted before it finished moving this journal to the grown "
+            "protocol.toml; run the same grow again to finish it (every label in the journal is kept; "
+            "do not move the journal away)",
+            file=path,
+        )
+    if changed or bound != definition_sha256(definition):
         raise ContractError(
             f"journal was recorded for another version of protocol.toml: {describe_changes(changed or list(PARTS))}; "
             "its labels would mean something else now; restore protocol.toml or move the journal away",
@@ -128,16 +139,34 @@ def check_same_criterion(provenance: dict[str, Any], definition: ProtocolDefinit
         )
 
 
-def rebind_journal(path: Path, definition: ProtocolDefinition, previous: ProtocolDefinition | None = None) -> None:
-    """Bind an open journal to ``definition`` (a grown protocol), keeping every entry byte for byte.
+def growth_ancestors(definition: ProtocolDefinition) -> set[str]:
+    """The definition hashes protocol.toml records having grown from into ``definition``.
 
-    For ``grow``: new documents or queries keep the meaning of every recorded label, so the
-    header's hashes are replaced (atomically: the old journal or the new one, never a mix).
-    A changed criterion or label scale is refused: those labels would mean something else.
-    With ``previous`` (the definition before growing), the journal must be bound to it or
-    already to ``definition`` (an interrupted grow moved it): a journal of neither is refused.
-    The caller holds the writer lock.
+    Each ``[[provenance.growth]]`` entry records the hash before and after one grow; walking them
+    back from the current hash gives every earlier definition whose labels still mean the same
+    (grow only adds pairs). A journal bound to one of them was left behind by an interrupted
+    grow: the same grow again moves it, and ``judge`` says so instead of "move the journal away".
     """
+    records = definition.provenance.get("growth") if isinstance(definition.provenance, dict) else None
+    back: dict[object, object] = {}
+    for record in records if isinstance(records, list) else []:
+        if isinstance(record, dict):
+            back[record.get("definition_sha256_after")] = record.get("definition_sha256_before")
+    ancestors: set[str] = set()
+    current: object = definition_sha256(definition)
+    while current in back and isinstance(back[current], str) and back[current] not in ancestors:
+        current = back[current]
+        ancestors.add(str(current))
+    return ancestors
+
+
+def needs_rebinding(path: Path, definition: ProtocolDefinition, ancestors: Collection[str] | None = None) -> bool:
+    """Whether the journal at ``path`` must be rebound to ``definition``; raises when it may not be.
+
+    A changed criterion or label scale is refused (those labels would mean something else); with
+    ``ancestors`` (the hashes it may have been recorded for: the definitions the protocol grew
+    from), a journal bound to none of them nor to ``definition`` is refused. Nothing is written,
+    so ``grow`` checks every journal before its first write."""
     header = Journal.read(path).header  # a damaged journal is refused here, as on resume
     if header.get("version") == 1:
         check_binding(header, definition, path)  # raises the version-1 refusal
@@ -150,18 +179,33 @@ def rebind_journal(path: Path, definition: ProtocolDefinition, previous: Protoco
         )
     bound = header.get("definition_sha256")
     if bound == definition_sha256(definition):
-        return  # already bound (an interrupted grow moved it)
-    if previous is not None and bound != definition_sha256(previous):
+        return False  # already bound (an interrupted grow moved it)
+    if ancestors is not None and bound not in ancestors:
         raise ContractError(
             "journal was recorded for another version of protocol.toml; grow only migrates the "
             "journal of the protocol as it is now",
             file=path,
         )
+    return True
+
+
+def rebind_journal(path: Path, definition: ProtocolDefinition, ancestors: Collection[str] | None = None) -> bool:
+    """Bind an open journal to ``definition`` (a grown protocol), keeping every entry byte for byte.
+
+    For ``grow``: new documents or queries keep the meaning of every recorded label, so the
+    header's hashes are replaced (atomically: the old journal or the new one, never a mix).
+    Refused as ``needs_rebinding`` says. Returns whether the journal was rewritten. The caller
+    holds the writer lock.
+    """
+    if not needs_rebinding(path, definition, ancestors):
+        return False
+    header = Journal.read(path).header
     raw = read_input_bytes(path, link=A_JOURNAL)
     lines = raw.split(b"\n")
     first = next(i for i, line in enumerate(lines) if line.strip())  # blank lines before it are harmless
-    header.update(binding_fields(definition), grown_from=bound)
+    header.update(binding_fields(definition), grown_from=header.get("definition_sha256"))
     if "pairs" in header:
         header["pairs"] = definition.pair_count
     lines[first] = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     atomic_write_bytes(path, b"\n".join(lines))
+    return True

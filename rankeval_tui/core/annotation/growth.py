@@ -19,20 +19,23 @@ journal already bound to the grown definition is left as it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
-from rankeval_tui.core.annotation.binding import definition_sha256, rebind_journal
-from rankeval_tui.core.annotation.journal import journal_exists, journal_of
+from rankeval_tui.core.annotation.binding import definition_sha256, growth_ancestors, needs_rebinding, rebind_journal
+from rankeval_tui.core.annotation.journal import journal_of
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
-from rankeval_tui.core.files import PROTOCOL_FILE, QRELS_FILE
+from rankeval_tui.core.files import PROTOCOL_FILE, QRELS_FILE, load_definition
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
+from rankeval_tui.core.files.journal_names import ADJUDICATION_JOURNAL_SUFFIX as ADJUDICATION_SUFFIX
+from rankeval_tui.core.files.journal_names import JUDGING_JOURNAL_SUFFIX as JOURNAL_SUFFIX
 from rankeval_tui.core.files.tomlio import dump_toml, parse_toml, read_utf8
 
 
@@ -151,35 +154,90 @@ def grown_protocol_text(old_text: str, growth: Growth, now: datetime) -> str:
     return f"{old_text}{separator}\n# added by rankeval-tui grow\n{appended}"
 
 
-def migrate_journal(path: Path, growth: Growth) -> bool:
-    """Rebind an open judging journal to the grown definition, keeping every entry byte for byte
-    (``binding.rebind_journal``: refused if the journal is of neither definition, or if the
-    criterion or label scale changed). Returns False when there is no journal."""
-    if not journal_exists(path):
-        return False
-    rebind_journal(path, growth.after, previous=growth.before)
-    return True
+def open_journals(directory: Path, qrels_path: Path) -> list[Path]:
+    """Every open journal a grow must move: those beside the qrels files in the protocol directory
+    (one per annotator: ``qrels-alice.toml.journal``, ``qrels-bob.toml.journal``, adjudication
+    journals) and the one of ``--qrels``, wherever it is. Moving only the given one would lock
+    the other annotators out of their own labels."""
+    found = {path for path in directory.glob(f"*{JOURNAL_SUFFIX}") if path.is_file()}
+    found.update(path for path in (journal_of(qrels_path), adjudication_journal_of(qrels_path)) if path.is_file())
+    return sorted(found)
+
+
+def adjudication_journal_of(qrels_path: Path) -> Path:
+    return qrels_path.with_name(qrels_path.name + ADJUDICATION_SUFFIX)
+
+
+def written_by(journal: Path) -> Path:
+    """The qrels file a journal is written into (its lock is that file's)."""
+    for suffix in (ADJUDICATION_SUFFIX, JOURNAL_SUFFIX):
+        if journal.name.endswith(suffix):
+            return journal.with_name(journal.name[: -len(suffix)])
+    return journal
+
+
+@contextmanager
+def growing(directory: Path, qrels_path: Path | None = None) -> Iterator[list[str]]:
+    """Hold, for the whole grow (read, check, write), the lock of the protocol's qrels.toml (one
+    grow at a time: a second one is refused, so no addition is lost to a read made before the
+    lock) and of every qrels file whose journal the grow moves (no judge writes it meanwhile).
+    Yields the notices of recovered locks. Locks are taken in path order, so two grows never
+    wait on each other crosswise."""
+    qrels_path = qrels_path if qrels_path is not None else directory / QRELS_FILE
+    targets = {directory / QRELS_FILE, qrels_path, *(written_by(j) for j in open_journals(directory, qrels_path))}
+    held: list[Lock] = []
+    try:
+        for target in sorted(targets, key=str):
+            lock = Lock(target.with_name(target.name + LOCK_SUFFIX), command="grow")
+            lock.acquire()
+            held.append(lock)
+        yield [lock.recovered for lock in held if lock.recovered]
+    finally:
+        for lock in reversed(held):
+            lock.release()
+
+
+def carry_over(directory: Path, definition: ProtocolDefinition, qrels_path: Path) -> list[Path]:
+    """Finish an interrupted grow: move every journal still bound to a definition protocol.toml
+    grew from to ``definition``. Returns the journals moved. The caller holds ``growing``."""
+    ancestors = growth_ancestors(definition)
+    journals = [j for j in open_journals(directory, qrels_path) if needs_rebinding(j, definition, ancestors)]
+    for journal in journals:
+        rebind_journal(journal, definition, ancestors)
+    return journals
 
 
 def apply_growth(
     directory: Path, growth: Growth, *, qrels_path: Path | None = None, now: datetime | None = None
-) -> bool:
-    """Write the grown protocol (and migrate the journal) under the qrels lock.
+) -> list[Path]:
+    """Write the grown protocol, then move every open journal to it. The caller holds ``growing``
+    and planned ``growth`` from protocol.toml as read under it.
 
-    Returns whether a journal was carried over. Everything is checked before the first write."""
+    Returns the journals carried over. Everything is checked before the first write (every
+    journal included). protocol.toml is written first: killed before the journals are moved, they
+    are bound to a definition its ``[[provenance.growth]]`` records as grown from, which
+    ``judge``/``validate`` name ("run the same grow again") and the same grow moves."""
     qrels_path = qrels_path if qrels_path is not None else directory / QRELS_FILE
     protocol_path = directory / PROTOCOL_FILE
     refuse_writes_into_demo(protocol_path, "growing")
-    new_text = grown_protocol_text(read_utf8(protocol_path), growth, now or datetime.now(timezone.utc))
+    old_text = read_utf8(protocol_path)
+    if definition_sha256(load_definition(directory)) != definition_sha256(growth.before):
+        raise ContractError("protocol.toml changed since this growth was planned; run grow again", file=protocol_path)
+    new_text = grown_protocol_text(old_text, growth, now or datetime.now(timezone.utc))
     try:
         parse_toml(new_text, protocol_path)
     except ContractError as error:  # e.g. documents written as an inline table: no [documents.ID] may follow
         raise ContractError(f"cannot append the new tables: {error.rule}", file=protocol_path) from None
-    lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX))
-    lock.acquire()
-    try:
-        migrated = migrate_journal(journal_of(qrels_path), growth)
-        atomic_write_text(protocol_path, new_text)
-    finally:
-        lock.release()
-    return migrated
+    return write_grown(directory, growth, new_text, qrels_path)
+
+
+def write_grown(directory: Path, growth: Growth, new_text: str, qrels_path: Path) -> list[Path]:
+    """Write the grown protocol.toml, then move every open journal to it (checked before the
+    write); shared by ``grow`` and ``grow --gap``. The caller holds ``growing``. Returns the
+    journals moved."""
+    ancestors = growth_ancestors(growth.before) | {definition_sha256(growth.before)}
+    journals = [j for j in open_journals(directory, qrels_path) if needs_rebinding(j, growth.after, ancestors)]
+    atomic_write_text(directory / PROTOCOL_FILE, new_text)
+    for journal in journals:
+        rebind_journal(journal, growth.after, ancestors)
+    return journals

@@ -20,13 +20,13 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.files.atomic import fsync_directory
+from rankeval_tui.core.files.journal_names import JUDGING_JOURNAL_SUFFIX as JOURNAL_SUFFIX
 from rankeval_tui.core.files.safe_read import O_NOFOLLOW, entry_exists, kind_of, read_input_bytes, refuse_link
 
 JOURNAL_VERSION = 2
 """Version 2 headers record the hash of each part a label's meaning depends on (``binding.py``)."""
 READABLE_VERSIONS = (1, 2)
 """Version 1 is still read, so that ``binding.check_binding`` can refuse it with a clear reason."""
-JOURNAL_SUFFIX = ".journal"
 A_JOURNAL = "a journal"
 """What ``refuse_link`` calls a journal: one is never opened through a symbolic link."""
 

@@ -43,6 +43,7 @@ from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file, write_qrels
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
+from rankeval_tui.core.files.outputs import refuse_files_being_written
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.wording import pairs_unjudged
 
@@ -85,6 +86,7 @@ class JudgingSession(JudgingState):
         """
         qrels_path = Path(qrels_path)
         refuse_writes_into_demo(qrels_path, "judging")
+        refuse_files_being_written(qrels_path, resumes="judging")  # an adjudication writing it ends later
         if not qrels_path.parent.is_dir():
             raise ContractError("directory of the qrels file does not exist", file=qrels_path)
         the_lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX)) if lock else None

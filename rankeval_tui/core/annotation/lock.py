@@ -35,6 +35,8 @@ class Lock:
     """``PATH.lock`` holding ``{"pid", "host", "started"}``: one judging process per qrels file."""
 
     path: Path
+    command: str = "judge"
+    """What holds the lock (``judge``, ``grow``, ``adjudicate``): recorded so a refusal names it."""
     held: bool = False
     recovered: str | None = None
     """Set when a stale lock of a process that is gone was replaced: the user is told, not left guessing."""
@@ -47,7 +49,12 @@ class Lock:
             self._acquire(break_lock)
 
     def _acquire(self, break_lock: bool) -> None:
-        owner = {"pid": os.getpid(), "host": socket.gethostname(), "started": process_start_time(os.getpid())}
+        owner = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "started": process_start_time(os.getpid()),
+            "command": self.command,
+        }
         try:
             staged = self._stage(json.dumps(owner).encode("utf-8"))
         except OSError as error:  # read-only or full directory: say so, not a traceback
@@ -105,8 +112,9 @@ class Lock:
         try:
             owner = json.loads(b"" if raw is None else raw)
             pid, host, started = int(owner["pid"]), str(owner["host"]), owner.get("started")
+            command = str(owner.get("command", "judge"))
         except (ValueError, KeyError, TypeError, AttributeError):
-            pid, host, started = None, "?", None
+            pid, host, started, command = None, "?", None, "judge"
         here = socket.gethostname()
         state = owner_state(pid, host, started, here)
         if raw is not None and not raw.strip() and self.guarded:
@@ -120,7 +128,9 @@ class Lock:
             return
         if state == "alive":
             raise ContractError(
-                f"locked: another judge process (pid {pid} on {host}) is writing these qrels; refusing a second writer",
+                f"locked: another rankeval-tui {printable_word(command)} (pid {pid} on {host}) is writing these "
+                f"qrels; refusing a second writer; if that process is stuck (its terminal gone), end it with "
+                f"`kill {pid}` (`kill -9 {pid}` if it does not end) and start again: its journal keeps every label",
                 file=self.path,
             )
         if state == "gone":
@@ -137,6 +147,12 @@ class Lock:
         if self.held:
             self.held = False
             remove_quietly(self.path)
+
+
+def printable_word(command: str) -> str:
+    """The command named in a lock file, or ``process`` when it is not a plain word: a lock file
+    is in the protocol directory, so its text is never sent to the terminal as it is."""
+    return command if command.isascii() and command.isalpha() else "process"
 
 
 def publish(staged: Path, path: Path) -> None:

@@ -7,7 +7,8 @@ may come with it (``--corpus``): a pooled protocol scores without them, an annot
 
 protocol.toml is written whole (``definition_to_toml``: a pool is one string, it cannot be
 appended to), with the provenance kept and a ``[[provenance.growth]]`` entry added; under the
-qrels lock, an open judging journal is rebound first, as ``growth.apply_growth`` does.
+``growth.growing`` locks, written first, then every open journal is moved (``growth.write_grown``,
+as ``growth.apply_growth`` does: an interrupted grow is finished by the same grow again).
 """
 
 from __future__ import annotations
@@ -18,15 +19,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rankeval_tui.core.annotation.binding import definition_sha256
-from rankeval_tui.core.annotation.growth import Growth, migrate_journal
-from rankeval_tui.core.annotation.journal import journal_of
-from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
+from rankeval_tui.core.annotation.growth import Growth, write_grown
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 from rankeval_tui.core.files import PROTOCOL_FILE, QRELS_FILE
-from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.protocol_files import definition_to_toml
 
@@ -98,9 +96,10 @@ def query_texts(definition: ProtocolDefinition, queries: Mapping[str, Query], so
     return texted
 
 
-def apply_gap(directory: Path, growth: Growth, added: int, *, qrels_path: Path | None = None) -> bool:
-    """Write the grown pools (journal first, then protocol.toml, under the qrels lock); returns
-    whether an open journal was carried over."""
+def apply_gap(directory: Path, growth: Growth, added: int, *, qrels_path: Path | None = None) -> list[Path]:
+    """Write the grown pools (protocol.toml first, then every open journal moved); returns the
+    journals carried over. The caller holds ``growth.growing`` and planned from protocol.toml as
+    read under it."""
     qrels_path = qrels_path if qrels_path is not None else directory / QRELS_FILE
     protocol_path = directory / PROTOCOL_FILE
     refuse_writes_into_demo(protocol_path, "growing")
@@ -117,11 +116,4 @@ def apply_gap(directory: Path, growth: Growth, added: int, *, qrels_path: Path |
     provenance = dict(growth.after.provenance)
     provenance["growth"] = [*provenance.get("growth", []), record]
     text = definition_to_toml(replace(growth.after, provenance=provenance))
-    lock = Lock(qrels_path.with_name(qrels_path.name + LOCK_SUFFIX))
-    lock.acquire()
-    try:
-        migrated = migrate_journal(journal_of(qrels_path), growth)
-        atomic_write_text(protocol_path, text)
-    finally:
-        lock.release()
-    return migrated
+    return write_grown(directory, growth, text, qrels_path)

@@ -50,12 +50,12 @@ def read_tables(path: Path, name: str) -> dict[str, object]:
     return table
 
 
-def read_documents(path: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """(documents, titles) in file order: ``[documents.ID] text = ..., title = ...`` or any corpus
-    format of ``init``."""
+def read_documents(path: Path) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """(documents, titles, notices) in file order: ``[documents.ID] text = ..., title = ...`` or
+    any corpus format of ``init``; the notices list what a folder corpus did not read, as init does."""
     if not is_protocol_shaped(path):
         corpus = importers.read_corpus(path)
-        return corpus.documents, corpus.titles
+        return corpus.documents, corpus.titles, importers.skipped_notices(path, corpus)
     path = source_file(path)
     documents: dict[str, str] = {}
     titles: dict[str, str] = {}
@@ -67,7 +67,7 @@ def read_documents(path: Path) -> tuple[dict[str, str], dict[str, str]]:
         documents[doc] = checked["text"]
         if "title" in checked:
             titles[doc] = checked["title"]
-    return documents, titles
+    return documents, titles, []
 
 
 def read_queries(path: Path, split: str) -> dict[str, Query]:

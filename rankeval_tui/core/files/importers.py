@@ -33,11 +33,13 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import Query
+from rankeval_tui.core.files.folder_walk import walk_folder
 from rankeval_tui.core.files.protocol_files import check_id
 from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.topics import is_trec_topics, read_trec_topics
 from rankeval_tui.core.files.trec import LabelRule, checked_judgment
+from rankeval_tui.core.files.unicode_text import has_lone_surrogate
 from rankeval_tui.core.wording import json_error
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
@@ -74,9 +76,10 @@ class ImportedCorpus:
     titles: dict[str, str]
     format: str
     skipped_files: tuple[str, ...] = ()
-    """Directory corpora: files that are not .md/.txt (or hidden), reported, never read."""
-    skipped_links: tuple[str, ...] = ()
-    """Directory corpora: symbolic links (to files or folders), reported, never followed."""
+    """Directory corpora: what was not read (other files, hidden ones, unreadable folders ...),
+    by display name, reported, never read."""
+    skip_reasons: dict[str, str] = field(default_factory=dict)
+    """Why each of ``skipped_files`` was not read."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,13 @@ def json_records(text: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not isinstance(record, dict):
             raise ContractError(
                 f"a JSONL record must be an object, got {type(record).__name__}", file=path, where=where
+            )
+        if has_lone_surrogate(record):
+            raise ContractError(
+                "the record holds a lone surrogate (a \\ud800-\\udfff escape without its pair): not text "
+                "that UTF-8 can store; fix the escape",
+                file=path,
+                where=where,
             )
         yield number, record
 
@@ -281,31 +291,25 @@ def read_corpus_directory(directory: Path) -> ImportedCorpus:
     """Every ``.md``/``.txt`` file below ``directory`` (hidden ones aside), in path order.
 
     The ID is the path relative to the directory with ``/`` on every system, so it is the same
-    ID a retriever indexing the folder reports. Other files are listed, not silently ignored.
-    A symbolic link, to a file or a folder, is never followed and is listed too: a linked ``.md``
-    could be any file of the user's (``notes.md -> ~/.ssh/id_rsa`` would become a document's
-    text in a protocol that is then shared), and ``rglob`` never entered linked folders anyway.
+    ID a retriever indexing the folder reports. Everything else is listed with the reason
+    (``folder_walk``), not silently ignored.
     """
+    entries = walk_folder(directory, DIRECTORY_SUFFIXES)
     documents: dict[str, str] = {}
-    skipped: list[str] = []
-    links: list[str] = []
-    for path in sorted(directory.rglob("*")):
-        if path.is_symlink():
-            links.append(path.relative_to(directory).as_posix())
-            continue
-        if not path.is_file():
-            continue
-        relative = path.relative_to(directory).as_posix()
-        if path.suffix not in DIRECTORY_SUFFIXES or any(part.startswith(".") for part in relative.split("/")):
-            skipped.append(relative)
-            continue
+    for relative, path in entries.files:
         check_id("document", relative, file=path, where="the path relative to the corpus directory")
         documents[relative] = read_utf8(path)
+    skipped = tuple(name for name, _ in entries.skipped)
     if not documents:
         corpus_files = [name for name in skipped if "/" not in name and name.startswith("corpus.")]
         hint = f"; a corpus file is there: pass --corpus {directory / corpus_files[0]}" if corpus_files else ""
         raise ContractError(f"no {' or '.join(DIRECTORY_SUFFIXES)} files in the corpus directory{hint}", file=directory)
-    return ImportedCorpus(documents, {}, "directory", tuple(skipped), tuple(links))
+    return ImportedCorpus(documents, {}, "directory", skipped, dict(entries.skipped))
+
+
+def skipped_notices(source: Path, corpus: ImportedCorpus) -> list[str]:
+    """One notice per file of a folder corpus that was not read, with the reason (init, grow)."""
+    return [f"corpus {source}: skipped {name} ({corpus.skip_reasons[name]})" for name in corpus.skipped_files]
 
 
 # ---------------------------------------------------------------- queries

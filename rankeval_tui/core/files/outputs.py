@@ -11,7 +11,10 @@ export``, ``adapt``, ``merge``, ``adjudicate``, ``judge --adjudicate``), checked
 - except what the command exists to write: the commands that write exhaustive labels may write
   the protocol's ``qrels.toml`` (with ``--force`` when it exists: it holds the protocol's labels),
   and ``adapt`` may replace an adapted run in ``runs/`` (one with its provenance sidecar);
-- nothing is written into the bundled demo.
+- nothing is written into the bundled demo;
+- a file a session is still writing (an open judging or adjudication journal beside it) is never
+  replaced, ``--force`` or not: the session writes it when it ends, over whatever was written
+  meanwhile. Only ``adjudicate`` resuming its own adjudication journal goes ahead.
 
 The write itself stays atomic (``core.files.atomic``); this module only decides whether it may happen.
 """
@@ -23,10 +26,11 @@ import stat
 from collections.abc import Collection, Iterable
 from pathlib import Path
 
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
-from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, QRELS_FILE, RUNS_DIR
-from rankeval_tui.core.files.runs import SIDECAR_SUFFIX
+from rankeval_tui.core.files.journal_names import open_journals_of
+from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, QRELS_FILE, RUN_SUFFIXES, RUNS_DIR
+from rankeval_tui.core.files.runs import SIDECAR_SUFFIX, is_adapted_run, run_files
 from rankeval_tui.core.files.safe_read import kind_of
 
 CHUNKS_DIR = "chunks"
@@ -36,6 +40,7 @@ QRELS = "qrels.toml"
 RUN = "run"
 ADAPTED_RUN = "adapted run"
 CHUNK_FILE = "chunk file"
+SIDECAR = "sidecar"
 """The roles a file plays in a protocol directory (``protocol_role``); a command names in
 ``may_replace`` the ones it exists to write."""
 
@@ -79,9 +84,8 @@ def protocol_role(path: Path, protocol: Path) -> str | None:
         return CHUNK_FILE
     if base / RUNS_DIR in entry.parents:
         if entry.name.endswith(SIDECAR_SUFFIX):
-            return ADAPTED_RUN
-        sidecar = entry.with_name(entry.name + SIDECAR_SUFFIX)
-        return ADAPTED_RUN if sidecar.exists() else RUN
+            return ADAPTED_RUN if is_adapted_run(entry.with_name(entry.name[: -len(SIDECAR_SUFFIX)])) else RUN
+        return ADAPTED_RUN if is_adapted_run(entry) else RUN
     return None
 
 
@@ -116,12 +120,17 @@ def check_output_target(
     protocol: Path | None = None,
     inputs: Iterable[tuple[Path, str]] = (),
     may_replace: Collection[str] = (),
+    resumes: str | None = None,
+    writes: str | None = None,
 ) -> None:
     """Raise a ``ContractError`` naming ``output`` and the rule when writing it would replace a
     file it must not; return when the write may go ahead. ``inputs`` are the files the command
-    reads, each with what it is (``"one of the shards"``); ``protocol`` the directory it reads."""
+    reads, each with what it is (``"one of the shards"``); ``protocol`` the directory it reads;
+    ``resumes`` the kind of journal beside ``output`` the command itself resumes (``adjudication``);
+    ``writes`` what the file is when it is a run (``RUN``) or an adapted run's ``SIDECAR``."""
     refuse_writes_into_demo(output, "writing this file")
     refuse_special_output(output)
+    refuse_files_being_written(output, resumes)
     if output.is_dir():
         raise ContractError("is a directory; -o names the file to write", file=output)
     for path, what in inputs:
@@ -137,6 +146,7 @@ def check_output_target(
             "by this command, even with --force: write to another file",
             file=output,
         )
+    refuse_breaking_the_runs(output, writes)
     if force or not os.path.lexists(output):
         return
     if role == QRELS:
@@ -144,3 +154,53 @@ def check_output_target(
             f"exists and holds the labels of protocol {protocol}; pass --force to replace them", file=output
         )
     raise ContractError("exists; pass --force to replace it", file=output)
+
+
+SESSION_WORDS = {
+    "judging": ("is being judged", "finish that judging or move its journal away first"),
+    "adjudication": ("is being adjudicated", "finish that adjudication first (the same adjudicate command resumes it)"),
+}
+
+
+def refuse_files_being_written(output: Path, resumes: str | None = None) -> None:
+    """Refuse ``output`` when a judging or adjudication session is writing it (its journal is
+    open beside it), whatever ``--force`` says; ``resumes`` is the kind this command continues."""
+    for kind, journal in open_journals_of(output).items():
+        if kind != resumes:
+            doing, advice = SESSION_WORDS[kind]
+            raise ContractError(
+                f"{doing} ({journal} is open): {advice}; it writes this file when it ends, over whatever is written now",
+                file=output,
+            )
+
+
+def refuse_breaking_the_runs(output: Path, writes: str | None) -> None:
+    """Refuse an ``-o`` file that a protocol would then read wrongly: a ``*.provenance.json`` name
+    that is no sidecar being written (read as an adapted run's provenance), a file that is no run
+    in a protocol's ``runs/`` with a run extension (read as a run), or a run whose name (its stem)
+    another run in that ``runs/`` already has (``score`` refuses two runs with one name, while
+    the write itself succeeded)."""
+    entry = entry_of(output)
+    if entry.name.endswith(SIDECAR_SUFFIX) and writes != SIDECAR:
+        advice = "name the run itself; its sidecar is written beside it" if writes == RUN else "write to another name"
+        raise ContractError(
+            f"is named like the provenance sidecar of an adapted run (*{SIDECAR_SUFFIX}), which is read as one; {advice}",
+            file=output,
+        )
+    protocol = entry.parent.parent
+    in_runs = entry.parent.name == RUNS_DIR and (protocol / PROTOCOL_FILE).is_file()
+    if not in_runs or entry.suffix not in RUN_SUFFIXES or writes == SIDECAR:
+        return
+    if writes != RUN:
+        raise ContractError(
+            f"is in the {RUNS_DIR}/ of protocol {protocol}, where every {', '.join(RUN_SUFFIXES)} file is read "
+            "as a run; write this file elsewhere",
+            file=output,
+        )
+    for other in run_files(protocol):
+        if other.stem == entry.stem and not same_file(other, output):
+            raise ContractError(
+                f"would be a second run named {quote(entry.stem)} in protocol {protocol} (beside {other}); "
+                "score refuses two runs with one name: choose another file name",
+                file=output,
+            )

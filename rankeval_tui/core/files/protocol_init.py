@@ -16,10 +16,7 @@ this protocol's corpus*; the provenance says how the corpus was chosen.
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -30,8 +27,9 @@ from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_k
-from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text, fsync_directory
-from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries
+from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text
+from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries, skipped_notices
+from rankeval_tui.core.files.init_staging import clean_stale_staging, write_staged
 from rankeval_tui.core.files.protocol_files import (
     PROTOCOL_FILE,
     QRELS_FILE,
@@ -94,6 +92,7 @@ class PlannedProtocol:
 
 
 def check_target(directory: Path) -> None:
+    clean_stale_staging(directory.absolute())  # what a killed init of this target left
     if (directory / PROTOCOL_FILE).exists():
         raise ContractError("a protocol already exists here; init never overwrites one", file=directory / PROTOCOL_FILE)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
@@ -186,10 +185,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         if request.qrels is None
         else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold, request.relevant_values)
     )
-    notices = [f"corpus {request.corpus}: skipped {f} (not .md or .txt)" for f in corpus.skipped_files] + [
-        f"corpus {request.corpus}: skipped {f} (a symbolic link: links in a corpus folder are not followed)"
-        for f in corpus.skipped_links
-    ]
+    notices = skipped_notices(request.corpus, corpus)
 
     queries = dict(imported.queries)
     in_split = [q for q, meta in queries.items() if meta.split == request.split]
@@ -232,9 +228,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
             imported.split_from_file,
             labels,
             runs,
-            plan_sizes(
-                corpus.documents, imported.queries, documents, queries, corpus.skipped_files + corpus.skipped_links
-            ),
+            plan_sizes(corpus.documents, imported.queries, documents, queries, corpus.skipped_files),
         ),
         source=directory / PROTOCOL_FILE,
     )
@@ -365,27 +359,16 @@ def cut_run(run: Run, queries: dict[str, Any], depth: int | None) -> bytes:
 
 
 def write_protocol(plan: PlannedProtocol) -> None:
-    """Write the planned directory beside the target, then rename it into place (atomic)."""
+    """Write the planned directory so that it appears only complete (``init_staging``)."""
     target = plan.directory.absolute()
     check_target(target)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.init-", dir=target.parent))
-    try:
-        staging.chmod(0o777 & ~current_umask())  # mkdtemp's 0700 would hide the protocol from the team
+
+    def fill(staging: Path) -> None:
         atomic_write_text(staging / PROTOCOL_FILE, definition_to_toml(plan.definition))
         if plan.qrels is not None:
             atomic_write_text(staging / QRELS_FILE, qrels_to_toml(plan.qrels, plan.definition))
         (staging / RUNS_DIR).mkdir()
         for name, content in plan.run_files.items():
             atomic_write_bytes(staging / RUNS_DIR / name, content)
-        fsync_directory(staging)
-        os.replace(staging, target)  # an empty target directory is replaced; a nonempty one refuses
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    fsync_directory(target.parent)
 
-
-def current_umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_staged(target, fill)

@@ -9,16 +9,18 @@ chunk maps (``[chunk_to_doc]``). Every loader validates the whole file and raise
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
+from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8, value_error_rule
 from rankeval_tui.core.wording import json_error
 
@@ -92,6 +94,39 @@ def sidecar_hash(run_path: Path) -> str | None:
     if type(value) is not str or not ADAPTER_HASH.fullmatch(value):
         raise ContractError(f"adapter_sha256 must be 64 lowercase hex digits, got {quote(value)}", file=sidecar)
     return value
+
+
+def run_sha256(data: bytes) -> str:
+    """What an adapted run's sidecar records of the run it describes (``run_sha256``)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def is_adapted_run(run_path: Path) -> bool:
+    """Whether ``run_path`` is a run ``adapt`` wrote: its sidecar records the run's own sha256.
+
+    A sidecar alone proves nothing (a planted or copied one would let ``adapt --force`` replace
+    a real run): only one written with this very run counts. Anything unreadable is not one."""
+    sidecar = run_path.with_name(run_path.name + SIDECAR_SUFFIX)
+    try:
+        data = json.loads(read_input_bytes(sidecar))
+        run = read_input_bytes(run_path)
+    except (ContractError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("run_sha256") == run_sha256(run)
+
+
+def check_unique_run_names(runs: Sequence[Run]) -> None:
+    """Refuse two runs with one name (a comparison could not tell them apart), naming both files;
+    ``score`` and ``validate`` both apply it, so they agree."""
+    seen: dict[str, Run] = {}
+    for run in runs:
+        if run.name in seen:
+            raise ContractError(
+                f"two runs are named {quote(run.name)} ({seen[run.name].source} and {run.source}); "
+                "name them with NAME=PATH or rename one file",
+                file=run.source,
+            )
+        seen[run.name] = run
 
 
 def run_text_format(text: str) -> str:

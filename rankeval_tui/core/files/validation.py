@@ -23,7 +23,7 @@ from rankeval_tui.core.files.protocol_files import (
     load_definition,
     read_qrels_tables,
 )
-from rankeval_tui.core.files.runs import load_run
+from rankeval_tui.core.files.runs import check_unique_run_names, load_run
 
 
 @dataclass
@@ -70,6 +70,10 @@ def validate_directory(
         check_qrels_file(result)
     for name, path in run_specs:
         check_run_file(result, name, path)
+    try:
+        check_unique_run_names([run for _, run in result.runs if run is not None])
+    except ContractError as error:  # as score refuses them: validate must not call both runs ok
+        result.problems.append(error)
     return result
 
 
