@@ -8,9 +8,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rankeval_tui.core.annotation.journal import journal_of
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
-from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -199,6 +197,8 @@ def check_output(
         inputs=[(path, what) for path, what in inputs if path is not None],
         may_replace=may_replace,
     )
+    from rankeval_tui.core.annotation.journal import journal_of  # commands that write only
+
     journal = journal_of(target)
     if journal.exists():  # even with --force: the judging session would write over it when it ends
         raise ContractError(
@@ -246,6 +246,8 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
         if names.count(name) > 1:
             raise ContractError(f"two runs are named {quote(name)}; name them with NAME=PATH")
     if args.chunk_map is not None:
+        from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only
+
         mapping = load_chunk_map(args.chunk_map)
         runs = [
             adapt_for_protocol(protocol.definition, mapping, run, map_source=args.chunk_map).as_run(
