@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def modules_after(statement: str) -> set[str]:
     code = f"import sys; {statement}; print('\\n'.join(sys.modules))"
@@ -35,3 +37,79 @@ def test_headless_score_does_not_import_textual():
     loaded = modules_after("from rankeval_tui.cli import build_parser; build_parser()")
     assert "rankeval_tui.cli.score" in loaded
     assert not any(name.split(".")[0] in ("textual", "rich") for name in loaded)
+
+
+# What a plain `score` (a CI step) must not load: the app, numpy (statistics only), the judging and
+# adjudication machinery with its lock (socket, tempfile), the other commands, writers (tomli-w,
+# shutil) and tomllib (the fast TOML path reads the project's files alone). Issue 32 item 2.
+NOT_ON_THE_SCORE_PATH = (
+    "textual",
+    "rich",
+    "numpy",
+    "socket",
+    "tempfile",
+    "shutil",
+    "difflib",
+    "tomli_w",
+    "tomllib",
+    "rankeval_tui.core.annotation.judging",
+    "rankeval_tui.core.annotation.adjudication",
+    "rankeval_tui.core.annotation.lock",
+    "rankeval_tui.core.annotation.journal",
+    "rankeval_tui.core.evaluation.stats",
+    "rankeval_tui.core.evaluation.paired_tests",
+    "rankeval_tui.cli.judge",
+    "rankeval_tui.cli.inspect",
+    "rankeval_tui.cli.init",
+    "rankeval_tui.tui",
+)
+
+RUN_AND_LIST_MODULES = """
+import contextlib, io, sys
+from rankeval_tui.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+if code:
+    sys.exit(code)
+from rankeval_tui.core.files import toml_grammar
+compiled = [name for name, value in vars(toml_grammar).items() if getattr(value, "cache_info", None) and value.cache_info().currsize]
+print("\\n".join([*sys.modules, *("compiled:" + name for name in compiled)]))
+"""
+
+
+def after_score(*args: str, command: str = "score") -> set[str]:
+    """The modules loaded (and the on-first-use patterns compiled) by one ``score`` run on the demo."""
+    demo = Path(__file__).resolve().parent.parent / "protocols" / "help-docs-zh"
+    argv = [sys.executable, "-c", RUN_AND_LIST_MODULES, command, str(demo), *args]
+    return set(subprocess.run(argv, capture_output=True, text=True, check=True).stdout.split())
+
+
+def loaded_of(loaded: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(module for module in loaded if any(module == n or module.startswith(n + ".") for n in names))
+
+
+@pytest.mark.parametrize("args", [(), ("--format", "json"), ("--format", "markdown", "--fractions")])
+def test_a_plain_score_imports_only_what_it_uses(args: tuple[str, ...]) -> None:
+    loaded = after_score(*args)
+    assert "rankeval_tui.cli.score" in loaded and "rankeval_tui.core.evaluation.render" in loaded
+    assert loaded_of(loaded, NOT_ON_THE_SCORE_PATH) == []
+    # patterns only dotted keys, escapes, inline arrays and multi-line strings need (the demo has none)
+    assert sorted(name for name in loaded if name.startswith("compiled:")) == []
+
+
+def test_statistics_import_their_modules_when_asked_for() -> None:
+    """The other side of the test above: asking for statistics loads them (it would pass vacuously
+    if the listing were broken)."""
+    loaded = after_score("--baseline", "fixture_A")
+    assert "rankeval_tui.core.evaluation.stats" in loaded
+    assert loaded_of(loaded, ("textual", "socket", "rankeval_tui.core.annotation.judging")) == []
+
+
+def test_validate_without_a_journal_does_not_load_judging() -> None:
+    """``validate`` (the other CI step) replays an open judging journal, so it needs the judging
+    modules only when there is one; the demo has none."""
+    loaded = after_score(command="validate")
+    assert "rankeval_tui.cli.validate" in loaded
+    assert (
+        loaded_of(loaded, tuple(n for n in NOT_ON_THE_SCORE_PATH if n != "rankeval_tui.core.annotation.journal")) == []
+    )

@@ -9,49 +9,61 @@ exception is a bug and keeps its traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from rankeval_tui import __version__
+from rankeval_tui.cli.commands import COMMAND_MODULES, COMMANDS, summary
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
-
-# Modules under rankeval_tui.cli, one per subcommand (or family of subcommands).
-COMMAND_MODULES = (
-    "init",
-    "score",
-    "validate",
-    "adapt",
-    "agree",
-    "merge",
-    "trec",
-    "inspect",
-    "judge",
-    "adjudicate",
-    "demo",
-    "grow",
-)
 
 APP_COMMAND = "inspect"
 
 
+def terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, by its rule (COLUMNS if a positive integer, else
+    the terminal of ``sys.__stdout__``, else 80), without importing shutil: argparse's formatter
+    does, for every argument added, and shutil brings zlib, bz2 and lzma (~2 ms a start-up)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    if sys.__stdout__ is None:
+        return 80
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
+    except (ValueError, OSError):  # stdout closed, detached or not a terminal
+        return 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, its width from ``terminal_columns`` (the same width, no shutil)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but usage errors are one ``error:`` line (exit 2) like every other error.
+    """argparse, but usage errors are one ``error:`` line (exit 2) like every other error."""
 
-    ``commands`` names the subcommands (argparse has no public way to list them), so ``main``
-    can tell a subcommand from a protocol path.
-    """
-
-    commands: frozenset[str] = frozenset()
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see --help)\n")
 
 
-def build_parser() -> ArgumentParser:
+def build_parser(first_word: str | None = None) -> ArgumentParser:
+    """The command line for an argv that starts with ``first_word``. A command: only its module is
+    imported and only its parsers are built (start-up: twelve modules and their parsers cost a CI
+    step more than scoring a small protocol); anything else (``--help``, a typo, nothing): every
+    command as a parser with only its name and summary, enough to list it and to refuse a typo.
+    None: every command in full, for tests and tools that read every parser."""
     parser = ArgumentParser(
         prog="rankeval-tui",
         description="Offline retrieval evaluation with a fixed, checkable protocol. "
@@ -59,9 +71,14 @@ def build_parser() -> ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"rankeval-tui {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"rankeval_tui.cli.{name}").register(subparsers)
-    parser.commands = frozenset(subparsers.choices or ())  # the subcommand parsers, by name
+    if first_word is None:
+        for module in COMMAND_MODULES:
+            importlib.import_module(f"rankeval_tui.cli.{module}").register(subparsers)
+    elif first_word in COMMANDS:
+        importlib.import_module(f"rankeval_tui.cli.{COMMANDS[first_word][0]}").register(subparsers)
+    else:
+        for command in COMMANDS:
+            subparsers.add_parser(command, help=summary(command), add_help=False)
     return parser
 
 
@@ -86,6 +103,8 @@ def looks_like_path(word: str) -> bool:
 
 def unknown_command(parser: ArgumentParser, word: str, commands: frozenset[str]) -> NoReturn:
     """argparse's "invalid choice" for a mistyped command, with the closest command (difflib)."""
+    import difflib  # only on this error path: a module-level import would cost every start-up
+
     choices = ", ".join(repr(name) for name in sorted(commands))
     close = difflib.get_close_matches(word, sorted(commands), n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else "; to open a protocol directory, give its path (./NAME)"
@@ -107,9 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(argv: list[str]) -> int:
-    parser = build_parser()
-    commands = parser.commands
+    commands = frozenset(COMMANDS)
     argv = normalise(argv, commands)
+    parser = build_parser(argv[0] if argv else "")
     if argv and argv[0] not in commands and not argv[0].startswith("-"):
         unknown_command(parser, argv[0], commands)
     args = parser.parse_args(argv)

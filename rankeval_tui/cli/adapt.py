@@ -10,6 +10,7 @@ import argparse
 import json
 from pathlib import Path
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_output_option, add_protocol_directory, check_output, write_output
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
@@ -19,7 +20,7 @@ from rankeval_tui.core.files.runs import SIDECAR_SUFFIX, run_sha256
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("adapt", help="collapse a chunk run to a document run (first occurrence)")
+    parser = subparsers.add_parser("adapt", help=summary("adapt"))
     add_protocol_directory(parser)
     parser.add_argument("chunk_run", type=Path, metavar="CHUNK_RUN.json")
     parser.add_argument("--chunk-map", type=Path, required=True, metavar="MAP.toml")

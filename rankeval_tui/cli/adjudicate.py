@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_output_option, add_protocol_directory, require_terminal
 from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession
 from rankeval_tui.core.annotation.journal import journal_exists
@@ -23,7 +24,7 @@ from rankeval_tui.core.files.outputs import QRELS, check_output_target
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "adjudicate",
-        help="adjudicate the disagreements of two annotators' qrels (opens the app)",
+        help=summary("adjudicate"),
         description="Queue only the pairs the two files label differently; give each a final 0/1 with a "
         "reason. Decisions are journaled (OUT.adjudication.journal) and survive a crash; the "
         "exhaustive qrels with [adjudication] records and provenance is written when all are "

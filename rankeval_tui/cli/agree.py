@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_directory
 from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
 from rankeval_tui.core.evaluation.render import grid
@@ -17,7 +18,7 @@ from rankeval_tui.core.wording import exact_and_decimal
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "agree",
-        help="inter-annotator agreement (Cohen's kappa) of two qrels files",
+        help=summary("agree"),
         description="Compare two annotators' exhaustive qrels of one protocol: Cohen's kappa overall and per "
         "query (exact, null with a reason where undefined), raw agreement, confusion counts and "
         "every disagreeing pair with both notes. Exit 0 compared, 2 invalid input.",

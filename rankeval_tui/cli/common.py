@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankeval_tui.core.errors import ContractError, describe_os_error
-from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -238,6 +237,8 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
     runs = [load_run(path, name) for name, path in specs]
     check_unique_run_names(runs)
     if args.chunk_map is not None:
+        from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only
+
         mapping = load_chunk_map(args.chunk_map)
         runs = [
             adapt_for_protocol(protocol.definition, mapping, run, map_source=args.chunk_map).as_run(

@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.core.files.demo import copy_demo
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo",
-        help="copy the bundled demo protocol to DIR (to judge or change it)",
+        help=summary("demo"),
         description="Copy the bundled demo protocol (protocol.toml, qrels.toml, runs/, chunks/) to the new "
         "directory DIR. The installed demo itself is never modified: judge the copy with "
         "`rankeval-tui judge DIR`.",

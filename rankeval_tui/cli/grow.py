@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import positive_int
 from rankeval_tui.core.annotation.growth import apply_growth, carry_over, growing, plan_growth
 from rankeval_tui.core.annotation.pool_growth import apply_gap, plan_gap
@@ -22,7 +23,7 @@ from rankeval_tui.core.files.holes import judge_command
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "grow",
-        help="add new documents / queries (or a run's unknown documents) to a protocol; new pairs become holes",
+        help=summary("grow"),
         description="Add to PROTOCOL the documents of --corpus and the queries of --queries that it does not "
         "have yet (with --run: only the documents those runs name that the protocol lacks, their text "
         "from --corpus). Existing labels are all kept; the new pairs are holes to judge with "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import positive_int
 from rankeval_tui.core.files.pooled_init import plan
 from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, write_protocol
@@ -14,7 +15,7 @@ from rankeval_tui.core.files.runs import parse_run_argument
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "init",
-        help="make a protocol directory from a corpus, queries, optional qrels and runs",
+        help=summary("init"),
         description="Read and check everything, then write DIR/protocol.toml, DIR/runs/ and (with --qrels) "
         "DIR/qrels.toml with the imported labels only: every other pair is a hole to judge with "
         "'rankeval-tui judge DIR'. Nothing is written when anything is wrong; an existing protocol is "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import (
     add_baseline_argument,
     add_metrics_argument,
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "inspect",
-        help="open the scoring screen (the default command)",
+        help=summary("inspect"),
         description="Open the app on PROTOCOL: per-query scores, run comparison, "
         "drill-down; the judging screen is a key away.",
     )

@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import (
     add_output_option,
     add_protocol_directory,
@@ -32,7 +33,7 @@ from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "judge",
-        help="judge query-document pairs 0/1 (exhaustive, crash-safe, resumable)",
+        help=summary("judge"),
         description="Judge every query-document pair of PROTOCOL with 1 (relevant) or 0 (not relevant). "
         "Every judgment is fsynced to QRELS.journal before it is shown; run judge again to "
         "resume. When every pair is judged, QRELS is written atomically. An existing complete "

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.agree import locate
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_output_option, add_protocol_directory, check_output
 from rankeval_tui.core.annotation.merge import merge_files
 from rankeval_tui.core.files import load_definition, write_qrels
@@ -16,7 +17,7 @@ from rankeval_tui.core.files.outputs import QRELS
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "merge",
-        help="merge qrels shards of several annotators into one exhaustive qrels",
+        help=summary("merge"),
         description="Merge shards judged on (usually disjoint) query sets. Pairs labeled differently in two "
         "shards are conflicts and pairs judged in no shard are missing: both are listed in full "
         "and nothing is written (exit 2). Agreeing overlaps are fine.",

@@ -7,7 +7,9 @@ import os
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import (
     add_baseline_argument,
     add_metrics_argument,
@@ -19,25 +21,23 @@ from rankeval_tui.cli.common import (
     positive_int,
     protocol_dir,
 )
-from rankeval_tui.core.annotation.adjudication import adjudicated_queries
+from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.bounds import bounds
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
-from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES
+from rankeval_tui.core.evaluation.paired_defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import comparisons, render_json, render_text
 from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
-from rankeval_tui.core.evaluation.stats import (
-    PairedStatistics,
-    paired_statistics,
-    regression_failures,
-)
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.wording import exact_and_decimal
+
+if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
+    from rankeval_tui.core.evaluation.stats import PairedStatistics
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
@@ -149,7 +149,7 @@ def gate_verdict(name: str, failures: list[str]) -> list[str]:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="score runs; table, JSON or Markdown; exit 1 if a gate fails",
+        help=summary("score"),
         description="Score runs against a protocol. Exit 0 scored, 1 a gate failed, 2 invalid input or usage.",
     )
     add_protocol_argument(parser)
@@ -234,7 +234,10 @@ def run_score(args: argparse.Namespace) -> int:
     if args.fail_on_regression and not pairs:
         raise ContractError("--fail-on-regression needs a baseline and at least one candidate run")
     statistics: PairedStatistics | None = None
+    regressions: list[str] = []
     if pairs and wants_statistics(args):
+        from rankeval_tui.core.evaluation.stats import paired_statistics, regression_failures
+
         statistics = paired_statistics(
             pairs,
             test=args.test or "randomization",
@@ -243,11 +246,8 @@ def run_score(args: argparse.Namespace) -> int:
             alpha=args.alpha or DEFAULT_ALPHA,
             both=False,  # the report shows the chosen test only: the other's draws would be wasted
         )
-    regressions = (
-        regression_failures(statistics, max_query_drop=args.max_query_drop)
-        if args.fail_on_regression and statistics is not None
-        else []
-    )
+        if args.fail_on_regression:
+            regressions = regression_failures(statistics, max_query_drop=args.max_query_drop)
     extra: dict[str, object] = {}
     if pairs and choice is not None:
         extra["baseline"] = choice.to_json()

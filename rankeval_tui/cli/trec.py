@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import (
     add_output_option,
     add_protocol_directory,
@@ -34,7 +35,7 @@ from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to
 def register(subparsers: argparse._SubParsersAction) -> None:
     qrels = subparsers.add_parser(
         "qrels",
-        help="qrels in TREC format: export, import",
+        help=summary("qrels"),
         description="Export exhaustive qrels as TREC 'qid 0 docid rel', or import "
         "TREC qrels as exhaustive 0/1 qrels.toml.",
     )
@@ -78,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     run = subparsers.add_parser(
         "run",
-        help="runs in TREC format: export",
+        help=summary("run"),
         description="Export a JSON run as TREC 'qid Q0 docid rank score tag'.",
     )
     run_commands = run.add_subparsers(dest="run_command", metavar="ACTION", required=True, parser_class=type(run))

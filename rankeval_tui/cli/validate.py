@@ -4,16 +4,20 @@ holes per query, and say which command to run next."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
+from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, protocol_dir
-from rankeval_tui.core.annotation.judging import journal_progress
-from rankeval_tui.core.annotation.judging_state import JudgingState
+from rankeval_tui.core.annotation.journal import journal_of
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import parse_run_argument, run_files
 from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
 from rankeval_tui.core.wording import counted
+
+if TYPE_CHECKING:
+    from rankeval_tui.core.annotation.judging_state import JudgingState
 
 DEFAULT_PROBLEM_LIMIT = 20
 HOLE_ROWS_SHOWN = 20
@@ -22,7 +26,7 @@ HOLE_ROWS_SHOWN = 20
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "validate",
-        help="check protocol, qrels and runs; list every problem and the holes left to judge",
+        help=summary("validate"),
         description="Check protocol.toml, the qrels and every run, listing every problem found (up to "
         "--max-problems, then a count), the unjudged pairs (holes) per query and the next command. "
         "Exit 0 when everything is valid and judged, 2 otherwise.",
@@ -61,8 +65,10 @@ def run_validate(args: argparse.Namespace) -> int:
 def read_journal(result: Validation) -> JudgingState | None:
     """The open judging journal beside the qrels, replayed read-only (its labels are not in the
     qrels file until judging ends); a journal ``judge`` would refuse is one more problem."""
-    if result.definition is None:
+    if result.definition is None or not journal_of(result.qrels_path).exists():
         return None
+    from rankeval_tui.core.annotation.judging import journal_progress  # with a journal only: start-up
+
     try:
         return journal_progress(result.definition, result.qrels_path)
     except ContractError as error:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from rankeval_tui.core.evaluation.compare import compare
 from rankeval_tui.core.evaluation.evaluate import Report
-from rankeval_tui.core.evaluation.paired_tests import TEST_ALIASES
+from rankeval_tui.core.evaluation.paired_defaults import TEST_ALIASES
 from rankeval_tui.core.evaluation.stats import MetricStatistics, PairedStatistics, paired_statistics
 
 if TYPE_CHECKING:

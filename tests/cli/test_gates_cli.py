@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10
 from tests.cli.helpers import REPO, assert_one_line_error, run_cli
 
 SEED = REPO / "protocols" / "help-docs-zh"

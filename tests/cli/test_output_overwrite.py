@@ -18,7 +18,7 @@ import tomli_w
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10
 from tests.cli.helpers import assert_one_line_error, run_cli
 
 QUERIES = {"q:1001": "how do I export a page as Markdown?", "q:1002": "how do I import a CSV file?"}

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import rankeval_tui
-from rankeval_tui.core.files.tomlio import tomllib
+from rankeval_tui.core.files.tomllib_compat import tomllib
 from tests.cli.helpers import REPO, run_cli
 from tests.schema_check import SchemaError, validate
 

@@ -29,7 +29,7 @@ from benchmarks.synth import SynthData, SynthSpec, make_data, qrels_toml  # noqa
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate  # noqa: E402
 from rankeval_tui.core.evaluation.metrics import METRIC_IDS, PRIMARY, MetricId  # noqa: E402
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query  # noqa: E402
-from rankeval_tui.core.files.tomlio import tomllib  # noqa: E402  (tomli on Python 3.10)
+from rankeval_tui.core.files.tomllib_compat import tomllib  # noqa: E402  (tomli on Python 3.10)
 
 SEEDS = range(80)
 

@@ -29,7 +29,7 @@ from benchmarks.bench_loading import layout_variants
 from benchmarks.synth import SynthSpec, make_data
 from rankeval_tui.core import files
 from rankeval_tui.core.files import fasttoml, toml_spans
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10, as read_toml
+from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10, as read_toml
 from tests.conftest import SEED_DIR
 from tests.fuzz.harness import CORPUS, KINDS, SUFFIX
 from tests.fuzz.make_corpus import build

@@ -128,7 +128,7 @@ def adjudicate_copy(protocol_dir: Path, tmp_path: Path) -> Path:
 
     from rankeval_tui.core.annotation.adjudication import AdjudicationSession
     from rankeval_tui.core.files import load_definition
-    from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
+    from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10
 
     labels = tomllib.loads((protocol_dir / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
     bob = copy.deepcopy(labels)
@@ -173,7 +173,7 @@ def test_statistics_of_the_seed_equal_score_json(seed_dir: Path) -> None:
     0, 0, +1); with all_empty in the family too, Holm doubles the smaller p exactly as the CLI."""
     from fractions import Fraction
 
-    from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA
+    from rankeval_tui.core.evaluation.paired_defaults import DEFAULT_ALPHA
 
     pair = ScoringSession.load(seed_dir, [(None, seed_dir / "runs" / f"{n}.json") for n in ("fixture_A", "fixture_B")])
     stats = pair.statistics("fixture_A")

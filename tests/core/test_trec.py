@@ -9,7 +9,7 @@ import pytest
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.files import load_protocol, load_run, qrels_to_toml, write_qrels
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10
 from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"

@@ -14,7 +14,7 @@ from typing import Any
 import tomli_w
 from hypothesis import strategies as st
 
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10
 from tests.fuzz.harness import DEMO, KINDS, PLACE, valid_bytes
 
 NASTY_TOKENS = [

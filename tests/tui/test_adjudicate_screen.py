@@ -12,10 +12,11 @@ import pytest
 import tomli_w
 from textual.widgets import DataTable, Input, Static
 
-from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession, adjudicated_queries
+from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
+from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_protocol, read_qrels_file
-from rankeval_tui.core.files.tomlio import tomllib  # tomli on Python 3.10
+from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10
 from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
 from rankeval_tui.tui.app import RankevalApp
 

@@ -284,7 +284,7 @@ point, path, text = sys.argv[1], sys.argv[2], sys.argv[3]
 die = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
 if point == "after-mkstemp":
     real = tempfile.mkstemp
-    atomic.tempfile.mkstemp = lambda **k: (real(**k), die())[0]
+    tempfile.mkstemp = lambda **k: (real(**k), die())[0]  # atomic imports tempfile when it writes
 elif point == "mid-write":
     real_fdopen = os.fdopen
     class Half:

@@ -48,12 +48,6 @@ JOURNAL_SUFFIX = ADJUDICATION_JOURNAL_SUFFIX
 TOOL = "rankeval-tui adjudicate"
 
 
-def adjudicated_queries(qrels: QrelsFile) -> set[str]:
-    """Queries with at least one adjudicated pair: what ``score`` and the scoring screen can
-    mark per query ("labels adjudicated"). Read from the ``[adjudication]`` table only."""
-    return {query for query, row in qrels.adjudication.items() if isinstance(row, dict) and row}
-
-
 def adjudicated_qrels(
     definition: ProtocolDefinition,
     result: Agreement,

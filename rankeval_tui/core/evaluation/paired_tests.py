@@ -16,20 +16,7 @@ from typing import Any, Literal
 
 from rankeval_tui.core.evaluation.draws import masked_sums, resampled_sums, same_length
 from rankeval_tui.core.evaluation.evaluate import exact_fields
-
-TestName = Literal["randomization", "bootstrap"]
-TESTS: tuple[TestName, ...] = ("randomization", "bootstrap")
-TEST_ALIASES: dict[str, TestName] = {
-    "sign-flip": "randomization",
-    "randomization": "randomization",
-    "bootstrap": "bootstrap",
-}
-
-EXACT_MAX_N = 20
-DEFAULT_SAMPLES = 10_000
-DEFAULT_SEED = 0
-DEFAULT_ALPHA = Fraction(1, 20)
-
+from rankeval_tui.core.evaluation.paired_defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, EXACT_MAX_N
 
 # ---------------------------------------------------------------- integer scaling
 

@@ -12,15 +12,17 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, exact_fields
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.wording import counted, exact_and_decimal
+
+if TYPE_CHECKING:  # statistics are computed (and stats imported) only when asked for
+    from rankeval_tui.core.evaluation.stats import PairedStatistics
 
 SCHEMA_VERSION = 1
 SCHEMA_PATH = "rankeval_tui/schema/report.schema.json"

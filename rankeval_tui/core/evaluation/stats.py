@@ -42,16 +42,18 @@ from typing import Any
 
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric
 from rankeval_tui.core.evaluation.evaluate import distinct_objects, exact_fields
-from rankeval_tui.core.evaluation.paired_tests import (
+from rankeval_tui.core.evaluation.paired_defaults import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     EXACT_MAX_N,
     TEST_ALIASES,
     TESTS,
+    TestName,
+)
+from rankeval_tui.core.evaluation.paired_tests import (
     BootstrapResult,
     SignFlipResult,
-    TestName,
     bootstrap,
     bootstraps,
     sign_flip_test,

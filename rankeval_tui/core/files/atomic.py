@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 
@@ -44,6 +43,8 @@ def target_mode(target: Path) -> int:
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to a temp file beside ``path``, fsync it, then rename it over ``path``."""
+    import tempfile  # here, not at start-up: with shutil and random it costs every reading command ~2 ms
+
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     mode = target_mode(target)

@@ -63,39 +63,30 @@ Everything else is delegated, never guessed:
 from __future__ import annotations
 
 import re
-import sys
-from datetime import date, datetime, time
 from itertools import chain, islice
 from typing import Any
 
 from rankeval_tui.core.files.toml_grammar import (
     ARRAY_HEADER,
-    ASSIGNMENT,
     BLANK_OR_COMMENT,
     CLOSE,
-    DOTTED_PAIR,
     HEADER,
     ITEM,
     KEYS,
     PAIR,
-    SCALARS,
     Unsupported,
+    assignment,
+    dotted_pair,
     key_of,
     multiline_string_of,
     scalar_of,
+    scalars,
 )
 from rankeval_tui.core.files.toml_spans import BinaryBodies, section_starts
 from rankeval_tui.core.files.toml_tables import Namespaces
 
-IMMUTABLE = (bool, int, float, str, datetime, date, time)
-"""The types of values a line cache may share between tables (tomllib's scalars)."""
 UNKNOWN = ("", None)
 """The line cache's default: a line not seen yet (a tuple, so the cache stays one type)."""
-
-if sys.version_info >= (3, 11):
-    import tomllib as tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 
 def _value(token: str, lines: list[str], at: int) -> tuple[Any, int]:
@@ -105,7 +96,7 @@ def _value(token: str, lines: list[str], at: int) -> tuple[Any, int]:
     if token.startswith(('"""', "'''")):
         return _multiline_string(token, lines, at)
     if token[0] == "[":
-        return [scalar_of(item.group()) for item in SCALARS.finditer(token, 1)], at
+        return [scalar_of(item.group()) for item in scalars().finditer(token, 1)], at
     return scalar_of(token), at
 
 
@@ -140,10 +131,20 @@ def _multiline_string(token: str, lines: list[str], at: int) -> tuple[str, int]:
 
 def _tomllib(text: str) -> dict[str, Any]:
     """tomllib's answer for a piece of the text, or ``Unsupported`` for anything it refuses."""
+    from rankeval_tui.core.files.tomllib_compat import tomllib  # on first need (tomllib_compat)
+
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError, ValueError):
         raise Unsupported from None
+
+
+def _immutable(value: Any) -> bool:
+    """Whether a line cache may share ``value`` between tables: one of tomllib's scalars. (datetime
+    is imported here, not at start-up: only a value tomllib read, which imported it, can be one.)"""
+    from datetime import date, datetime, time
+
+    return type(value) in (bool, int, float, str, datetime, date, time)
 
 
 def _leaf(parsed: dict[str, Any], path: tuple[str, ...]) -> Any:
@@ -266,7 +267,7 @@ class _Reader:
         line = self.lines[index]
         if line.lstrip(" \t").startswith("["):
             raise Unsupported  # [[arrays of tables]] or a header outside the grammar
-        keys = ASSIGNMENT.match(line)
+        keys = assignment().match(line)
         if keys is None:
             return self.delegate_section(index)
         path = _path(keys)
@@ -278,13 +279,13 @@ class _Reader:
             except Unsupported:
                 return self.delegate_section(index)  # not complete on its own line
         self.namespaces.assign(self.table, path, value)
-        if len(path) == 1 and last == index and type(value) in IMMUTABLE:
+        if len(path) == 1 and last == index and _immutable(value):
             known[line] = (path[0], value)
         return last + 1
 
     def fast_value(self, line: str, index: int) -> tuple[Any, int]:
         """The value of a dotted pair line in the fast grammar, and the index of its last line."""
-        pair = DOTTED_PAIR.fullmatch(line)
+        pair = dotted_pair().fullmatch(line)
         if pair is None:
             raise Unsupported
         return _value(pair.group(1), self.lines, index)

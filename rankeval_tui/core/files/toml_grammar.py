@@ -9,6 +9,8 @@ left to tomllib.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 WS = r"[ \t]*"
@@ -25,8 +27,17 @@ INLINE_ARRAY = rf"\[{WS}(?:{SCALAR}{WS},{WS})*(?:{SCALAR}{WS})?\]"
 TAIL = rf"{WS}(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
 """Trailing whitespace and an optional comment, the end of every header and pair line."""
 
+
+def on_first_use(source: str) -> Callable[[], re.Pattern[str]]:
+    """A pattern compiled the first time it is asked for. Compiling is paid at every start-up for
+    every module-level pattern (``dotted_pair`` alone is 3-4 ms, more than reading the demo), so
+    the patterns only some files need (dotted keys, inline arrays, escapes, multi-line strings)
+    wait until one does; the ones every file needs stay compiled at import."""
+    return cache(lambda: re.compile(source))
+
+
 KEYS = re.compile(KEY)
-SCALARS = re.compile(SCALAR)
+scalars = on_first_use(SCALAR)
 PATH = rf"{KEY}(?:{WS}\.{WS}{KEY})*"
 HEADER = re.compile(rf"{WS}\[{WS}({PATH}){WS}\]{TAIL}")
 ARRAY_HEADER = re.compile(rf"{WS}\[\[{WS}({PATH}){WS}\]\]{TAIL}")
@@ -35,28 +46,28 @@ MULTILINE_START = r"""(?:"{3}|'{3}).*"""
 VALUE = rf"{SCALAR}|{INLINE_ARRAY}|\[(?={WS}$)|{MULTILINE_START}"
 """A value token: a scalar, a one-line array, a multi-line array's ``[``, a multi-line string's start."""
 PAIR = re.compile(rf"{WS}({KEY}){WS}={WS}({VALUE}){TAIL}")
-ASSIGNMENT = re.compile(rf"{WS}({PATH}){WS}=")
+assignment = on_first_use(rf"{WS}({PATH}){WS}=")
 """The keys of a pair line, dotted (``a . "b.c" = ...``) or not, whatever its value."""
-DOTTED_PAIR = re.compile(rf"{WS}{PATH}{WS}={WS}({VALUE}){TAIL}")
+dotted_pair = on_first_use(rf"{WS}{PATH}{WS}={WS}({VALUE}){TAIL}")
 ITEM = re.compile(rf"{WS}({SCALAR}){WS},{TAIL}")
 CLOSE = re.compile(rf"{WS}\]{TAIL}")
 BLANK_OR_COMMENT = re.compile(TAIL)
-ESCAPES = re.compile(ESCAPE)
+escapes = on_first_use(ESCAPE)
 LINE_ENDING_BACKSLASH = r"\\[ \t]*\n[ \t\n]*"
 """In a multi-line basic string, a backslash that ends a line: it and the whitespace and newlines
 after it are dropped."""
 _ML_BASIC_CHAR = r'[^"\\\x00-\x08\x0b-\x1f\x7f]'
 _ML_LITERAL_CHAR = r"[^'\x00-\x08\x0b-\x1f\x7f]"
-ML_BASIC = re.compile(
+ml_basic = on_first_use(
     rf'"""\n?({_ML_BASIC_CHAR}*(?:(?:"{{1,2}}(?!")|{ESCAPE}|{LINE_ENDING_BACKSLASH}){_ML_BASIC_CHAR}*)*"{{0,2}})"""{TAIL}'
 )
 """A multi-line basic string and the tail of its last line (TOML 1.0's ``ml-basic-string``: a
 newline right after the opening delimiter is dropped, one or two quotes may end the body). Runs
 of plain characters alternate with a quote, an escape or a line-ending backslash, each starting
 with a character a run cannot hold, so a match that fails does so in linear time."""
-ML_LITERAL = re.compile(rf"'''\n?({_ML_LITERAL_CHAR}*(?:'{{1,2}}(?!'){_ML_LITERAL_CHAR}*)*'{{0,2}})'''{TAIL}")
+ml_literal = on_first_use(rf"'''\n?({_ML_LITERAL_CHAR}*(?:'{{1,2}}(?!'){_ML_LITERAL_CHAR}*)*'{{0,2}})'''{TAIL}")
 """A multi-line literal string and the tail of its last line (``ml-literal-string``)."""
-ML_ESCAPES = re.compile(rf"{ESCAPE}|{LINE_ENDING_BACKSLASH}")
+ml_escapes = on_first_use(rf"{ESCAPE}|{LINE_ENDING_BACKSLASH}")
 SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r"}
 MAX_DIGITS = 18
 
@@ -80,20 +91,20 @@ def string_of(token: str) -> str:
     body = token[1:-1]
     if token[0] == "'" or "\\" not in body:
         return body
-    return ESCAPES.sub(unescape, body)
+    return escapes().sub(unescape, body)
 
 
 def multiline_string_of(text: str) -> str | None:
     """The value of the multi-line string that ``text`` starts with (its opening delimiter to the
     end of the line that closes it, a tail allowed), or None when ``text`` is not one."""
     if text[0] == "'":
-        literal = ML_LITERAL.fullmatch(text)
+        literal = ml_literal().fullmatch(text)
         return None if literal is None else literal.group(1)
-    basic = ML_BASIC.fullmatch(text)
+    basic = ml_basic().fullmatch(text)
     if basic is None:
         return None
     body = basic.group(1)
-    return body if "\\" not in body else ML_ESCAPES.sub(_unescape_multiline, body)
+    return body if "\\" not in body else ml_escapes().sub(_unescape_multiline, body)
 
 
 def _unescape_multiline(match: re.Match[str]) -> str:

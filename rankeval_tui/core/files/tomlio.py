@@ -7,11 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import tomli_w
-
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import fasttoml
-from rankeval_tui.core.files.fasttoml import tomllib  # tomli on Python 3.10
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
 
@@ -36,6 +33,8 @@ def parse_toml(text: str, path: Path) -> dict[str, Any]:
     fast = fasttoml.loads(text)  # equal to tomllib's result whenever it is not None (test_fasttoml)
     if fast is not None:
         return fast
+    from rankeval_tui.core.files.tomllib_compat import tomllib  # on first need (tomllib_compat)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -56,6 +55,8 @@ def value_error_rule(error: ValueError) -> str:
 
 
 def dump_toml(data: dict[str, Any]) -> str:
+    import tomli_w  # writing only: reading commands (score) do not pay its import and datetime's
+
     return tomli_w.dumps(data)
 
 

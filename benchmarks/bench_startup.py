@@ -1,0 +1,99 @@
+"""Start-up: a CI step on a small protocol against a bare ``python -c pass``, whole processes.
+
+    python benchmarks/bench_startup.py [--runs 20] [--before REV]
+
+Each round runs, in turn (the order rotated every round): ``python -c pass``; the standard
+library the score path cannot do without (argparse, pathlib, dataclasses, fractions, json,
+hashlib: the floor of any Python start-up of this tool); and ``rankeval-tui score`` of the
+bundled demo (table and ``--format json``) and ``validate`` of it, from this checkout and, with
+``--before REV``, from that commit (``git archive``) beside it. Bytecode is cached as an installed
+package has it (PYTHONPYCACHEPREFIX in a temporary directory, one warm-up run of each command).
+
+Printed per command: best / median wall and CPU (user + system) seconds, peak RSS, and the
+median over rounds of the ratio to ``python -c pass`` in the same round (issue 32 item 2: at
+most 2x). Outputs of the two versions are compared: they must be byte-identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.sidebyside import Sample, best_median, checkout, code_env, run_process  # noqa: E402
+
+FLOOR = "import argparse, pathlib, dataclasses, fractions, json, hashlib"
+DEMO = "rankeval_tui/demo/help-docs-zh"
+COMMANDS = {
+    "score DEMO": ["score", DEMO],
+    "score DEMO --format json": ["score", DEMO, "--format", "json"],
+    "validate DEMO": ["validate", DEMO],
+}
+
+
+def cases(roots: dict[str, Path]) -> dict[str, tuple[list[str], Path]]:
+    """Every measured command: its argv and the checkout it runs from (``cwd`` and PYTHONPATH)."""
+    python = sys.executable
+    table: dict[str, tuple[list[str], Path]] = {
+        "python -c pass": ([python, "-c", "pass"], ROOT),
+        "stdlib floor": ([python, "-c", FLOOR], ROOT),
+    }
+    for label, root in roots.items():
+        for name, args in COMMANDS.items():
+            table[f"{name} ({label})"] = ([python, "-m", "rankeval_tui", *args], root)
+    return table
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20, help="rounds (each command once per round)")
+    parser.add_argument("--before", metavar="REV", default=None, help="also run this commit's code, side by side")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="rankeval-pyc-") as pycache:
+        if args.before is None:
+            return measure({"now": ROOT}, Path(pycache), args.runs)
+        with checkout(args.before) as before:
+            return measure({"now": ROOT, args.before[:10]: before}, Path(pycache), args.runs)
+
+
+def measure(roots: dict[str, Path], pycache: Path, runs: int) -> int:
+    table = cases(roots)
+    envs = {name: code_env(root, pycache / name.replace(" ", "_")) for name, (_, root) in table.items()}
+    outputs: dict[str, bytes] = {}
+    for name, (argv, root) in table.items():  # warm-up: bytecode written, files in the page cache
+        outputs[name] = run_process(argv, envs[name], cwd=root).stdout
+    names = list(table)
+    samples: dict[str, list[Sample]] = {name: [] for name in names}
+    for round_ in range(runs):
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            argv, root = table[name]
+            samples[name].append(run_process(argv, envs[name], cwd=root))
+    bare = samples["python -c pass"]
+    print(f"{runs} rounds; best / median; ratio = median over rounds of (command / python -c pass), wall and CPU")
+    print(f"{'command':44} {'wall s':>17} {'CPU s':>17} {'peak MB':>8} {'x bare wall':>11} {'x bare CPU':>10}")
+    for name in names:
+        got = samples[name]
+        wall_ratio = statistics.median(s.wall / b.wall for s, b in zip(got, bare))
+        cpu_ratio = statistics.median(s.cpu / max(b.cpu, 1e-3) for s, b in zip(got, bare))
+        print(
+            f"{name:44} {best_median([s.wall for s in got]):>17} {best_median([s.cpu for s in got]):>17} "
+            f"{max(s.peak_mb for s in got):8.1f} {wall_ratio:11.2f} {cpu_ratio:10.2f}"
+        )
+    if len(roots) > 1:
+        (now, *_), (before, *_) = list(roots), list(roots)[1:]
+        for command in COMMANDS:
+            if outputs[f"{command} ({now})"] != outputs[f"{command} ({before})"]:
+                print(f"OUTPUT DIFFERS: {command}")
+                return 1
+        print("outputs of the two versions: byte-identical")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
