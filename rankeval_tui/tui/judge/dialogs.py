@@ -1,6 +1,6 @@
 """The judging screen's two dialogs: a note for one pair, and the list of judging keys.
 
-Kept apart from ``judge_screen`` so that module stays about judging. Both dialogs size to the
+Kept apart from ``judge.screen`` so that module stays about judging. Both dialogs size to the
 terminal (at most their reading width, never wider than the screen), so they fit 80 columns.
 """
 

@@ -26,9 +26,10 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
-from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
-from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
-from rankeval_tui.tui.judge_messages import (
+from rankeval_tui.tui.judge.dialogs import HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.head import JudgeHead, current_pair_line
+from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
+from rankeval_tui.tui.judge.messages import (
     EVERY_PAIR_JUDGED,
     NOT_ON_SCREEN,
     NOTHING_TO_DO,
@@ -46,8 +47,7 @@ from rankeval_tui.tui.judge_messages import (
     undone,
     write_refused,
 )
-from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
-from rankeval_tui.tui.widgets.judge_head import JudgeHead, current_pair_line
+from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 
