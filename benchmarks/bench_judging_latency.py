@@ -11,11 +11,14 @@ Measured (targets from issue 31: p90 <= 50 ms at every length; first screen <= 1
 - key: ``1``/``0`` pressed -> the first frame drawn (the app's ``post_display_hook``) after the
   journal grew and the session moved to the next document; headless driver, so the terminal's
   own drawing is not included. The first key of each run is a warm-up and is not counted.
+  Between keys the script waits ``--read`` seconds (an annotator reads for 15-60 s): the screen
+  prepares the next document in that time. ``--cold`` turns that off, for the path of a jump
+  (overview, ``g``) to a document nobody prepared.
 - first screen: ``load_definition`` + ``JudgingSession.open`` + the app's first frame, for
   1,000 queries x 1,000 short documents (1M pairs).
 
     /work/venv/bin/python benchmarks/bench_judging_latency.py [--lines 10,100,1000,5000,10000]
-        [--keys 20] [--size 120x36] [--million]
+        [--keys 20] [--size 120x36] [--read 0.2] [--cold] [--million]
 """
 
 from __future__ import annotations
@@ -126,7 +129,7 @@ class FrameClock:
         raise AssertionError("no frame showed the next document")
 
 
-async def key_latencies(directory: Path, keys: int, size: tuple[int, int]) -> list[float]:
+async def key_latencies(directory: Path, keys: int, size: tuple[int, int], read: float, cold: bool) -> list[float]:
     session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="bench")
     app = RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
     clock = FrameClock(app, session)
@@ -134,6 +137,8 @@ async def key_latencies(directory: Path, keys: int, size: tuple[int, int]) -> li
     try:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
+            if cold:  # nothing prepared ahead: every key splits and matches its document then
+                app.screen.prefetch = False  # type: ignore[attr-defined]
             for i in range(keys + 1):
                 assert session.journal is not None
                 before, pair = session.journal.path.stat().st_size, session.current
@@ -143,6 +148,7 @@ async def key_latencies(directory: Path, keys: int, size: tuple[int, int]) -> li
                 if i:  # the first key warms caches (styles, fonts of the first wrapped lines)
                     samples.append(latency)
                 await pilot.pause()
+                await asyncio.sleep(read)  # the annotator reads (15-60 s in TREC; far less here)
     finally:
         session.close()
     return samples
@@ -173,18 +179,25 @@ def main() -> int:
     parser.add_argument("--lines", default="10,100,1000,5000,10000", help="document lengths, comma-separated")
     parser.add_argument("--keys", type=int, default=20, help="keys timed per length (after one warm-up key)")
     parser.add_argument("--size", default="120x36", help="terminal size, COLSxROWS")
+    parser.add_argument("--read", type=float, default=0.2, help="seconds between a frame and the next key")
+    parser.add_argument("--cold", action="store_true", help="no document prepared ahead (a jump, not a label)")
     parser.add_argument("--million", action="store_true", help="also time the first screen of 1,000 x 1,000 pairs")
     args = parser.parse_args()
     cols, rows = (int(n) for n in args.size.split("x"))
     root = Path(tempfile.mkdtemp(prefix="bench-judging-latency-"))
     try:
-        print(f"terminal {cols}x{rows}; {args.keys} keys per length (p90 target 50 ms)")
+        print(
+            f"terminal {cols}x{rows}; {args.keys} keys per length, {args.read} s between keys"
+            f"{', cold (nothing prepared ahead)' if args.cold else ''} (p90 target 50 ms)"
+        )
         print(f"{'lines':>7} {'MB':>6} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  p90/target")
         for lines in (int(n) for n in args.lines.split(",")):
             directory = root / f"lines-{lines}"
             write_protocol(directory, lines, docs=args.keys + 2)
             megabytes = (directory / "protocol.toml").stat().st_size / 1e6
-            ms = [s * 1000 for s in asyncio.run(key_latencies(directory, args.keys, (cols, rows)))]
+            ms = [
+                s * 1000 for s in asyncio.run(key_latencies(directory, args.keys, (cols, rows), args.read, args.cold))
+            ]
             p90 = percentile(ms, 0.9)
             print(
                 f"{lines:>7} {megabytes:>6.1f} {statistics.median(ms):>8.1f} {p90:>8.1f} {max(ms):>8.1f}  {p90 / 50:.2f}"

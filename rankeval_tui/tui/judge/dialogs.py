@@ -44,6 +44,27 @@ class NoteScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class FindScreen(ModalScreen[str | None]):
+    """Text to find in the document (folded as the query's terms are, matched anywhere)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="find.cancel")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="find-dialog"):
+            yield Static("Find in this document\nEnter finds, empty returns to the query's terms, Esc cancels")
+            yield Input(self.text, placeholder="any text, in any case", id="find-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 JUDGING_FOOTNOTE = (
     "A pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
     "Every change is fsynced to the journal before it is shown."

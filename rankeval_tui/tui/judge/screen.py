@@ -11,22 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
+from rankeval_tui.core.annotation.term_match import Matcher
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
-from rankeval_tui.tui.judge.dialogs import HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.dialogs import FindScreen, HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.document_view import DocumentView, PreparedDocument, prepare
 from rankeval_tui.tui.judge.head import JudgeHead, current_pair_line
 from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
 from rankeval_tui.tui.judge.messages import (
@@ -34,8 +33,10 @@ from rankeval_tui.tui.judge.messages import (
     NOT_ON_SCREEN,
     NOTHING_TO_DO,
     dispute_toggled,
+    find_result,
     journal_not_written,
     label_recorded,
+    match_step,
     note_changed,
     position_not_saved,
     qrels_not_written,
@@ -49,6 +50,9 @@ from rankeval_tui.tui.judge.messages import (
 )
 from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
+
+PREPARED_KEPT = 4
+"""Documents kept prepared: the current pair, the next, the previous, and the one just left."""
 
 
 class JudgeScreen(Screen[None]):
@@ -66,6 +70,10 @@ class JudgeScreen(Screen[None]):
         self.exit_app_on_quit = exit_app_on_quit
         self._write_worker: Worker[None] | None = None
         self._was_complete = session.complete
+        self._matcher: tuple[str | None, Matcher] = (None, Matcher((), prefix=True))
+        self._prepared: dict[tuple[str, str], PreparedDocument] = {}
+        self.prefetch = True
+        """Whether the pairs around the current one are prepared ahead (off only to benchmark the cold path)."""
 
     # ------------------------------------------------------------ layout
 
@@ -73,15 +81,14 @@ class JudgeScreen(Screen[None]):
         yield Header(show_clock=False)
         yield JudgeHead(self.session.definition.relevance, self.session.total)
         yield Static(id="judge-pair")
-        with VerticalScroll(id="judge-doc"):
-            yield Static(id="judge-doc-text")
+        yield DocumentView(id="judge-doc")
         yield Static(id="judge-status")
         yield PinnedFooter(("help", "quit_judging"))
 
     def on_mount(self) -> None:
         session = self.session
         self.title, self.sub_title = f"judging {session.definition.name}", session_subtitle(session)
-        self.query_one("#judge-doc", VerticalScroll).focus()
+        self.query_one(DocumentView).focus()
         if self.exit_app_on_quit:
             exit_on_hangup(self.app)  # SIGHUP/SIGTERM: the judge command then finishes, locked
         for warning in session.warnings:
@@ -113,8 +120,29 @@ class JudgeScreen(Screen[None]):
             return
         query, doc = pair
         self.query_one(JudgeHead).show_query(query, self.session)
-        self.query_one("#judge-doc-text", Static).update(document_text(self.session.definition, doc))
-        self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
+        self.query_one(DocumentView).show(self.prepared(query, doc))
+        if self.prefetch:
+            self.call_after_refresh(self.prepare_neighbours)
+
+    def prepared(self, query: str, doc: str) -> PreparedDocument:
+        """The pair's document split and matched: from the cache (prepared while the annotator
+        read the pair before), else now. The cache holds the pairs around the current one."""
+        found = self._prepared.get((query, doc))
+        if found is None:
+            definition = self.session.definition
+            if self._matcher[0] != query:  # most moves stay within one query
+                self._matcher = (query, Matcher.for_query(definition.queries[query].text))
+            found = prepare(definition.documents[doc], definition.titles.get(doc), self._matcher[1])
+            self._prepared[(query, doc)] = found
+            while len(self._prepared) > PREPARED_KEPT:
+                del self._prepared[next(iter(self._prepared))]
+        return found
+
+    def prepare_neighbours(self) -> None:
+        """Prepare the next pair (where a label moves) and the previous one (undo, ←) now, in
+        the reading time, so the key that shows them draws a screenful and nothing more."""
+        for pair in neighbours(self.session):
+            self.prepared(*pair)
 
     def set_status(self, text: str) -> None:
         self.query_one("#judge-status", Static).update(text)
@@ -135,7 +163,7 @@ class JudgeScreen(Screen[None]):
     def document_lines_on_screen(self) -> int:
         """How many lines of the document box the terminal shows (0: none, the box is squeezed
         out by a small terminal or an unfolded need)."""
-        box = self.query_one("#judge-doc", VerticalScroll)
+        box = self.query_one(DocumentView)
         return box.content_region.intersection(self.region).height
 
     def action_label(self, value: int) -> None:
@@ -195,6 +223,18 @@ class JudgeScreen(Screen[None]):
 
         self.app.push_screen(OverviewScreen(self.session), jump)
 
+    def action_find(self) -> None:
+        def found(text: str | None) -> None:
+            if text is not None:
+                self.set_status(find_result(text, self.query_one(DocumentView).search(text)))
+
+        self.app.push_screen(FindScreen(self.query_one(DocumentView).searched or ""), found)
+
+    def action_step_match(self, direction: int) -> None:
+        view = self.query_one(DocumentView)
+        wrapped = view.step_match(direction)
+        self.set_status(match_step(view.searched, wrapped, direction))
+
     def action_toggle_need(self) -> None:
         self.query_one(JudgeHead).toggle_fold()
 
@@ -240,12 +280,23 @@ class JudgeScreen(Screen[None]):
             self.app.notify(message)
 
 
-def document_text(definition: ProtocolDefinition, doc: str) -> Text:
-    """The document as the annotator reads it: its title (where the source had one) in bold
-    above the text, so a title-only hint is judged together with the body it heads."""
-    title = definition.titles.get(doc)
-    body = Text(definition.documents[doc])
-    return Text.assemble((title, "bold"), "\n\n", body) if title else body
+def neighbours(session: JudgingSession) -> list[tuple[str, str]]:
+    """The pairs just after and just before the current one in display order (a label moves to
+    the next; with ``--holes-first`` it may jump elsewhere, and that pair is prepared when shown)."""
+    found = []
+    query, docs = session.current[0], session.docs_of[session.current[0]]
+    qi, di = session.query_index, session.doc_index
+    if di + 1 < len(docs):
+        found.append((query, docs[di + 1]))
+    elif qi + 1 < len(session.query_ids):
+        following = session.query_ids[qi + 1]
+        found.append((following, session.docs_of[following][0]))
+    if di > 0:
+        found.append((query, docs[di - 1]))
+    elif qi > 0:
+        preceding = session.query_ids[qi - 1]
+        found.append((preceding, session.docs_of[preceding][-1]))
+    return found
 
 
 def open_judge_screen(app: App) -> None:
