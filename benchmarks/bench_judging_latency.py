@@ -138,7 +138,7 @@ async def key_latencies(directory: Path, keys: int, size: tuple[int, int], read:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             if cold:  # nothing prepared ahead: every key splits and matches its document then
-                app.screen.prefetch = False  # type: ignore[attr-defined]
+                app.screen.documents.ahead = False  # type: ignore[attr-defined]
             for i in range(keys + 1):
                 assert session.journal is not None
                 before, pair = session.journal.path.stat().st_size, session.current

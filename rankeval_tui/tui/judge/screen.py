@@ -20,12 +20,12 @@ from textual.widgets import Header, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
-from rankeval_tui.core.annotation.term_match import Matcher
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge.dialogs import FindScreen, HelpScreen, NoteScreen
-from rankeval_tui.tui.judge.document_view import DocumentView, PreparedDocument, prepare
+from rankeval_tui.tui.judge.document_text import PreparedDocuments
+from rankeval_tui.tui.judge.document_view import DocumentView
 from rankeval_tui.tui.judge.head import JudgeHead, current_pair_line
 from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
 from rankeval_tui.tui.judge.messages import (
@@ -51,9 +51,6 @@ from rankeval_tui.tui.judge.messages import (
 from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
-PREPARED_KEPT = 4
-"""Documents kept prepared: the current pair, the next, the previous, and the one just left."""
-
 
 class JudgeScreen(Screen[None]):
     """Judge every query-document pair of a protocol with 1 / 0."""
@@ -70,10 +67,7 @@ class JudgeScreen(Screen[None]):
         self.exit_app_on_quit = exit_app_on_quit
         self._write_worker: Worker[None] | None = None
         self._was_complete = session.complete
-        self._matcher: tuple[str | None, Matcher] = (None, Matcher((), prefix=True))
-        self._prepared: dict[tuple[str, str], PreparedDocument] = {}
-        self.prefetch = True
-        """Whether the pairs around the current one are prepared ahead (off only to benchmark the cold path)."""
+        self.documents = PreparedDocuments(session)
 
     # ------------------------------------------------------------ layout
 
@@ -120,29 +114,8 @@ class JudgeScreen(Screen[None]):
             return
         query, doc = pair
         self.query_one(JudgeHead).show_query(query, self.session)
-        self.query_one(DocumentView).show(self.prepared(query, doc))
-        if self.prefetch:
-            self.call_after_refresh(self.prepare_neighbours)
-
-    def prepared(self, query: str, doc: str) -> PreparedDocument:
-        """The pair's document split and matched: from the cache (prepared while the annotator
-        read the pair before), else now. The cache holds the pairs around the current one."""
-        found = self._prepared.get((query, doc))
-        if found is None:
-            definition = self.session.definition
-            if self._matcher[0] != query:  # most moves stay within one query
-                self._matcher = (query, Matcher.for_query(definition.queries[query].text))
-            found = prepare(definition.documents[doc], definition.titles.get(doc), self._matcher[1])
-            self._prepared[(query, doc)] = found
-            while len(self._prepared) > PREPARED_KEPT:
-                del self._prepared[next(iter(self._prepared))]
-        return found
-
-    def prepare_neighbours(self) -> None:
-        """Prepare the next pair (where a label moves) and the previous one (undo, ←) now, in
-        the reading time, so the key that shows them draws a screenful and nothing more."""
-        for pair in neighbours(self.session):
-            self.prepared(*pair)
+        self.query_one(DocumentView).show(self.documents.get(query, doc))
+        self.call_after_refresh(self.documents.prepare_neighbours)  # after this frame, while the annotator reads
 
     def set_status(self, text: str) -> None:
         self.query_one("#judge-status", Static).update(text)
@@ -278,25 +251,6 @@ class JudgeScreen(Screen[None]):
         else:
             self.dismiss(None)
             self.app.notify(message)
-
-
-def neighbours(session: JudgingSession) -> list[tuple[str, str]]:
-    """The pairs just after and just before the current one in display order (a label moves to
-    the next; with ``--holes-first`` it may jump elsewhere, and that pair is prepared when shown)."""
-    found = []
-    query, docs = session.current[0], session.docs_of[session.current[0]]
-    qi, di = session.query_index, session.doc_index
-    if di + 1 < len(docs):
-        found.append((query, docs[di + 1]))
-    elif qi + 1 < len(session.query_ids):
-        following = session.query_ids[qi + 1]
-        found.append((following, session.docs_of[following][0]))
-    if di > 0:
-        found.append((query, docs[di - 1]))
-    elif qi > 0:
-        preceding = session.query_ids[qi - 1]
-        found.append((preceding, session.docs_of[preceding][-1]))
-    return found
 
 
 def open_judge_screen(app: App) -> None:

@@ -15,6 +15,7 @@ import pytest
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
+from tests.tui.long_document import write_long_protocol
 
 SIZE = (120, 36)
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((140, 40), id="140x40")]
@@ -99,3 +100,17 @@ def test_judging_screen_on_imported_labels_80x24(snap_compare, imported_app: Ran
 def test_overview_with_imported_labels(snap_compare, imported_app: RankevalApp) -> None:
     """Imported labels drawn in their own style beside the annotator's; the legend says which."""
     assert snap_compare(imported_app, press=["left", "1", "o"], terminal_size=SIZE)
+
+
+@pytest.fixture()
+def long_document_app(tmp_path: Path) -> RankevalApp:
+    """A 2,000-line document opened on its best passage (line 1,173), query terms highlighted."""
+    directory = write_long_protocol(tmp_path / "long")
+    session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
+    return RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_long_document_with_highlights(snap_compare, long_document_app: RankevalApp, size: tuple[int, int]) -> None:
+    """Opened on the passage, the border saying so and where; ``m`` then marks the current match."""
+    assert snap_compare(long_document_app, press=["m"], terminal_size=size)
