@@ -90,16 +90,14 @@ class DocumentView(Widget, can_focus=True):
             self.opened_on = line - self.head
             self.scroll_to_line(line)
 
-    @property
-    def searched(self) -> str | None:
-        return self.matches.searched
-
     def search(self, text: str) -> int:
         """Find ``text`` (folded, anywhere); paint its matches and go to the first one below the
         view's top. Returns how many there are. An empty text returns to the query's matches."""
         count = self.matches.search(text, self.lines, self.head)
-        self.spans = self.document.spans if self.searched is None else painted(self.matches.found, "document--found")
-        if self.searched is not None and count:
+        self.spans = (
+            self.document.spans if self.matches.searched is None else painted(self.matches.found, "document--found")
+        )
+        if self.matches.searched is not None and count:
             self.step_match(1, from_line=self.top[0] - 1)
         else:
             self.refresh_view()

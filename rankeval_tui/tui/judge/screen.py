@@ -201,12 +201,12 @@ class JudgeScreen(Screen[None]):
             if text is not None:
                 self.set_status(find_result(text, self.query_one(DocumentView).search(text)))
 
-        self.app.push_screen(FindScreen(self.query_one(DocumentView).searched or ""), found)
+        self.app.push_screen(FindScreen(self.query_one(DocumentView).matches.searched or ""), found)
 
     def action_step_match(self, direction: int) -> None:
         view = self.query_one(DocumentView)
         wrapped = view.step_match(direction)
-        self.set_status(match_step(view.searched, wrapped, direction))
+        self.set_status(match_step(view.matches.searched, wrapped, direction))
 
     def action_toggle_need(self) -> None:
         self.query_one(JudgeHead).toggle_fold()
