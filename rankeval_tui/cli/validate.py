@@ -8,6 +8,7 @@ import argparse
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, protocol_dir
 from rankeval_tui.core.annotation.judging import journal_progress
 from rankeval_tui.core.annotation.judging_state import JudgingState
+from rankeval_tui.core.annotation.pace import Pace, pace_line
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import parse_run_argument, run_files
@@ -118,3 +119,8 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             f"{result.qrels_path.name} is written when judging "
             + ("finishes" if journal.complete else "finishes with every pair judged")
         )
+        print(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.clock.pace())} (this journal)")
+    provenance = result.qrels.provenance if result.qrels is not None else {}
+    recorded = Pace.from_provenance(provenance.get("pace"))
+    if recorded is not None:
+        print(f"pace: {provenance.get('annotator', 'annotator')}: {pace_line(recorded)} ({result.qrels_path.name})")

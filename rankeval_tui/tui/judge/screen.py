@@ -20,13 +20,14 @@ from textual.widgets import Header, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
+from rankeval_tui.core.annotation.pace import time_left
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge.dialogs import FindScreen, HelpScreen, NoteScreen
 from rankeval_tui.tui.judge.document_text import PreparedDocuments
 from rankeval_tui.tui.judge.document_view import DocumentView
-from rankeval_tui.tui.judge.head import JudgeHead, current_pair_line
+from rankeval_tui.tui.judge.head import JudgeHead, StatusRow, current_pair_line
 from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
 from rankeval_tui.tui.judge.messages import (
     EVERY_PAIR_JUDGED,
@@ -76,7 +77,7 @@ class JudgeScreen(Screen[None]):
         yield JudgeHead(self.session.definition.relevance, self.session.total)
         yield Static(id="judge-pair")
         yield DocumentView(id="judge-doc")
-        yield Static(id="judge-status")
+        yield StatusRow(id="judge-status-row")
         yield PinnedFooter(("help", "quit_judging"))
 
     def on_mount(self) -> None:
@@ -105,6 +106,7 @@ class JudgeScreen(Screen[None]):
         self.pair = session.current
         self.query_one("#judge-pair", Static).update(current_pair_line(session))
         self.query_one(JudgeHead).show_progress(*session.query_progress(session.current[0]), session.judged)
+        self.query_one("#judge-pace", Static).update(time_left(session.remaining, session.clock.recent_seconds()))
         if session.complete and not self._was_complete:
             self.write_when_complete()
         self._was_complete = session.complete
@@ -205,8 +207,7 @@ class JudgeScreen(Screen[None]):
 
     def action_step_match(self, direction: int) -> None:
         view = self.query_one(DocumentView)
-        wrapped = view.step_match(direction)
-        self.set_status(match_step(view.matches.searched, wrapped, direction))
+        self.set_status(match_step(view.matches.searched, view.step_match(direction), direction))
 
     def action_toggle_need(self) -> None:
         self.query_one(JudgeHead).toggle_fold()

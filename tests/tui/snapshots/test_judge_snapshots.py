@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from rankeval_tui.core.annotation import journal as journal_module
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
@@ -41,6 +42,23 @@ KEYS = [
     *"retry after a broken download",
     "enter",
 ]
+
+
+class SteppingClock:
+    """The journal's clock in snapshots: 14 s between entries, so the pace shown ("~... left at
+    14 s/judgment") is the same on every machine instead of the test's milliseconds."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def time(self) -> float:
+        self.now += 14.0
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def stepping_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(journal_module, "time", SteppingClock())
 
 
 @pytest.fixture()
