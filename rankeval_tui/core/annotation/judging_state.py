@@ -124,6 +124,12 @@ class JudgingState:
                 else f"{counted(self.imported.unreviewed, 'imported label')} (from {self.imported.source}, marked "
                 "'imported' on screen; review or change them freely)"
             )
+        elif self.judged and self.resumed:  # the journal's labels (a preloaded file's are in it too)
+            start = (
+                f"{self.judged} resumed"
+                if compact
+                else f"{counted(self.judged, 'label')} resumed from {self.journal_path.name}"
+            )
         elif self.judged:
             start = (
                 f"{self.judged} preloaded"
