@@ -36,7 +36,7 @@ from rankeval_tui.core.annotation.journal import JOURNAL_VERSION
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
+from rankeval_tui.tui.judge.label_matrix import LabelMatrix
 
 SIZE = (120, 36)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_directory
 from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
+from rankeval_tui.core.annotation.pace import pace_line
 from rankeval_tui.core.evaluation.render import grid
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.wording import exact_and_decimal
@@ -55,7 +56,13 @@ def render_agreement(result: Agreement) -> str:
     """People's view of an ``Agreement``; every number is read from it, none recomputed."""
     a, b = result.annotators
     c = result.overall
-    lines = [who("A", a, result.sources[0]), who("B", b, result.sources[1]), ""]
+    lines = [who("A", a, result.sources[0]), who("B", b, result.sources[1])]
+    if any(result.paces):  # judged with timestamps: how fast each annotator went
+        lines += [
+            f"pace {side}: {pace_line(pace) if pace else 'not recorded in this file'}"
+            for side, pace in zip("AB", result.paces, strict=True)
+        ]
+    lines.append("")
     lines += grid(
         ["", "B=1", "B=0"], [["A=1", str(c.a1_b1), str(c.a1_b0)], ["A=0", str(c.a0_b1), str(c.a0_b0)]], markdown=False
     )

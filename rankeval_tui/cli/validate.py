@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, protocol_dir
-from rankeval_tui.core.annotation.journal import journal_of
+from rankeval_tui.core.annotation.journal import journal_exists, journal_of
+from rankeval_tui.core.annotation.pace import Pace, pace_line
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import parse_run_argument, run_files
@@ -65,11 +66,13 @@ def run_validate(args: argparse.Namespace) -> int:
 def read_journal(result: Validation) -> JudgingState | None:
     """The open judging journal beside the qrels, replayed read-only (its labels are not in the
     qrels file until judging ends); a journal ``judge`` would refuse is one more problem."""
-    if result.definition is None or not journal_of(result.qrels_path).exists():
+    if result.definition is None:
         return None
-    from rankeval_tui.core.annotation.judging import journal_progress  # with a journal only: start-up
-
     try:
+        if not journal_exists(journal_of(result.qrels_path)):  # a link there is refused, even dangling
+            return None
+        from rankeval_tui.core.annotation.judging import journal_progress  # with a journal only: start-up
+
         return journal_progress(result.definition, result.qrels_path)
     except ContractError as error:
         result.problems.append(error)
@@ -126,3 +129,8 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             f"{result.qrels_path.name} is written when judging "
             + ("finishes" if journal.complete else "finishes with every pair judged")
         )
+        print(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.clock.pace())} (this journal)")
+    provenance = result.qrels.provenance if result.qrels is not None else {}
+    recorded = Pace.from_provenance(provenance.get("pace"))
+    if recorded is not None:
+        print(f"pace: {provenance.get('annotator', 'annotator')}: {pace_line(recorded)} ({result.qrels_path.name})")

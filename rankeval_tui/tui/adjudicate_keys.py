@@ -1,6 +1,6 @@
 """The adjudication screen's keys, declared once: its BINDINGS, footer and ? help.
 
-Why a module: as for the judging screen (``judge_keys``), the declarations change for other
+Why a module: as for the judging screen (``judge.keys``), the declarations change for other
 reasons than the screen's behaviour; the ids (``adjudicate.*``) are what tests and keymaps name.
 """
 

@@ -234,3 +234,15 @@ def test_next_unjudged_wraps_and_skips_judged(blank: Path) -> None:
     session.goto("q5", "d6")
     assert session.next_unjudged() and session.current == ("q1", "d4")
     session.close()
+
+
+def test_resume_says_the_labels_came_from_the_journal_not_from_qrels(blank: Path) -> None:
+    """Issue 31: on resume the screen said '2 preloaded' / 'preloaded from qrels.toml'."""
+    session = JudgingSession.open(load_definition(blank), blank / "qrels.toml", annotator="alice")
+    session.label(1)
+    session.label(0)
+    session.close()
+    resumed = JudgingSession.open(load_definition(blank), blank / "qrels.toml")
+    assert resumed.start_summary(compact=True) == "2 resumed · 28 of 30 to judge · where you left off"
+    assert resumed.start_summary().startswith("2 labels resumed from qrels.toml.journal; 28 of 30 pairs remain")
+    resumed.close()

@@ -21,7 +21,7 @@ from rankeval_tui.core.annotation.journal import Journal
 from rankeval_tui.core.annotation.judging import JudgingSession, journal_progress
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.files.tomlio import tomllib
+from rankeval_tui.core.files.tomllib_compat import tomllib
 from tests.cli.helpers import assert_one_line_error, run_cli
 
 

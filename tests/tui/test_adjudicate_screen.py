@@ -476,7 +476,7 @@ def test_changed_decision_after_a_write_keeps_the_journal_until_written(definiti
 async def test_help_and_quit_stay_in_the_footer_and_help_lists_every_key(definition, files, size):
     from textual.widgets._footer import FooterKey
 
-    from rankeval_tui.tui.judge_dialogs import HelpScreen
+    from rankeval_tui.tui.judge.dialogs import HelpScreen
 
     a, b, out = files
     async with adjudicating(definition, a, b, out, size) as (app, session, pilot):

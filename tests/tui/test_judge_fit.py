@@ -14,11 +14,11 @@ from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.wording import counted, floored_percent, pairs_unjudged
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
-from rankeval_tui.tui.judge_screen import JudgeScreen
-from rankeval_tui.tui.overview_screen import OverviewScreen
-from rankeval_tui.tui.widgets.judge_head import progress_text
-from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
+from rankeval_tui.tui.judge.dialogs import HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.head import progress_text
+from rankeval_tui.tui.judge.label_matrix import LabelMatrix
+from rankeval_tui.tui.judge.overview import OverviewScreen
+from rankeval_tui.tui.judge.screen import JudgeScreen
 from tests.seed_labels import SEED_QRELS
 from tests.tui.big_protocol import write_big_protocol
 

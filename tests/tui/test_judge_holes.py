@@ -12,7 +12,7 @@ from rankeval_tui.core.annotation.hole_order import top_k_pairs
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition, read_qrels_file
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.overview_screen import OverviewScreen
+from rankeval_tui.tui.judge.overview import OverviewScreen
 from tests.partial_protocol import IMPORT_SOURCE, IMPORTED, RUN, TRUTH, write_partial_protocol
 
 

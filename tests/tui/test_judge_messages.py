@@ -7,7 +7,7 @@ from pathlib import Path
 from rankeval_tui.core.annotation.change_log import Change
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.tui.judge_messages import (
+from rankeval_tui.tui.judge.messages import (
     dispute_toggled,
     journal_not_written,
     label_recorded,
@@ -50,7 +50,7 @@ def test_a_failed_write_is_one_line_naming_the_file() -> None:
     import errno
 
     from rankeval_tui.core.errors import ContractError
-    from rankeval_tui.tui.judge_messages import write_failure
+    from rankeval_tui.tui.judge.messages import write_failure
 
     full = OSError(errno.ENOSPC, "No space left on device", "qrels.toml")
     assert write_failure(full) == "qrels.toml: No space left on device"

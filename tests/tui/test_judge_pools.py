@@ -39,7 +39,7 @@ async def test_new_run_refused_gap_added_judged_with_the_screen_then_scored(tmp_
         await pilot.pause()
         asked.append(session.current)
         assert session.current == ("q:1001", "docs/new.md")
-        assert "no text for this document in the protocol" in shown(app, "#judge-doc-text")
+        assert "no text for this document in the protocol" in app.screen.query_one("#judge-doc").visible_text()
         await pilot.press("1")
         await pilot.pause()
         assert "1 top-k pair left to scorable" in shown(app, "#judge-status")
@@ -61,7 +61,7 @@ async def test_new_run_refused_gap_added_judged_with_the_screen_then_scored(tmp_
 
 
 def test_pool_pairs_below_k_are_counted_before_scoring(tmp_path: Path) -> None:
-    from rankeval_tui.tui.judge_messages import scorable
+    from rankeval_tui.tui.judge.messages import scorable
     from tests.cli.test_pools_cli import QRELS, RUN
 
     (tmp_path / "qrels.trec").write_text(QRELS)

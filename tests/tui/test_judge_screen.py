@@ -11,9 +11,9 @@ import pytest
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition, read_qrels_file
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.judge_screen import JudgeScreen
-from rankeval_tui.tui.overview_screen import OverviewScreen
-from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
+from rankeval_tui.tui.judge.label_matrix import LabelMatrix
+from rankeval_tui.tui.judge.overview import OverviewScreen
+from rankeval_tui.tui.judge.screen import JudgeScreen
 from tests.seed_labels import SEED_QRELS
 
 SIZE = (120, 36)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rankeval_tui.tui.widgets.matrix_cells import CELL_WIDTH, UNJUDGED, cell, column_caption, row_gutter, ruler_numbers
+from rankeval_tui.tui.judge.matrix_cells import CELL_WIDTH, UNJUDGED, cell, column_caption, row_gutter, ruler_numbers
 
 
 def test_a_mark_is_the_label_or_the_unjudged_dot() -> None:

@@ -16,12 +16,13 @@ that names the pairs, before any number is computed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.annotation.binding import check_same_criterion
+from rankeval_tui.core.annotation.pace import Pace
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
@@ -181,9 +182,12 @@ class Agreement:
     per_query: Mapping[str, Confusion]
     disagreements: tuple[Disagreement, ...]
     sources: tuple[str | None, str | None] = (None, None)
+    paces: tuple[Pace | None, Pace | None] = (None, None)
+    """Each annotator's pace as their judged qrels record it (``[provenance.pace]``), if they do."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"annotators": list(self.annotators), "files": list(self.sources)}
+        data["pace"] = [None if p is None else p.as_provenance() for p in self.paces]
         data.update(kappa_json(self.overall))
         data["disagreements"] = [d.to_json() for d in self.disagreements]
         data["per_query"] = {q: kappa_json(c) for q, c in self.per_query.items()}
@@ -274,4 +278,5 @@ def agreement_of_files(definition: ProtocolDefinition, path_a: str | Path, path_
     names = (annotator_name(a, Path(path_a).stem), annotator_name(b, Path(path_b).stem))
     if names[0] == names[1]:
         names = (f"{names[0]} ({Path(path_a).name})", f"{names[1]} ({Path(path_b).name})")
-    return agreement(definition, a, b, names, (str(path_a), str(path_b)))
+    paces = (Pace.from_provenance(a.provenance.get("pace")), Pace.from_provenance(b.provenance.get("pace")))
+    return replace(agreement(definition, a, b, names, (str(path_a), str(path_b))), paces=paces)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,10 +149,12 @@ class Journal:
         if self.created:
             fsync_directory(self.path.parent)
 
-    def append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
-        """Write one line; with ``durable`` (every change), fdatasync before returning."""
+    def append(self, entry: dict[str, Any], *, durable: bool = True) -> float:
+        """Write one line, stamped with ``"at"`` (unix seconds, ms precision: what ``pace`` times
+        judgments by); with ``durable`` (every change), fdatasync before returning. Returns the stamp."""
         assert self.fd is not None, "journal not open"
-        data = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        at = round(time.time(), 3)
+        data = (json.dumps({**entry, "at": at}, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
         if self.cut_to is not None:  # raises again while the disk is still full or read-only
             self._cut(self.cut_to)
         start = os.lseek(self.fd, 0, os.SEEK_END)
@@ -161,6 +164,7 @@ class Journal:
                 written += os.write(self.fd, data[written:])
             if durable:
                 sync(self.fd)
+            return at
         except OSError:
             # Disk full, I/O error: the caller reports "not recorded", so no byte of this line may
             # stay. A partial line would glue onto the next append (a corrupt middle line that

@@ -134,7 +134,7 @@ class JudgingSession(JudgingState):
         session.journal = Journal(journal_path)
         try:
             session.journal.open_for_append()
-            session.journal.append(journal_header(definition, order, seed, session.annotator))
+            session.clock.started(session.journal.append(journal_header(definition, order, seed, session.annotator)))
             if base is not None:
                 # The starting labels go into the journal, so replay never depends on a file
                 # that this session may itself rewrite.
@@ -279,7 +279,16 @@ def replayed(
         seed=header.get("seed"),
         annotator=header.get("annotator", ""),
     )
-    replay_entries(contents, journal_path, state.changes.replay)
+    try:
+        state.clock.replayed(header)  # the start: the first label's time counts from it
+    except ContractError as error:
+        raise error.located(file=journal_path, where="line 1") from None
+
+    def replay(entry: dict[str, Any]) -> None:
+        state.changes.replay(entry)
+        state.clock.replayed(entry)
+
+    replay_entries(contents, journal_path, replay)
     state.resumed = True
     return state
 

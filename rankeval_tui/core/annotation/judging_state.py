@@ -11,6 +11,7 @@ This module never imports textual.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, TypeVar, overload
@@ -20,6 +21,7 @@ from rankeval_tui.core.annotation.change_log import Change, ChangeLog
 from rankeval_tui.core.annotation.hole_order import HoleQueue
 from rankeval_tui.core.annotation.imported import ImportedLabels
 from rankeval_tui.core.annotation.journal import Journal, journal_of
+from rankeval_tui.core.annotation.pace import PaceClock
 from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
 from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -101,6 +103,8 @@ class JudgingState:
         self.marks = PairLabels(definition)
         self.cursor = PairCursor(definition, order, seed, self.marks)
         self.changes = ChangeLog(self.marks, self.cursor, self._append)
+        self.clock = PaceClock()
+        """When each label was made (from the journal's ``at``): the progress line's pace, the reports'."""
         self.journal: Journal | None = None
         self.resumed = False
         """Whether a journal was replayed: the cursor is then where the annotator left off, not
@@ -119,6 +123,12 @@ class JudgingState:
                 if compact
                 else f"{counted(self.imported.unreviewed, 'imported label')} (from {self.imported.source}, marked "
                 "'imported' on screen; review or change them freely)"
+            )
+        elif self.judged and self.resumed:  # the journal's labels (a preloaded file's are in it too)
+            start = (
+                f"{self.judged} resumed"
+                if compact
+                else f"{counted(self.judged, 'label')} resumed from {self.journal_path.name}"
             )
         elif self.judged:
             start = (
@@ -165,8 +175,9 @@ class JudgingState:
         return self.changes.record(Change("disputed", query, doc, flag, not flag))
 
     def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
-        if self.journal is not None:
-            self.journal.append(entry, durable=durable)
+        at = self.journal.append(entry, durable=durable) if self.journal is not None else round(time.time(), 3)
+        if entry["op"] == "label":
+            self.clock.labelled(at)
 
     # ------------------------------------------------------------ navigation (journaled)
 
@@ -233,6 +244,9 @@ class JudgingState:
             data["seed"] = self.seed
         else:
             data.pop("seed", None)
+        pace = self.clock.pace()
+        if pace.judgments and pace.median_seconds is not None:  # else an earlier session's pace stays
+            data["pace"] = pace.as_provenance()
         self.imported.provenance(data, self.definition.queries)
         return data
 

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from rankeval_tui.core.annotation import journal as journal_module
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
+from tests.tui.long_document import write_long_protocol
 
 SIZE = (120, 36)
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((140, 40), id="140x40")]
@@ -40,6 +42,23 @@ KEYS = [
     *"retry after a broken download",
     "enter",
 ]
+
+
+class SteppingClock:
+    """The journal's clock in snapshots: 14 s between entries, so the pace shown ("~... left at
+    14 s/judgment") is the same on every machine instead of the test's milliseconds."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def time(self) -> float:
+        self.now += 14.0
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def stepping_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(journal_module, "time", SteppingClock())
 
 
 @pytest.fixture()
@@ -99,3 +118,17 @@ def test_judging_screen_on_imported_labels_80x24(snap_compare, imported_app: Ran
 def test_overview_with_imported_labels(snap_compare, imported_app: RankevalApp) -> None:
     """Imported labels drawn in their own style beside the annotator's; the legend says which."""
     assert snap_compare(imported_app, press=["left", "1", "o"], terminal_size=SIZE)
+
+
+@pytest.fixture()
+def long_document_app(tmp_path: Path) -> RankevalApp:
+    """A 2,000-line document opened on its best passage (line 1,173), query terms highlighted."""
+    directory = write_long_protocol(tmp_path / "long")
+    session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
+    return RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_long_document_with_highlights(snap_compare, long_document_app: RankevalApp, size: tuple[int, int]) -> None:
+    """Opened on the passage, the border saying so and where; ``m`` then marks the current match."""
+    assert snap_compare(long_document_app, press=["m"], terminal_size=size)

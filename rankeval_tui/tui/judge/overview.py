@@ -15,10 +15,10 @@ from textual.widgets import Header, Static
 
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.wording import counted
-from rankeval_tui.tui.judge_dialogs import HelpScreen
-from rankeval_tui.tui.judge_messages import EVERY_PAIR_JUDGED
-from rankeval_tui.tui.widgets.label_matrix import LabelMatrix
-from rankeval_tui.tui.widgets.matrix_cells import UNJUDGED, column_caption
+from rankeval_tui.tui.judge.dialogs import HelpScreen
+from rankeval_tui.tui.judge.label_matrix import LabelMatrix
+from rankeval_tui.tui.judge.matrix_cells import UNJUDGED, column_caption
+from rankeval_tui.tui.judge.messages import EVERY_PAIR_JUDGED
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 QUIT = "quit"

@@ -11,30 +11,33 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
 from textual.worker import Worker
 
 from rankeval_tui.core.annotation.judging import Change, JudgingSession
+from rankeval_tui.core.annotation.pace import time_left
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
-from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
-from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
-from rankeval_tui.tui.judge_messages import (
+from rankeval_tui.tui.judge.dialogs import FindScreen, HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.document_text import PreparedDocuments
+from rankeval_tui.tui.judge.document_view import DocumentView
+from rankeval_tui.tui.judge.head import JudgeHead, StatusRow, current_pair_line
+from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
+from rankeval_tui.tui.judge.messages import (
     EVERY_PAIR_JUDGED,
     NOT_ON_SCREEN,
     NOTHING_TO_DO,
     dispute_toggled,
+    find_result,
     journal_not_written,
     label_recorded,
+    match_step,
     note_changed,
     position_not_saved,
     qrels_not_written,
@@ -47,8 +50,7 @@ from rankeval_tui.tui.judge_messages import (
     undone,
     write_refused,
 )
-from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
-from rankeval_tui.tui.widgets.judge_head import JudgeHead, current_pair_line
+from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 
@@ -67,6 +69,7 @@ class JudgeScreen(Screen[None]):
         self.exit_app_on_quit = exit_app_on_quit
         self._write_worker: Worker[None] | None = None
         self._was_complete = session.complete
+        self.documents = PreparedDocuments(session)
 
     # ------------------------------------------------------------ layout
 
@@ -74,15 +77,14 @@ class JudgeScreen(Screen[None]):
         yield Header(show_clock=False)
         yield JudgeHead(self.session.definition.relevance, self.session.total)
         yield Static(id="judge-pair")
-        with VerticalScroll(id="judge-doc"):
-            yield Static(id="judge-doc-text")
-        yield Static(id="judge-status")
+        yield DocumentView(id="judge-doc")
+        yield StatusRow(id="judge-status-row")
         yield PinnedFooter(("help", "quit_judging"))
 
     def on_mount(self) -> None:
         session = self.session
         self.title, self.sub_title = f"judging {session.definition.name}", session_subtitle(session)
-        self.query_one("#judge-doc", VerticalScroll).focus()
+        self.query_one(DocumentView).focus()
         if self.exit_app_on_quit:
             exit_on_hangup(self.app)  # SIGHUP/SIGTERM: the judge command then finishes, locked
         for warning in session.warnings:
@@ -105,6 +107,7 @@ class JudgeScreen(Screen[None]):
         self.pair = session.current
         self.query_one("#judge-pair", Static).update(current_pair_line(session))
         self.query_one(JudgeHead).show_progress(*session.query_progress(session.current[0]), session.judged)
+        self.query_one("#judge-pace", Static).update(time_left(session.remaining, session.clock.recent_seconds()))
         if session.complete and not self._was_complete:
             self.write_when_complete()
         self._was_complete = session.complete
@@ -114,8 +117,8 @@ class JudgeScreen(Screen[None]):
             return
         query, doc = pair
         self.query_one(JudgeHead).show_query(query, self.session)
-        self.query_one("#judge-doc-text", Static).update(document_text(self.session.definition, doc))
-        self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
+        self.query_one(DocumentView).show(self.documents.get(query, doc))
+        self.call_after_refresh(self.documents.prepare_neighbours)  # after this frame, while the annotator reads
 
     def set_status(self, text: str) -> None:
         self.query_one("#judge-status", Static).update(text)
@@ -136,7 +139,7 @@ class JudgeScreen(Screen[None]):
     def document_lines_on_screen(self) -> int:
         """How many lines of the document box the terminal shows (0: none, the box is squeezed
         out by a small terminal or an unfolded need)."""
-        box = self.query_one("#judge-doc", VerticalScroll)
+        box = self.query_one(DocumentView)
         return box.content_region.intersection(self.region).height
 
     def action_label(self, value: int) -> None:
@@ -196,6 +199,17 @@ class JudgeScreen(Screen[None]):
 
         self.app.push_screen(OverviewScreen(self.session), jump)
 
+    def action_find(self) -> None:
+        def found(text: str | None) -> None:
+            if text is not None:
+                self.set_status(find_result(text, self.query_one(DocumentView).search(text)))
+
+        self.app.push_screen(FindScreen(self.query_one(DocumentView).matches.searched or ""), found)
+
+    def action_step_match(self, direction: int) -> None:
+        view = self.query_one(DocumentView)
+        self.set_status(match_step(view.matches.searched, view.step_match(direction), direction))
+
     def action_toggle_need(self) -> None:
         self.query_one(JudgeHead).toggle_fold()
 
@@ -239,19 +253,6 @@ class JudgeScreen(Screen[None]):
         else:
             self.dismiss(None)
             self.app.notify(message)
-
-
-def document_text(definition: ProtocolDefinition, doc: str) -> Text:
-    """The document as the annotator reads it: its title (where the source had one) in bold
-    above the text, so a title-only hint is judged together with the body it heads."""
-    title = definition.titles.get(doc)
-    if doc not in definition.documents:  # a pooled protocol scores without texts
-        return Text(
-            "(no text for this document in the protocol: add it with rankeval-tui grow PROTOCOL --corpus FILE)",
-            style="italic",
-        )
-    body = Text(definition.documents[doc])
-    return Text.assemble((title, "bold"), "\n\n", body) if title else body
 
 
 def open_judge_screen(app: App) -> None:

@@ -123,3 +123,22 @@ def qrels_written(session: JudgingSession) -> str:
 def write_refused(session: JudgingSession) -> str:
     """``w`` before the end: qrels are exhaustive, so they are only written once every pair is judged."""
     return f"{pairs_unjudged(session.remaining)}; qrels are written when all are judged"
+
+
+def find_result(text: str, count: int) -> str:
+    """What ``/`` found: how many matches, and how to step through them or back to the query's terms."""
+    if not text.strip():
+        return "find cleared: m/M step through the query's terms again"
+    if not count:
+        return f"no match for “{text.strip()}” in this document (/ then Enter on nothing: the query's terms)"
+    return f"{count} match{'es' if count != 1 else ''} for “{text.strip()}”: m next, M previous"
+
+
+def match_step(searched: str | None, wrapped: bool | None, direction: int) -> str:
+    """What ``m``/``M`` did: nothing to step through, wrapped round the document, or a step."""
+    what = f"“{searched}”" if searched is not None else "the query's terms"
+    if wrapped is None:
+        return f"no match for {what} in this document"
+    if wrapped:
+        return f"wrapped round to the {'first' if direction > 0 else 'last'} match of {what}"
+    return f"{'next' if direction > 0 else 'previous'} match of {what}"

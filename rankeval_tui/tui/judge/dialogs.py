@@ -1,6 +1,6 @@
 """The judging screen's two dialogs: a note for one pair, and the list of judging keys.
 
-Kept apart from ``judge_screen`` so that module stays about judging. Both dialogs size to the
+Kept apart from ``judge.screen`` so that module stays about judging. Both dialogs size to the
 terminal (at most their reading width, never wider than the screen), so they fit 80 columns.
 """
 
@@ -36,6 +36,27 @@ class NoteScreen(ModalScreen[str | None]):
                 )
             )
             yield Input(self.text, placeholder="why this label, what is disputed", id="note-input")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class FindScreen(ModalScreen[str | None]):
+    """Text to find in the document (folded as the query's terms are, matched anywhere)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="find.cancel")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="find-dialog"):
+            yield Static("Find in this document\nEnter finds, empty returns to the query's terms, Esc cancels")
+            yield Input(self.text, placeholder="any text, in any case", id="find-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

@@ -23,7 +23,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from rankeval_tui.core.annotation.judging import JudgingSession
-from rankeval_tui.tui.widgets.matrix_cells import CELL_WIDTH, cell, column_caption, numbered, row_gutter, ruler_numbers
+from rankeval_tui.tui.judge.matrix_cells import CELL_WIDTH, cell, column_caption, numbered, row_gutter, ruler_numbers
 
 HEADER_HEIGHT = 2
 """Ruler lines above the rows: column numbers every RULER_STEP columns, then tick marks."""

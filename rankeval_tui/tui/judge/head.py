@@ -1,5 +1,5 @@
 """The judging screen's text around the document: the query head (query, need, relevance,
-progress) and the pair line (document ID, position, label, marks).
+progress), the pair line (document ID, position, label, marks) and the status row (last key, pace).
 
 Split from ``JudgeScreen`` so the screen keeps the keys and the session calls, and these widgets
 only draw what they are given: each update touches a few Statics, never a table of all pairs.
@@ -75,6 +75,15 @@ class JudgeHead(Vertical):
 
     def toggle_fold(self) -> None:
         self.toggle_class("-folded")
+
+
+class StatusRow(Horizontal):
+    """The bottom line: what the last key did (cut with an ellipsis), and at its right the pace
+    and time left (``~41 min left at 14 s/judgment``, empty until three judgments are timed)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="judge-status")
+        yield Static(id="judge-pace")
 
 
 def pair_line(

@@ -44,9 +44,28 @@ JUDGE_BINDINGS: list[BindingType] = [
         group=QUERY_KEYS,
         id="judge.next_query",
     ),
+    Binding(
+        "m",
+        "step_match(1)",
+        "Match",
+        tooltip="next highlighted passage (query terms, or the text found with /)",
+        show=False,
+        id="judge.next_match",
+    ),
+    Binding(
+        "M",
+        "step_match(-1)",
+        "Prev match",
+        tooltip="previous highlighted passage",
+        show=False,
+        id="judge.prev_match",
+    ),
+    Binding(
+        "slash", "find", "Find", key_display="/", tooltip="find any text in the document", show=False, id="judge.find"
+    ),
     Binding("g", "next_unjudged", "Unjudged", tooltip="jump to the next unjudged pair", id="judge.next_unjudged"),
     Binding("u", "undo", "Undo", tooltip="undo the last change (whole session, across restarts)", id="judge.undo"),
-    # redo and write are listed by ? (help) only: the footer keeps room for the keys used on every pair
+    # m, M, /, redo and write are listed by ? (help) and the document box's border only: the footer keeps room for the keys used on every pair
     Binding("ctrl+r,U", "redo", "Redo", key_display="^r", tooltip="redo (also U)", show=False, id="judge.redo"),
     Binding("n", "note", "Note", tooltip="write a note on this pair", id="judge.note"),
     Binding("d", "dispute", "Dispute", tooltip="toggle the disputed flag of this pair", id="judge.dispute"),

@@ -1,0 +1,269 @@
+"""The judged document as the screen lays it out: display lines, wrapped rows, moves by rows,
+and the documents prepared ahead. No widget here (``document_view`` draws), so it is tested alone.
+
+Why rows are counted from a top line and never for the whole document: wrapping every line of a
+6,000-line manual page took 2-3 s per key; here only the rows a move crosses or the box shows are
+wrapped (and kept, per line, until the width changes).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from rich.cells import cell_len, get_character_cell_size
+
+from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.annotation.term_match import Match, Matcher, best_passage
+
+PASSAGE_LINES = 10
+"""The stretch of source lines a best passage is scored over (a screenful at 80x24)."""
+VISIBLE_CONTROLS = {
+    **{code: 0x2400 + code for code in range(0x20) if code not in (0x09, 0x0A)},
+    0x7F: 0x2421,
+    **{code: 0xFFFD for code in range(0x80, 0xA0)},
+}
+"""Control characters drawn as their visible symbols (``␛`` for ESC), never sent to the terminal."""
+
+Row = tuple[int, int, int]
+"""One screen row: (display line, start, end) characters of that line."""
+Spans = dict[int, list[tuple[int, int, str]]]
+"""Per display line, the (start, end, component class) spans to paint."""
+
+
+@dataclass(frozen=True)
+class PreparedDocument:
+    """A document split into display lines with its query matches found: everything about it
+    that costs time in proportion to its length, done once (and ahead of time for the pairs
+    next to the current one, while the annotator reads), so showing it costs only a screenful."""
+
+    lines: list[str]
+    head: int  # display lines before the body: the title's lines and a blank one
+    query_matches: list[Match]  # in the body, numbered as display lines
+    spans: Spans  # the title's and the body's query matches, painted
+    best: tuple[int, int] | None  # best_passage of query_matches
+
+
+def prepare(text: str, title: str | None, matcher: Matcher) -> PreparedDocument:
+    """Split ``text`` (tabs expanded, control characters made visible) under its ``title`` and
+    find ``matcher``'s terms in both."""
+    body = text.replace("\r\n", "\n").expandtabs(4).translate(VISIBLE_CONTROLS).split("\n")
+    heading = title.translate(VISIBLE_CONTROLS).split("\n") + [""] if title else []
+    head = len(heading)
+    title_matches = matcher.find(heading[:-1]) if heading else []
+    query_matches = [Match(m.line + head, m.start, m.end, m.term) for m in matcher.find(body)]
+    spans = painted(title_matches + query_matches, "document--match")
+    return PreparedDocument(heading + body, head, query_matches, spans, best_passage(query_matches, PASSAGE_LINES))
+
+
+def painted(matches: list[Match], kind: str) -> Spans:
+    """``matches`` as spans of component class ``kind``, per display line."""
+    spans: Spans = {}
+    for match in matches:
+        spans.setdefault(match.line, []).append((match.start, match.end, kind))
+    return spans
+
+
+def wrap(line: str, width: int) -> list[tuple[int, int]]:
+    """The (start, end) characters of each row ``line`` takes at ``width`` cells: broken after the
+    last space that fits, or inside a word (or a CJK run) longer than the width. Never empty."""
+    if len(line) <= width and (line.isascii() or cell_len(line) <= width):
+        return [(0, len(line))]
+    width = max(1, width)
+    rows: list[tuple[int, int]] = []
+    position, size, ascii_only = 0, len(line), line.isascii()
+    while position < size:
+        if ascii_only:
+            end = min(size, position + width)
+        else:
+            cells, end = 0, position
+            while end < size and cells + (step := get_character_cell_size(line[end])) <= width:
+                cells, end = cells + step, end + 1
+            end = max(end, position + 1)  # a character wider than the box still takes a row
+        if end < size:
+            space = line.rfind(" ", position, end + 1)
+            if space > position:
+                rows.append((position, space))
+                position = space + 1
+                continue
+        rows.append((position, end))
+        position = end
+    return rows or [(0, 0)]
+
+
+class Rows:
+    """A document's display lines wrapped at one width, one line at a time as they are needed.
+
+    A place in the document is (display line, wrapped row of it); moving by screen rows wraps only
+    the lines crossed."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.width = 0
+        self._wraps: dict[int, list[tuple[int, int]]] = {}
+
+    def wrapped(self, line: int, width: int) -> list[tuple[int, int]]:
+        if width != self.width:
+            self._wraps.clear()
+            self.width = width
+        rows = self._wraps.get(line)
+        if rows is None:
+            rows = self._wraps[line] = wrap(self.lines[line], width)
+        return rows
+
+    def rows_from(self, top: tuple[int, int], count: int, width: int) -> list[Row]:
+        """Up to ``count`` screen rows from ``top`` down."""
+        rows: list[Row] = []
+        line, row = top
+        while len(rows) < count and line < len(self.lines):
+            for start, end in self.wrapped(line, width)[row:]:
+                rows.append((line, start, end))
+                if len(rows) == count:
+                    break
+            line, row = line + 1, 0
+        return rows
+
+    def moved(self, place: tuple[int, int], rows: int, width: int) -> tuple[int, int]:
+        """``place`` moved by ``rows`` screen rows (negative: up), stopping at either end."""
+        line, row = place
+        while rows > 0:
+            if row + 1 < len(self.wrapped(line, width)):
+                row += 1
+            elif line + 1 < len(self.lines):
+                line, row = line + 1, 0
+            else:
+                break
+            rows -= 1
+        while rows < 0:
+            if row > 0:
+                row -= 1
+            elif line > 0:
+                line -= 1
+                row = len(self.wrapped(line, width)) - 1
+            else:
+                break
+            rows += 1
+        return line, row
+
+    def last_top(self, height: int, width: int) -> tuple[int, int]:
+        """The top that puts the last row at the bottom of a box ``height`` rows high (or (0, 0))."""
+        if not self.lines:
+            return (0, 0)
+        last = (len(self.lines) - 1, len(self.wrapped(len(self.lines) - 1, width)) - 1)
+        return max((0, 0), self.moved(last, -(max(1, height) - 1), width))
+
+
+class MatchCursor:
+    """What ``m``/``M`` step through: the query's matches, or those of a text searched with ``/``
+    (display lines, reading order), and which one the view was last taken to."""
+
+    def __init__(self, query_matches: list[Match]) -> None:
+        self.query_matches = query_matches
+        self.found: list[Match] = []
+        self.searched: str | None = None
+        self.current: int | None = None
+
+    @property
+    def targets(self) -> list[Match]:
+        return self.found if self.searched is not None else self.query_matches
+
+    def current_match(self) -> Match | None:
+        return self.targets[self.current] if self.current is not None else None
+
+    def search(self, text: str, lines: list[str], head: int) -> int:
+        """Search ``text`` in the body (``lines`` after the first ``head``); an empty text goes
+        back to the query's matches. Returns how many matches there are now."""
+        self.current = None
+        if not text.strip():
+            self.searched, self.found = None, []
+            return len(self.query_matches)
+        self.searched = text.strip()
+        found = Matcher.for_text(text).find(lines[head:])
+        self.found = [Match(m.line + head, m.start, m.end, 0) for m in found]
+        return len(self.found)
+
+    def step(self, direction: int, from_line: int) -> tuple[int, bool] | None:
+        """The display line of the next (1) or previous (-1) match on another line than the
+        current match (else than ``from_line``), and whether that wrapped round the end."""
+        targets = self.targets
+        if not targets:
+            return None
+        if self.current is not None:
+            from_line = targets[self.current].line
+        lines = [m.line for m in targets]
+        if direction > 0:
+            index = bisect_left(lines, from_line + 1)
+            wrapped = index == len(targets)
+            index = 0 if wrapped else index
+        else:
+            index = bisect_left(lines, from_line) - 1
+            wrapped = index < 0
+            index = len(targets) - 1 if wrapped else bisect_left(lines, lines[index])
+        self.current = index
+        return targets[index].line, wrapped
+
+    def caption(self) -> str:
+        """``query terms: 3 of 12 · m/M · / find``: what ``m`` steps through, and where it is."""
+        targets = self.targets
+        what = f"“{self.searched}”" if self.searched is not None else "query terms"
+        if not targets:
+            return f"no match for {what} · / find" if self.searched is not None else "no query term here · / find"
+        where = f"{self.current + 1:,} of {len(targets):,}" if self.current is not None else f"{len(targets):,}"
+        return f"{what}: {where} · m/M · / find"
+
+
+MISSING_TEXT = "(no text for this document in the protocol: add it with rankeval-tui grow PROTOCOL --corpus FILE)"
+"""Shown instead of a pooled document's text when the protocol has none (never an empty page)."""
+
+PREPARED_KEPT = 4
+"""Documents kept prepared: the current pair, the next, the previous, and the one just left."""
+
+
+class PreparedDocuments:
+    """The judging session's documents, prepared on first need and kept for the pairs around
+    the current one (a label shows the next one, undo and ← the previous)."""
+
+    def __init__(self, session: JudgingSession) -> None:
+        self.session = session
+        self._matcher: tuple[str | None, Matcher] = (None, Matcher((), prefix=True))
+        self._kept: dict[tuple[str, str], PreparedDocument] = {}
+        self.ahead = True
+        """Whether the pairs around the current one are prepared ahead (off only to benchmark the cold path)."""
+
+    def get(self, query: str, doc: str) -> PreparedDocument:
+        found = self._kept.get((query, doc))
+        if found is None:
+            definition = self.session.definition
+            if self._matcher[0] != query:  # most moves stay within one query
+                self._matcher = (query, Matcher.for_query(definition.queries[query].text or ""))
+            text = definition.documents.get(doc)
+            if text is None:  # a pooled protocol scores without texts; an annotator needs them
+                text = MISSING_TEXT
+            found = prepare(text, definition.titles.get(doc), self._matcher[1])
+            self._kept[(query, doc)] = found
+            while len(self._kept) > PREPARED_KEPT:
+                del self._kept[next(iter(self._kept))]
+        return found
+
+    def prepare_neighbours(self) -> None:
+        for pair in neighbours(self.session) if self.ahead else ():
+            self.get(*pair)
+
+
+def neighbours(session: JudgingSession) -> list[tuple[str, str]]:
+    """The pairs just after and just before the current one in display order (a label moves to
+    the next; with ``--holes-first`` it may jump elsewhere, and that pair is prepared when shown)."""
+    found = []
+    query, docs = session.current[0], session.docs_of[session.current[0]]
+    qi, di = session.query_index, session.doc_index
+    if di + 1 < len(docs):
+        found.append((query, docs[di + 1]))
+    elif qi + 1 < len(session.query_ids):
+        following = session.query_ids[qi + 1]
+        found.append((following, session.docs_of[following][0]))
+    if di > 0:
+        found.append((query, docs[di - 1]))
+    elif qi > 0:
+        preceding = session.query_ids[qi - 1]
+        found.append((preceding, session.docs_of[preceding][-1]))
+    return found

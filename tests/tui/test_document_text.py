@@ -1,0 +1,66 @@
+"""How the judged document is laid out: rows wrapped per line as needed, moves by rows, the
+documents prepared ahead, and control characters made visible (no terminal needed)."""
+
+from __future__ import annotations
+
+from rankeval_tui.core.annotation.term_match import Matcher
+from rankeval_tui.tui.judge.document_text import MatchCursor, Rows, prepare, wrap
+
+
+def rows_of(line: str, width: int) -> list[str]:
+    return [line[start:end] for start, end in wrap(line, width)]
+
+
+def test_wrap_breaks_after_the_last_space_that_fits() -> None:
+    assert rows_of("export your settings to PDF", 12) == ["export your", "settings to", "PDF"]
+    assert rows_of("short", 12) == ["short"]
+    assert rows_of("", 12) == [""]
+
+
+def test_wrap_breaks_inside_a_word_longer_than_the_width() -> None:
+    assert rows_of("msmarco_v2.1_doc_00_12345 x", 10) == ["msmarco_v2", ".1_doc_00_", "12345 x"]
+
+
+def test_wrap_counts_wide_characters_as_two_cells() -> None:
+    assert rows_of("下载操作指南：在设置的下载目录", 10) == ["下载操作指", "南：在设置", "的下载目录"]
+    assert rows_of("ab下载", 3) == ["ab", "下", "载"]
+
+
+def test_rows_move_across_wrapped_lines_and_stop_at_the_ends() -> None:
+    rows = Rows(["one two three", "four", "five six seven"])
+    assert rows.rows_from((0, 0), 3, 8) == [(0, 0, 7), (0, 8, 13), (1, 0, 4)]
+    assert rows.moved((0, 0), 3, 8) == (2, 0)
+    assert rows.moved((2, 1), -2, 8) == (1, 0)
+    assert rows.moved((0, 1), -5, 8) == (0, 0)
+    assert rows.moved((2, 0), 9, 8) == (2, 1)
+    assert rows.last_top(3, 8) == (1, 0)  # four, five six, seven: the last row at the bottom
+    assert rows.last_top(10, 8) == (0, 0)
+
+
+def test_only_the_rows_asked_for_are_wrapped() -> None:
+    rows = Rows(["word " * 40] * 10_000)
+    rows.rows_from((5_000, 0), 20, 80)
+    assert len(rows._wraps) == 7  # 200 characters wrap to 3 rows at 80: 7 lines fill 20 rows
+
+
+def test_prepare_makes_control_characters_visible_and_expands_tabs() -> None:
+    document = prepare("a\tb\x1b[31m red\x07\r\nnext", "Ti\x1btle", Matcher.for_query("red"))
+    assert document.lines == ["Ti␛tle", "", "a   b␛[31m red␇", "next"]
+    assert document.head == 2
+    assert [(m.line, m.start, m.end) for m in document.query_matches] == [(2, 11, 14)]
+
+
+def test_match_cursor_steps_by_line_and_wraps() -> None:
+    document = prepare("export\nx\nexport export\nx\nexport", None, Matcher.for_query("export"))
+    cursor = MatchCursor(document.query_matches)
+    assert cursor.step(1, -1) == (0, False)
+    assert cursor.step(1, 0) == (2, False)  # the second export on line 2 is the same passage
+    assert cursor.step(1, 0) == (4, False)
+    assert cursor.step(1, 0) == (0, True)
+    assert cursor.step(-1, 0) == (4, True)
+    assert cursor.step(-1, 0) == (2, False)
+    assert cursor.current == 1  # the first match of line 2
+    assert cursor.search("X", document.lines, document.head) == 6  # found anywhere: in export too
+    assert cursor.caption() == "“X”: 6 · m/M · / find"
+    assert cursor.search("", document.lines, document.head) == 4
+    assert cursor.caption() == "query terms: 4 · m/M · / find"
