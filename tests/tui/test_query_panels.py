@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.widgets.query_panels import CUTOFF_KEY, query_head, ranking_rows, run_footer, run_title
+from rankeval_tui.tui.score.query_panels import CUTOFF_KEY, query_head, ranking_rows, run_footer, run_title
 
 
 def test_rows_put_the_cutoff_after_rank_k_and_mark_the_first_relevant(seed_dir: Path) -> None:

@@ -18,8 +18,8 @@ from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.query_screen import QueryScreen
-from rankeval_tui.tui.widgets.query_jump import find_query, not_found
+from rankeval_tui.tui.score.query_jump import find_query, not_found
+from rankeval_tui.tui.score.query_screen import QueryScreen
 from tests.tui.big_protocol import write_big_protocol
 from tests.tui.settling import settle
 from tests.tui.test_score_screen import cell, open_comparison, order, plain, specs
@@ -76,7 +76,7 @@ async def test_both_views_show_rows_at_2000_queries(big: Path, size: tuple[int, 
 
 async def test_comparison_shows_rows_while_statistics_compute(big: Path, monkeypatch) -> None:
     """Statistics held back: the pending line is shown and the table keeps its 10 rows."""
-    import rankeval_tui.tui.widgets.compare_summary as compare_summary
+    import rankeval_tui.tui.score.compare_summary as compare_summary
 
     release = threading.Event()
     original = compare_summary.statistics_in_process

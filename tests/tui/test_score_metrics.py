@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Static
 from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.query_screen import QueryScreen
+from rankeval_tui.tui.score.query_screen import QueryScreen
 from tests.tui.settling import settle
 from tests.tui.test_score_screen import cell, exact, order, plain, specs
 

@@ -19,9 +19,9 @@ from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.evaluation.stats import exact_decimal
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.query_screen import CUTOFF_KEY, QueryScreen
-from rankeval_tui.tui.score_screen import ScoreScreen
-from rankeval_tui.tui.widgets.compare_summary import CompareSummary
+from rankeval_tui.tui.score.compare_summary import CompareSummary
+from rankeval_tui.tui.score.query_screen import CUTOFF_KEY, QueryScreen
+from rankeval_tui.tui.score.score_screen import ScoreScreen
 from tests.tui.settling import settle
 
 SIZE = (120, 36)
@@ -595,7 +595,7 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
 
 async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monkeypatch) -> None:
     """Above PROCESS_MIN_WORK the statistics come from a child process: same numbers."""
-    import rankeval_tui.tui.widgets.compare_summary as compare_summary
+    import rankeval_tui.tui.score.compare_summary as compare_summary
     from rankeval_tui.core.session import ScoringSession
 
     monkeypatch.setattr(compare_summary, "PROCESS_MIN_WORK", 0)
@@ -650,7 +650,7 @@ async def test_no_adjudication_no_marker(seed_dir: Path) -> None:
 
 
 def test_summary_names_a_few_regressions_and_counts_the_rest() -> None:
-    from rankeval_tui.tui.widgets.compare_summary import LISTED, listed
+    from rankeval_tui.tui.score.compare_summary import LISTED, listed
 
     assert listed([]) == "none" and listed(["q2"]) == "q2"
     many = [f"q{i}" for i in range(LISTED + 3)]
@@ -668,8 +668,8 @@ async def test_footer_enables_v_when_two_runs_load_after_the_table_took_the_focu
 
     from textual.widgets._footer import FooterKey
 
-    from rankeval_tui.tui.score_screen import LoadRequest
-    from rankeval_tui.tui.widgets.score_footer import ScoreFooter
+    from rankeval_tui.tui.score.score_footer import ScoreFooter
+    from rankeval_tui.tui.score.score_screen import LoadRequest
 
     focused = threading.Event()
     real_load = LoadRequest.load

@@ -1,4 +1,4 @@
-"""The scoring screen's cycling and keep-valid rules (tui/score_view_state), without a terminal."""
+"""The scoring screen's cycling and keep-valid rules (tui/score/score_view_state), without a terminal."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.score_view_state import (
+from rankeval_tui.tui.score.score_view_state import (
     RUN_FILTERS,
     ScoreViewState,
     choose_runs,
@@ -104,7 +104,7 @@ def test_next_split_wraps(seed_dir: Path) -> None:
 
 
 def test_comparison_keys_grey_out_outside_the_comparison_and_v_needs_two_runs() -> None:
-    from rankeval_tui.tui.score_view_state import key_available
+    from rankeval_tui.tui.score.score_view_state import key_available
 
     for action in ("next_baseline", "next_metric", "next_sort"):
         assert key_available(action, "compare", 2) is True and key_available(action, "run", 2) is None

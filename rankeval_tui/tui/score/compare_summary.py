@@ -21,10 +21,10 @@ from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
 from rankeval_tui.core.wording import exact_and_decimal
-from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
-from rankeval_tui.tui.widgets.hanging_text import HangingStatic
-from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
-from rankeval_tui.tui.widgets.score_stats import INDENT, pending_line, statistics_lines
+from rankeval_tui.tui.score.delta_chart import STYLE_LOSS, signed_and_decimal
+from rankeval_tui.tui.score.hanging_text import HangingStatic
+from rankeval_tui.tui.score.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
+from rankeval_tui.tui.score.score_stats import INDENT, pending_line, statistics_lines
 
 LISTED = 6
 """Regressions named in the summary; more would push the table off the screen (``f`` shows

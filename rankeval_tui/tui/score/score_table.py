@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from rankeval_tui.core.evaluation.evaluate import distinct_objects
-from rankeval_tui.tui.widgets.row_table import RowTable
+from rankeval_tui.tui.score.row_table import RowTable
 
 
 def cell_width(value: object) -> int | None:

@@ -23,8 +23,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.widgets.delta_chart import STYLE_WIN
-from rankeval_tui.tui.widgets.query_panels import (
+from rankeval_tui.tui.score.delta_chart import STYLE_WIN
+from rankeval_tui.tui.score.query_panels import (
     CUTOFF_KEY,
     RANKING_HEADER,
     query_head,
@@ -32,9 +32,9 @@ from rankeval_tui.tui.widgets.query_panels import (
     run_footer,
     run_title,
 )
-from rankeval_tui.tui.widgets.row_table import RowTable
-from rankeval_tui.tui.widgets.score_footer import ScoreFooter
-from rankeval_tui.tui.widgets.score_table import cell_width
+from rankeval_tui.tui.score.row_table import RowTable
+from rankeval_tui.tui.score.score_footer import ScoreFooter
+from rankeval_tui.tui.score.score_table import cell_width
 
 PANEL_CHROME = 4
 """Cells of a run panel besides its columns: the border (2) and the table's vertical scrollbar (2)."""

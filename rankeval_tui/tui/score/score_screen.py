@@ -1,7 +1,7 @@
 """The scoring screen: one run's per-query table, or a baseline/candidate comparison.
 
 The screen holds a ``ScoringSession`` (core) and the viewer's choices (view, baseline,
-candidate, metric, order, filters: one ``ScoreViewState``); the views in ``tui/widgets`` format
+candidate, metric, order, filters: one ``ScoreViewState``); the views beside it in ``tui/score`` format
 them. It never reads a file or computes a metric itself. Loading and reloading go through a
 worker (file IO); a k or split change asks the session for fresh reports and updates the existing
 table cells in place.
@@ -30,22 +30,22 @@ from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenJudging
-from rankeval_tui.tui.query_screen import QueryScreen
-from rankeval_tui.tui.score_keys import SCORE_BINDINGS, SCORE_HELP
-from rankeval_tui.tui.score_view_state import (
+from rankeval_tui.tui.score.compare_summary import prepare_statistics
+from rankeval_tui.tui.score.compare_view import CompareView
+from rankeval_tui.tui.score.hanging_text import HangingStatic
+from rankeval_tui.tui.score.query_jump import QueryJump
+from rankeval_tui.tui.score.query_screen import QueryScreen
+from rankeval_tui.tui.score.run_view import RunView
+from rankeval_tui.tui.score.score_footer import ScoreFooter
+from rankeval_tui.tui.score.score_header import RUNS_INDENT, header_text, runs_text
+from rankeval_tui.tui.score.score_keys import SCORE_BINDINGS, SCORE_HELP
+from rankeval_tui.tui.score.score_table import ScoreTable
+from rankeval_tui.tui.score.score_view_state import (
     ScoreViewState,
     View,
     key_available,
     next_split,
 )
-from rankeval_tui.tui.widgets.compare_summary import prepare_statistics
-from rankeval_tui.tui.widgets.compare_view import CompareView
-from rankeval_tui.tui.widgets.hanging_text import HangingStatic
-from rankeval_tui.tui.widgets.query_jump import QueryJump
-from rankeval_tui.tui.widgets.run_view import RunView
-from rankeval_tui.tui.widgets.score_footer import ScoreFooter
-from rankeval_tui.tui.widgets.score_header import RUNS_INDENT, header_text, runs_text
-from rankeval_tui.tui.widgets.score_table import ScoreTable
 
 FieldValue = TypeVar("FieldValue")
 

@@ -15,7 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from rankeval_tui.tui.widgets.score_table import ScoreTable
+from rankeval_tui.tui.score.score_table import ScoreTable
 
 TABLE_ROWS = 10
 """Rows a table always keeps on screen when it has them (issue 14: at least 10 at 80x24)."""

@@ -15,9 +15,8 @@ from textual.widget import Widget
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.score_view_state import SortMode
-from rankeval_tui.tui.widgets.compare_summary import CompareSummary
-from rankeval_tui.tui.widgets.delta_chart import (
+from rankeval_tui.tui.score.compare_summary import CompareSummary
+from rankeval_tui.tui.score.delta_chart import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
     delta_bar,
@@ -25,8 +24,9 @@ from rankeval_tui.tui.widgets.delta_chart import (
     value_cell,
     verdict_cell,
 )
-from rankeval_tui.tui.widgets.score_table import sync_table
-from rankeval_tui.tui.widgets.score_view import ScoreView
+from rankeval_tui.tui.score.score_table import sync_table
+from rankeval_tui.tui.score.score_view import ScoreView
+from rankeval_tui.tui.score.score_view_state import SortMode
 
 SORT_LABELS = {"protocol": "protocol order", "worst": "delta, worst first", "best": "delta, best first"}
 
