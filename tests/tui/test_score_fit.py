@@ -301,8 +301,37 @@ async def test_mean_change_shows_its_decimal(big: Path) -> None:
         await open_comparison(pilot)
         screen = pilot.app.screen
         comparison = screen.current_comparison()
+        decimals = re.findall(r"Δ ([+-]\d\.\d{4})  win", plain(screen, "#score-compare-summary"))
+        chosen_first = sorted(comparison.metrics, key=lambda m: m != screen.metric)
+        assert decimals == [f"{float(comparison.mean_delta(m)):+.4f}" for m in chosen_first]
+        await pilot.press("x")
+        await pilot.pause()
+        comparison = screen.current_comparison()
         summary = plain(screen, "#score-compare-summary")
         shown = re.findall(r"Δ ([+-]?\d+/\d+) \(([+-]\d\.\d{4})\)", summary)
-        assert [Fraction(exact) for exact, _ in shown] == [comparison.mean_delta(m) for m in comparison.metrics]
+        assert [Fraction(exact) for exact, _ in shown] == [comparison.mean_delta(m) for m in chosen_first]
         for exact, decimal in shown:
             assert decimal == f"{float(Fraction(exact)):+.4f}"
+
+
+# ---------------------------------------------------------------- issue 33 item 2: the verdict first at 80 columns
+
+
+async def test_chosen_metric_verdict_and_bar_fit_80_columns_for_every_metric(big: Path) -> None:
+    """At 80x24 the query, both values and the delta of the chosen metric, the verdict and the bar
+    are inside the table's visible width, whichever metric ``m`` chose (the rest scroll in)."""
+    app = RankevalApp(big, run_specs=specs(big, "bm25", "dense"), metrics=("recall", "rr", "ndcg"))
+    async with app.run_test(size=SMALL) as pilot:
+        await open_comparison(pilot)
+        screen = pilot.app.screen
+        table = screen.query_one("#score-compare-table", DataTable)
+        for _ in range(3):
+            metric = screen.metric
+            keys = [c.value for c in table.columns]
+            first = ["query", f"base_{metric}", f"cand_{metric}", f"delta_{metric}", "verdict", "chart"]
+            assert keys[:6] == first
+            widths = [column.get_render_width(table) for column in table.ordered_columns]
+            assert sum(widths[:6]) <= table.scrollable_content_region.width, (metric, widths)
+            assert rows_shown(table) >= 10
+            await pilot.press("m")
+            await pilot.pause()

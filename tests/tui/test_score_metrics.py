@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from textual.widgets import DataTable, Static
@@ -45,6 +46,9 @@ async def test_metric_key_steps_through_the_chosen_metrics(seed_dir: Path) -> No
         await pilot.pause()
         table = screen.query_one("#score-compare-table", DataTable)
         assert [key.value for key in table.columns][1:4] == ["base_ndcg", "cand_ndcg", "delta_ndcg"]
+        assert cell(table, "q2", "delta_ndcg") == f"▼ {float(Fraction(-369070246429, 1630929753571)):+.4f}"
+        await pilot.press("x")  # the exact fraction beside the decimal
+        await pilot.pause()
         assert cell(table, "q2", "delta_ndcg").startswith("▼ -369070246429/1630929753571")
         assert "REGRESSION" in cell(table, "q2", "verdict")  # Recall@k ties on q2; nDCG and AP fall
         seen = []

@@ -135,6 +135,18 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         screen = app.screen
         assert (screen.baseline, screen.candidate) == ("fixture_A", "fixture_B")
         table = screen.query_one("#score-compare-table", DataTable)
+        # decimals first (four places, to compare down a column); the chosen metric's trio,
+        # the verdict and the bar first, the other metric after them
+        assert [c.value for c in table.columns] == [
+            "query", "base_rr", "cand_rr", "delta_rr", "verdict", "chart", "base_recall", "cand_recall", "delta_recall"
+        ]  # fmt: skip
+        assert cell(table, "q2", "delta_rr") == "▼ -0.5000"
+        assert cell(table, "q4", "delta_rr") == "▲ +1.0000" and cell(table, "q4", "cand_rr") == "1.0000"
+        assert cell(table, "q3", "base_rr") == "0.5000"
+        summary = plain(screen, "#score-compare-summary")
+        assert "fixture_A 0.5000 → fixture_B 0.8333  Δ +0.3333" in summary
+        await pilot.press("x")  # the exact fractions, a key away
+        await pilot.pause()
         assert cell(table, "q2", "delta_rr") == "▼ -1/2 (-0.5000)"
         assert "REGRESSION" in cell(table, "q2", "verdict")
         assert cell(table, "q2", "delta_recall") == "= 0"
@@ -146,8 +158,10 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         assert cell(table, "q2", "chart").index("█") < cell(table, "q2", "chart").index("│")  # bar left of zero
         summary = plain(screen, "#score-compare-summary")
         assert "fixture_A 1/2 (0.5000) → fixture_B 5/6 (0.8333)" in summary
-        assert "win/tie/loss 2/0/1  regressions: q2" in summary  # MRR
-        assert "win/tie/loss 1/2/0  regressions: none" in summary  # Recall
+        assert "win/tie/loss 2/0/1" in metric_block(summary, "MRR@2")
+        assert "regressions: q2" in metric_block(summary, "MRR@2")
+        assert "win/tie/loss 1/2/0" in metric_block(summary, "Recall@2")
+        assert "regressions: none" in metric_block(summary, "Recall@2")
 
         await pilot.press("f")  # regressions only (RR@k)
         await pilot.pause()
@@ -158,7 +172,7 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         await pilot.press("s")  # best first; the null delta stays last
         await pilot.pause()
         assert order(table) == ["q4", "q3", "q2", "q5"]
-        await pilot.press("m")  # Recall@k: q4 +1, then the ties in protocol order
+        await pilot.press("m")  # Recall@k: q4 +1, then the ties by the baseline's value, lower first (1/2, 1)
         await pilot.pause()
         assert order(table) == ["q4", "q2", "q3", "q5"]
         await pilot.press("b")  # baseline becomes fixture_B: compared with itself, all ties
@@ -258,15 +272,14 @@ async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path,
         assert "mean Recall@1" in plain(screen, "#score-run-summary")
         await pilot.press("v")
         await pilot.pause()
-        assert cell(compare_table, "q2", "delta_rr") == "▼ -1"  # A has d3 at rank 1, B has none in the top 1
+        assert cell(compare_table, "q2", "delta_rr") == "▼ -1.0000"  # A has d3 at rank 1, B has none in the top 1
         assert "MRR@1" in plain(screen, "#score-compare-summary")
         assert cleared == []  # same rows: cells were updated, the tables not rebuilt
         await pilot.press("+", "+")
         await pilot.pause()
         assert "k 3" in plain(screen, "#score-header")
         assert (
-            cell(compare_table, "q2", "delta_recall") == "= 0"
-            and cell(compare_table, "q2", "delta_rr") == "▼ -1/2 (-0.5000)"
+            cell(compare_table, "q2", "delta_recall") == "= 0" and cell(compare_table, "q2", "delta_rr") == "▼ -0.5000"
         )
         await pilot.press("v")
         await pilot.pause()
@@ -440,12 +453,16 @@ async def test_each_key_redraws_only_what_its_choice_shows(seed_dir: Path, monke
 # ---------------------------------------------------------------- paired statistics and adjudication
 
 
-async def open_comparison(pilot) -> None:
+async def open_comparison(pilot, exact: bool = False) -> None:
+    """``v``, the statistics awaited; ``exact``: then ``x``, the exact fractions beside the decimals."""
     await settle(pilot)
     await pilot.press("v")
     await pilot.pause()
     await settle(pilot)  # the statistics worker
     await pilot.pause()
+    if exact:
+        await pilot.press("x")
+        await pilot.pause()
 
 
 def metric_block(summary: str, label: str) -> str:
@@ -469,7 +486,7 @@ async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) ->
     """fixture_B vs fixture_A: MRR deltas (-1/2, +1/2, +1) give exact p = 3/4, Recall (0, 0, +1) p = 1."""
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
-        await open_comparison(pilot)
+        await open_comparison(pilot, exact=True)
         summary = plain(app.screen, "#score-compare-summary")
         mrr, recall = metric_block(summary, "MRR@2"), metric_block(summary, "Recall@2")
         assert "Δ +1/3 (+0.3333)  win/tie/loss 2/0/1" in mrr
@@ -514,7 +531,7 @@ async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_d
     )
     app = RankevalApp(seed_dir)  # all_empty, fixture_A, fixture_B
     async with app.run_test(size=SIZE) as pilot:
-        await open_comparison(pilot)
+        await open_comparison(pilot, exact=True)
         screen = app.screen
         assert screen.baseline == "fixture_A"  # runs/BASELINE, as the score call above is told
         while screen.candidate != "fixture_B":
@@ -602,7 +619,7 @@ async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monk
     monkeypatch.setattr(ScoringSession, "statistics", lambda *a, **k: pytest.fail("computed in the UI process"))
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
-        await open_comparison(pilot)
+        await open_comparison(pilot, exact=True)
         mrr = metric_block(plain(app.screen, "#score-compare-summary"), "MRR@2")
         assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in mrr
         assert "95% bootstrap CI of the mean Δ [-1/2 = -0.5000, 1]" in mrr

@@ -5,8 +5,7 @@ Formatting only: the paired rows, deltas and outcomes come from a core ``Compari
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -26,58 +25,55 @@ from rankeval_tui.tui.score.delta_chart import (
 )
 from rankeval_tui.tui.score.score_table import sync_table
 from rankeval_tui.tui.score.score_view import ScoreView
-from rankeval_tui.tui.score.score_view_state import SortMode
+from rankeval_tui.tui.score.score_view_state import SortMode, paired_sort_key
 
-SORT_LABELS = {"protocol": "protocol order", "worst": "delta, worst first", "best": "delta, best first"}
+SORT_LABELS = {"protocol": "protocol order", "worst": "worst first", "best": "best first"}
 
 
-def compare_columns(metrics: Sequence[Metric]) -> tuple[tuple[str, str], ...]:
-    """The query, base / cand / Δ per compared metric (ir_measures names: ``R@k``), the verdict
-    and the delta chart of the chosen metric."""
-    columns = [("query", "query")]
-    for metric in metrics:
+def compare_columns(metrics: Sequence[Metric], chosen: Metric) -> tuple[tuple[str, str], ...]:
+    """The query, base / cand / Δ of the ``chosen`` metric (``m``), the verdict and the delta bar
+    first, so they fit 80 columns together; then base / cand / Δ of every other compared metric
+    (ir_measures names: ``R@k``), to the right."""
+    ordered = [chosen, *(m for m in metrics if m != chosen)] if chosen in metrics else list(metrics)
+    trios = []
+    for metric in ordered:
         name = DEFINITIONS[metric].prefix + "@k"
-        columns += [
-            (f"base_{metric}", f"base {name}"),
-            (f"cand_{metric}", f"cand {name}"),
-            (f"delta_{metric}", f"Δ {name}"),
-        ]
-    return (*columns, ("verdict", "verdict"), ("chart", "Δ chart (m)"))
-
-
-def sort_key(mode: SortMode, metric: Metric) -> Callable[[PairedRow], tuple[bool, Fraction]]:
-    """Typed keys: the exact Fraction delta, queries without one (null) always last."""
-    sign = -1 if mode == "best" else 1
-
-    def key(row: PairedRow) -> tuple[bool, Fraction]:
-        delta = row.delta(metric)
-        return (delta is None, sign * delta if delta is not None else Fraction(0))
-
-    return key
+        trios.append(
+            [(f"base_{metric}", f"base {name}"), (f"cand_{metric}", f"cand {name}"), (f"delta_{metric}", f"Δ {name}")]
+        )
+    first, rest = (trios[0], trios[1:]) if trios else ([], [])
+    return (("query", "query"), *first, ("verdict", "verdict"), ("chart", "Δ bar"), *(c for trio in rest for c in trio))
 
 
 def compare_cells(
-    row: PairedRow, metric: Metric, adjudicated: bool = False, memo: dict[tuple[Any, ...], list[Any]] | None = None
+    row: PairedRow,
+    metric: Metric,
+    adjudicated: bool = False,
+    memo: dict[tuple[Any, ...], list[Any]] | None = None,
+    exact: bool = False,
 ) -> list[Any]:
-    """The query cell, then cells that depend only on the two rows' values: with a ``memo``
-    (one per refresh), each distinct pair of values is formatted once (2000 queries hold a few
-    hundred; the deltas are Fraction arithmetic, most of a row's cost). The memo is keyed by the
-    values' identities (the evaluator shares one Fraction per value, and the rows keep them
-    alive during the refresh): hashing a Fraction was a third of this at 10,000 queries."""
+    """The query cell, then cells that depend only on the two rows' values, in
+    ``compare_columns``' order: with a ``memo`` (one per refresh), each distinct pair of values is
+    formatted once (2000 queries hold a few hundred; the deltas are Fraction arithmetic, most of a
+    row's cost). The memo is keyed by the values' identities (the evaluator shares one Fraction
+    per value, and the rows keep them alive during the refresh): hashing a Fraction was a third
+    of this at 10,000 queries. Decimals alone unless ``exact`` (``x``)."""
     query = Text.assemble(row.query, (" adj.", STYLE_ADJUDICATED)) if adjudicated else row.query
     base, cand = row.baseline, row.candidate
-    pairs = [(base.value(m), cand.value(m)) for m in row.metrics]
-    key = (*((id(b), id(c)) for b, c in pairs), base.missing, cand.missing, metric)
+    ordered = [metric, *(m for m in row.metrics if m != metric)] if metric in row.metrics else list(row.metrics)
+    pairs = [(base.value(m), cand.value(m)) for m in ordered]
+    key = (*((id(b), id(c)) for b, c in pairs), base.missing, cand.missing, metric, exact)
     values = None if memo is None else memo.get(key)
     if values is None:
         values = []
-        for compared, (base_value, cand_value) in zip(row.metrics, pairs):
+        for position, (compared, (base_value, cand_value)) in enumerate(zip(ordered, pairs)):
             values += [
-                value_cell(base_value, base.missing),
-                value_cell(cand_value, cand.missing),
-                delta_cell(row.delta(compared)),
+                value_cell(base_value, base.missing, exact),
+                value_cell(cand_value, cand.missing, exact),
+                delta_cell(row.delta(compared), exact),
             ]
-        values += [verdict_cell(row), delta_bar(row.delta(metric))]
+            if position == 0:
+                values += [verdict_cell(row), delta_bar(row.delta(metric))]
         if memo is not None:
             memo[key] = values
     return [query, *values]
@@ -103,12 +99,13 @@ class CompareView(ScoreView):
         metric: Metric,
         sort_mode: SortMode,
         regressions_only: bool,
+        exact: bool = False,
     ) -> None:
         table = self.table
         summary = self.query_one(CompareSummary)
         if comparison is None:
             self.title.update(Text("comparison needs two accepted runs (v: single run)", style=STYLE_MISSING))
-            sync_table(table, compare_columns(session.metrics), [])
+            sync_table(table, compare_columns(session.metrics, metric), [])
             self.note(None)
             summary.clear()
             return
@@ -116,19 +113,18 @@ class CompareView(ScoreView):
         if regressions_only:
             rows = [row for row in rows if is_regression(row)]
         if sort_mode != "protocol":
-            rows.sort(key=sort_key(sort_mode, metric))
+            rows.sort(key=paired_sort_key(sort_mode, metric, comparison.metrics))
         self.title.update(
             Text.assemble(
-                ("candidate ", "dim"),
                 (comparison.candidate.run, "bold"),
-                (" vs baseline ", "dim"),
+                (" vs ", "dim"),
                 (comparison.baseline.run, "bold"),
-                ("   (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
-                ("   chart/sort: ", "dim"),
+                (" (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
+                ("  m ", "dim"),
                 (METRIC_LABELS[metric], "bold"),
-                ("   order: ", "dim"),
+                ("  s ", "dim"),
                 (SORT_LABELS[sort_mode], "bold"),
-                ("   showing: ", "dim"),
+                ("  f ", "dim"),
                 (f"regressions, any metric ({len(rows)})" if regressions_only else "all queries", "bold"),
             )
         )
@@ -136,9 +132,9 @@ class CompareView(ScoreView):
         memo: dict[tuple[Any, ...], list[Any]] = {}
         sync_table(
             table,
-            compare_columns(comparison.metrics),
-            [(row.query, compare_cells(row, metric, row.query in adjudicated, memo)) for row in rows],
+            compare_columns(comparison.metrics, metric),
+            [(row.query, compare_cells(row, metric, row.query in adjudicated, memo, exact)) for row in rows],
         )
         empty = f"no regressions: {comparison.candidate.run} is worse than {comparison.baseline.run} on no query"
         self.note(Text(f"{empty} (f: all queries)", style=STYLE_MISSING) if not rows else None)
-        summary.show(session, comparison, metric)
+        summary.show(session, comparison, metric, exact)

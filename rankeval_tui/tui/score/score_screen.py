@@ -226,7 +226,12 @@ class ScoreScreen(Screen[None]):
         if self.session is None or self.view != "compare":
             return
         self.query_one(CompareView).show(
-            self.session, self.current_comparison(), self.metric, self.state.sort_mode, self.state.regressions_only
+            self.session,
+            self.current_comparison(),
+            self.metric,
+            self.state.sort_mode,
+            self.state.regressions_only,
+            self.state.exact,
         )
 
     # ------------------------------------------------------------------ actions
@@ -273,6 +278,18 @@ class ScoreScreen(Screen[None]):
 
     def action_next_sort(self) -> None:
         self.state = self.state.next_sort()
+
+    def action_toggle_exact(self) -> None:
+        self.state = self.state.toggled_exact()
+
+    def action_page_summary(self) -> None:
+        """A page further down the comparison's summary (the paired statistics), back to its top
+        after the end: at 80x24 its box shows two lines, and arrow keys move the table's cursor."""
+        box = self.query_one(CompareView).box
+        if box.scroll_y >= box.max_scroll_y:
+            box.scroll_home(animate=False)
+        else:
+            box.scroll_page_down(animate=False)
 
     def action_next_filter(self) -> None:
         self.state = self.state.next_filter(self.session)
