@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rich.text import Text
 from textual import work
+from textual.message import Message
 from textual.reactive import reactive
 from textual.worker import get_current_worker
 
@@ -21,7 +23,7 @@ from rankeval_tui.core.evaluation.stats import CandidateStatistics, PairedStatis
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
 from rankeval_tui.core.wording import exact_and_decimal
-from rankeval_tui.tui.score.delta_chart import STYLE_LOSS, signed_and_decimal, signed_decimal
+from rankeval_tui.tui.score.cells import STYLE_LOSS, signed_and_decimal, signed_decimal
 from rankeval_tui.tui.score.hanging_text import HangingStatic
 from rankeval_tui.tui.score.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
 from rankeval_tui.tui.score.score_stats import INDENT, pending_line, statistics_lines
@@ -110,9 +112,25 @@ class CompareSummary(HangingStatic):
             return None
         return result
 
+    class StatisticsShown(Message):
+        """New statistics are on screen: the chart draws their bootstrap CI."""
+
     def watch_statistics_result(self) -> None:
         if self._shown is not None:
             self.show_text(self.summary_text())
+            self.post_message(self.StatisticsShown())
+
+    def interval(self, metric: Metric) -> tuple[tuple[Fraction, Fraction, Fraction] | None, bool]:
+        """The bootstrap CI of ``metric``'s mean delta for the pair shown (low, high, confidence),
+        or None; and whether it is still to come (statistics pending or incomplete)."""
+        result = self.current_statistics()
+        if result is None or self._shown is None:
+            return None, True
+        mine = None if result.statistics is None else result.statistics.get(self._shown[1].candidate.run)
+        boot = None if mine is None or metric not in mine.metrics else mine.metrics[metric].bootstrap
+        if boot is None:
+            return None, not result.complete
+        return (boot.low, boot.high, boot.confidence), False
 
     def summary_text(self) -> Text:
         """Per metric, the chosen one first: means, mean delta, win/tie/loss; then the verdict in

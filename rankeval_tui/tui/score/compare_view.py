@@ -5,17 +5,17 @@ Formatting only: the paired rows, deltas and outcomes come from a core ``Compari
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rich.text import Text
 from textual.widget import Widget
 
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.evaluation.histogram import DeltaHistogram, delta_histogram
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.score.compare_summary import CompareSummary
-from rankeval_tui.tui.score.delta_chart import (
+from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
     delta_bar,
@@ -23,11 +23,13 @@ from rankeval_tui.tui.score.delta_chart import (
     value_cell,
     verdict_cell,
 )
+from rankeval_tui.tui.score.compare_summary import CompareSummary
+from rankeval_tui.tui.score.delta_histogram import DeltaChart
 from rankeval_tui.tui.score.score_table import sync_table
 from rankeval_tui.tui.score.score_view import ScoreView
-from rankeval_tui.tui.score.score_view_state import SortMode, paired_sort_key
+from rankeval_tui.tui.score.score_view_state import ScoreViewState, paired_sort_key
 
-SORT_LABELS = {"protocol": "protocol order", "worst": "worst first", "best": "best first"}
+SORT_LABELS = {"protocol": "protocol", "worst": "worst first", "best": "best first"}
 
 
 def compare_columns(metrics: Sequence[Metric], chosen: Metric) -> tuple[tuple[str, str], ...]:
@@ -85,35 +87,53 @@ def is_regression(row: PairedRow) -> bool:
 
 
 class CompareView(ScoreView):
-    """Title (who against whom, on which metric, in which order), the paired table, the summary."""
+    """Title (who against whom, on which metric, in which order), the chart of the chosen
+    metric's per-query deltas, the paired table, the summary."""
 
     name_in_ids = "compare"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.histogram: DeltaHistogram | None = None
+        """The chart's bins for the comparison and metric shown: the ``[``/``]`` filter's too."""
+        self._chart_bin: int | None = None
+
+    def above_table(self) -> Iterator[Widget]:
+        yield DeltaChart(id="score-compare-chart")
 
     def summary_widget(self, widget_id: str) -> Widget:
         return CompareSummary(id=widget_id, classes="score-summary")
 
-    def show(
-        self,
-        session: ScoringSession,
-        comparison: Comparison | None,
-        metric: Metric,
-        sort_mode: SortMode,
-        regressions_only: bool,
-        exact: bool = False,
-    ) -> None:
+    def occupied_bins(self) -> list[int]:
+        """The bins holding at least one query, left to right (what ``[``/``]`` step through)."""
+        return [] if self.histogram is None else [i for i, b in enumerate(self.histogram.bins) if b.queries]
+
+    def show(self, session: ScoringSession, comparison: Comparison | None, state: ScoreViewState) -> None:
+        """``comparison`` as ``state`` chose: its metric first, order, filters (``f``, a chart's
+        bin) and decimals or exact fractions."""
+        metric, sort_mode, regressions_only = state.metric, state.sort_mode, state.regressions_only
+        exact, delta_bin = state.exact, state.delta_bin
         table = self.table
         summary = self.query_one(CompareSummary)
         if comparison is None:
             self.title.update(Text("comparison needs two accepted runs (v: single run)", style=STYLE_MISSING))
             sync_table(table, compare_columns(session.metrics, metric), [])
+            self.histogram = None
+            self.query_one(DeltaChart).show(None, None, False)
             self.note(None)
             summary.clear()
             return
+        histogram = self.histogram = delta_histogram(comparison, metric)
+        chosen = histogram.bins[delta_bin] if delta_bin is not None else None
         rows = list(comparison.rows)
         if regressions_only:
             rows = [row for row in rows if is_regression(row)]
+        if chosen is not None:
+            members = set(chosen.queries)
+            rows = [row for row in rows if row.query in members]
         if sort_mode != "protocol":
             rows.sort(key=paired_sort_key(sort_mode, metric, comparison.metrics))
+        showing = f"regressions, any metric ({len(rows)})" if regressions_only else "all queries"
         self.title.update(
             Text.assemble(
                 (comparison.candidate.run, "bold"),
@@ -125,7 +145,9 @@ class CompareView(ScoreView):
                 ("  s ", "dim"),
                 (SORT_LABELS[sort_mode], "bold"),
                 ("  f ", "dim"),
-                (f"regressions, any metric ({len(rows)})" if regressions_only else "all queries", "bold"),
+                (showing, "bold"),
+                ("  ] ", "dim") if chosen is not None else "",
+                (f"{chosen.range_text()}: {len(rows)}", "bold reverse") if chosen is not None else "",
             )
         )
         adjudicated = session.adjudicated
@@ -135,6 +157,26 @@ class CompareView(ScoreView):
             compare_columns(comparison.metrics, metric),
             [(row.query, compare_cells(row, metric, row.query in adjudicated, memo, exact)) for row in rows],
         )
-        empty = f"no regressions: {comparison.candidate.run} is worse than {comparison.baseline.run} on no query"
-        self.note(Text(f"{empty} (f: all queries)", style=STYLE_MISSING) if not rows else None)
+        if not rows and chosen is not None:
+            self.note(Text(f"no query with {chosen.range_text()} under this filter (f, [ ])", style=STYLE_MISSING))
+        elif not rows:
+            empty = f"no regressions: {comparison.candidate.run} is worse than {comparison.baseline.run} on no query"
+            self.note(Text(f"{empty} (f: all queries)", style=STYLE_MISSING))
+        else:
+            self.note(None)
+        self._chart_bin = delta_bin
         summary.show(session, comparison, metric, exact)
+        self.show_chart()
+
+    def show_chart(self) -> None:
+        """The chart of the shown histogram, with the bootstrap CI once the statistics have it."""
+        histogram = self.histogram
+        if histogram is None:
+            return
+        interval, pending = self.query_one(CompareSummary).interval(histogram.metric)
+        if interval is not None:
+            histogram = histogram.with_interval(*interval)
+        self.query_one(DeltaChart).show(histogram, self._chart_bin, pending)
+
+    def on_compare_summary_statistics_shown(self) -> None:
+        self.show_chart()

@@ -14,7 +14,7 @@ from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import row_status
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.wording import exact_and_decimal
-from rankeval_tui.tui.score.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
+from rankeval_tui.tui.score.cells import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
 
 CUTOFF_KEY = " cutoff"
 """Row key of the cutoff line; document IDs cannot contain spaces, so it never clashes."""

@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.score.delta_chart import STYLE_WIN
+from rankeval_tui.tui.score.cells import STYLE_WIN
 from rankeval_tui.tui.score.query_panels import (
     CUTOFF_KEY,
     RANKING_HEADER,

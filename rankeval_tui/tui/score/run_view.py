@@ -16,7 +16,7 @@ from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.wording import exact_and_decimal
-from rankeval_tui.tui.score.delta_chart import (
+from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
     STYLE_NO_RELEVANT,

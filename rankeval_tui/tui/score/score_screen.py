@@ -32,6 +32,7 @@ from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score.compare_summary import prepare_statistics
 from rankeval_tui.tui.score.compare_view import CompareView
+from rankeval_tui.tui.score.delta_histogram import DeltaChart
 from rankeval_tui.tui.score.hanging_text import HangingStatic
 from rankeval_tui.tui.score.query_jump import QueryJump
 from rankeval_tui.tui.score.query_screen import QueryScreen
@@ -45,6 +46,7 @@ from rankeval_tui.tui.score.score_view_state import (
     View,
     key_available,
     next_split,
+    selected_queries,
 )
 
 FieldValue = TypeVar("FieldValue")
@@ -129,7 +131,7 @@ class ScoreScreen(Screen[None]):
         with ContentSwitcher(initial="score-run-view", id="score-switcher"):
             yield RunView(id="score-run-view")
             yield CompareView(id="score-compare-view")
-        yield QueryJump(self.current_table, self.split_queries, id="score-jump")
+        yield QueryJump(self.current_table, lambda: selected_queries(self.session), id="score-jump")
         yield ScoreFooter()
 
     def on_mount(self) -> None:
@@ -143,11 +145,8 @@ class ScoreScreen(Screen[None]):
         try:
             session = self.request.load(initial) if initial or self.session is None else self.session.reload()
         except ContractError as error:
-            prefix = (
-                "protocol rejected"
-                if initial or self.session is None
-                else "reload failed, still showing the last good files"
-            )
+            first = initial or self.session is None
+            prefix = "protocol rejected" if first else "reload failed, still showing the last good files"
             self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
             return
         self.app.call_from_thread(self.set_session, session)
@@ -166,9 +165,7 @@ class ScoreScreen(Screen[None]):
         self.problem = None
         self.set_reactive(ScoreScreen.state, self.state.adopting(session))
         self.session = session
-        # v's availability depends on the runs accepted; the footer only asks again on a
-        # bindings signal, and when the table had the focus before the load none came.
-        self.refresh_bindings()
+        self.refresh_bindings()  # v needs two accepted runs; a table focused before the load sent no signal
 
     # ------------------------------------------------------------------ reactive plumbing
 
@@ -209,9 +206,6 @@ class ScoreScreen(Screen[None]):
     def current_table(self) -> ScoreTable:
         return self.query_one(f"#score-{self.view}-table", ScoreTable)
 
-    def split_queries(self) -> tuple[str, ...]:
-        return tuple(self.session.protocol.selected_queries) if self.session is not None else ()
-
     # Only the visible table is filled: a hidden table of thousands of rows would double the
     # cost of every k change. Switching views syncs the other one (in place where it can).
 
@@ -225,14 +219,7 @@ class ScoreScreen(Screen[None]):
     def refresh_compare(self) -> None:
         if self.session is None or self.view != "compare":
             return
-        self.query_one(CompareView).show(
-            self.session,
-            self.current_comparison(),
-            self.metric,
-            self.state.sort_mode,
-            self.state.regressions_only,
-            self.state.exact,
-        )
+        self.query_one(CompareView).show(self.session, self.current_comparison(), self.state)
 
     # ------------------------------------------------------------------ actions
 
@@ -241,8 +228,7 @@ class ScoreScreen(Screen[None]):
         return key_available(action, self.view, len(self.session.accepted) if self.session is not None else 0)
 
     def action_toggle_view(self) -> None:
-        # No refresh_bindings(): watch_state's focus change refreshes the footer (b/m/s greyed
-        # outside the comparison) by itself; a second refresh recomposed it twice (~30 ms per v).
+        # No refresh_bindings(): the focus change refreshes the footer; twice cost ~30 ms per v.
         self.state = self.state.toggled_view()
 
     def rescore(self, change: Callable[[ScoringSession], ScoringSession]) -> None:
@@ -279,17 +265,18 @@ class ScoreScreen(Screen[None]):
     def action_next_sort(self) -> None:
         self.state = self.state.next_sort()
 
+    def action_step_bin(self, step: int) -> None:
+        self.state = self.state.stepped_bin(self.query_one(CompareView).occupied_bins(), step)
+
+    @on(DeltaChart.BinClicked)
+    def bin_clicked(self, message: DeltaChart.BinClicked) -> None:
+        self.state = self.state.chosen_bin(message.index)
+
     def action_toggle_exact(self) -> None:
         self.state = self.state.toggled_exact()
 
     def action_page_summary(self) -> None:
-        """A page further down the comparison's summary (the paired statistics), back to its top
-        after the end: at 80x24 its box shows two lines, and arrow keys move the table's cursor."""
-        box = self.query_one(CompareView).box
-        if box.scroll_y >= box.max_scroll_y:
-            box.scroll_home(animate=False)
-        else:
-            box.scroll_page_down(animate=False)
+        self.query_one(CompareView).page_summary()
 
     def action_next_filter(self) -> None:
         self.state = self.state.next_filter(self.session)
