@@ -380,7 +380,10 @@ async def test_drill_down_shows_rankings_labels_and_cutoff(seed_dir: Path) -> No
         assert order(a) == ["d3", "d1", CUTOFF_KEY, "d4"]
         assert order(b) == ["d1", "d3", CUTOFF_KEY, "d4"]
         assert "cutoff k=2" in cell(b, CUTOFF_KEY, "doc")
-        assert "first relevant" in cell(b, "d3", "note") and cell(b, "d1", "note") == ""
+        # from the comparison the last column says how each document moved (the first relevant
+        # rank is in the titles, checked below)
+        assert cell(b, "d3", "note") == "▼1 (was 1)" and cell(b, "d1", "note") == "▲1 (was 2)"
+        assert cell(a, "d3", "note") == "now 2" and cell(a, "d4", "note") == "now 3"
         assert cell(b, "d3", "label") == "1 relevant" and cell(b, "d1", "label") == "0"
         titles = [str(w.render()) for w in screen.query(".query-run-title").results(Static)]
         assert "first relevant rank 1" in titles[0] and "first relevant rank 2" in titles[1]
@@ -402,7 +405,9 @@ async def test_drill_down_lists_relevant_documents_never_returned(seed_dir: Path
         screen = app.screen
         assert screen.query_id == "q4"
         footer = str(screen.query_one(".query-run-footer", Static).render())
-        assert footer == "relevant never returned: d6"
+        assert footer == (
+            "RR@2 = 1 / first relevant rank = 0\nno relevant document in the top 2 (0 of 1); never returned: d6"
+        )
         assert "MISSING" in str(screen.query_one(".query-run-title", Static).render())
 
 

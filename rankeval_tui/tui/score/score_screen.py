@@ -245,8 +245,7 @@ class ScoreScreen(Screen[None]):
 
     def action_k_down(self) -> None:
         if self.session is not None and self.session.protocol.k <= 1:
-            self.notify("k is already 1", severity="warning")
-            return
+            return self.notify("k is already 1", severity="warning")
         self.rescore(lambda s: s.with_k(s.protocol.k - 1))
 
     def action_next_split(self) -> None:
@@ -300,4 +299,5 @@ class ScoreScreen(Screen[None]):
         """Enter on a query: its text, need and every accepted run's ranking with labels."""
         if self.session is None or event.row_key.value is None:
             return
-        self.app.push_screen(QueryScreen(self.session, event.row_key.value, self.state.drill_down(self.session)))
+        runs, comparing = self.state.drill_down(self.session), self.view == "compare"
+        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, self.metric, comparing))
