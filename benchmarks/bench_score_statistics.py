@@ -47,8 +47,8 @@ from benchmarks.bench_scoring import wait_until  # noqa: E402
 from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
 from rankeval_tui.core.session import ScoringSession  # noqa: E402
 from rankeval_tui.tui.app import RankevalApp  # noqa: E402
-from rankeval_tui.tui.score_screen import ScoreScreen  # noqa: E402
-from rankeval_tui.tui.widgets.compare_summary import CompareSummary  # noqa: E402
+from rankeval_tui.tui.score.compare_summary import CompareSummary  # noqa: E402
+from rankeval_tui.tui.score.score_screen import ScoreScreen  # noqa: E402
 
 
 async def press_sort(pilot, screen: ScoreScreen, table: DataTable) -> float:

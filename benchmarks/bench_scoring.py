@@ -61,8 +61,8 @@ from textual.widgets import DataTable  # noqa: E402
 from benchmarks.synth import SynthSpec, make_data, write_protocol  # noqa: E402
 from rankeval_tui.core.session import ScoringSession  # noqa: E402
 from rankeval_tui.tui.app import RankevalApp  # noqa: E402
-from rankeval_tui.tui.score_screen import ScoreScreen  # noqa: E402
-from rankeval_tui.tui.widgets.compare_summary import CompareSummary  # noqa: E402
+from rankeval_tui.tui.score.compare_summary import CompareSummary  # noqa: E402
+from rankeval_tui.tui.score.score_screen import ScoreScreen  # noqa: E402
 
 
 def complete(summary: CompareSummary) -> bool:

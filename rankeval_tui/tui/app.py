@@ -19,7 +19,7 @@ from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
 from rankeval_tui.tui.hangups import app_ended, guard_lock
 from rankeval_tui.tui.judge.screen import JudgeScreen, open_judge_screen
 from rankeval_tui.tui.messages import OpenJudging
-from rankeval_tui.tui.score_screen import LoadRequest, ScoreScreen
+from rankeval_tui.tui.score.score_screen import LoadRequest, ScoreScreen
 
 StartScreen = Literal["score", "judge", "adjudicate"]
 

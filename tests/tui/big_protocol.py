@@ -7,12 +7,14 @@ so every machine draws the same picture. Built on ``benchmarks.synth`` (the one 
 
     write_big_protocol(tmp_path / "big")               -> protocol dir with qrels and runs/
     write_big_protocol(tmp_path / "big", qrels=False)  -> the same protocol left to judge
+    write_big_protocol(tmp_path / "mid", queries=500)  -> the same kind of protocol, 500 queries
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import tomli_w
@@ -42,12 +44,13 @@ def _sentence(rng: random.Random, words: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
 
 
-def write_big_protocol(directory: Path, *, qrels: bool = True) -> Path:
+def write_big_protocol(directory: Path, *, qrels: bool = True, queries: int = QUERIES) -> Path:
     """Write the protocol (and, by default, its exhaustive qrels) into ``directory``; return it.
 
     Runs: ``bm25``, ``dense`` and ``all_empty`` (an empty list for every query, which must never
     be the default baseline although it sorts first)."""
-    data = make_data(SPEC)
+    spec = replace(SPEC, queries=queries)
+    data = make_data(spec)
     rng = random.Random(SPEC.seed)
     directory.mkdir(parents=True)
     (directory / "runs").mkdir()
@@ -63,7 +66,7 @@ def write_big_protocol(directory: Path, *, qrels: bool = True) -> Path:
         queries[query] = entry
     protocol = {
         "protocol": {
-            "name": "big-2000",
+            "name": f"big-{spec.queries}",
             "k": SPEC.k,
             "split": "test",
             "relevance": "1 if the article answers the question or one of its sub-needs; otherwise 0",

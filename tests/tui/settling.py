@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rankeval_tui.tui.score_screen import ScoreScreen
-from rankeval_tui.tui.widgets.score_footer import ScoreFooter
+from rankeval_tui.tui.score.score_footer import ScoreFooter
+from rankeval_tui.tui.score.score_screen import ScoreScreen
 
 
 async def settle(pilot) -> None:

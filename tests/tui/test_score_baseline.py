@@ -28,7 +28,7 @@ async def test_v_on_the_demo_compares_fixture_b_against_fixture_a(seed_dir: Path
         assert "fixture_A [baseline (runs/BASELINE)]" in shown(screen, "#score-runs")
         assert "fixture_B [candidate]" in shown(screen, "#score-runs")
         table = screen.query_one("#score-compare-table", DataTable)
-        assert "REGRESSION" in str(table.get_row("q2")[-2])  # the README's q2
+        assert "REGRESSION" in str(table.get_cell("q2", "verdict"))  # the README's q2
 
 
 async def test_baseline_argument_reaches_the_screen(seed_dir: Path) -> None:

@@ -18,8 +18,8 @@ from textual.widgets import DataTable, Static
 from textual.widgets._footer import FooterKey
 
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.query_screen import QueryScreen
-from rankeval_tui.tui.widgets.query_jump import find_query, not_found
+from rankeval_tui.tui.score.query_jump import find_query, not_found
+from rankeval_tui.tui.score.query_screen import QueryScreen
 from tests.tui.big_protocol import write_big_protocol
 from tests.tui.settling import settle
 from tests.tui.test_score_screen import cell, open_comparison, order, plain, specs
@@ -76,7 +76,7 @@ async def test_both_views_show_rows_at_2000_queries(big: Path, size: tuple[int, 
 
 async def test_comparison_shows_rows_while_statistics_compute(big: Path, monkeypatch) -> None:
     """Statistics held back: the pending line is shown and the table keeps its 10 rows."""
-    import rankeval_tui.tui.widgets.compare_summary as compare_summary
+    import rankeval_tui.tui.score.compare_summary as compare_summary
 
     release = threading.Event()
     original = compare_summary.statistics_in_process
@@ -301,8 +301,37 @@ async def test_mean_change_shows_its_decimal(big: Path) -> None:
         await open_comparison(pilot)
         screen = pilot.app.screen
         comparison = screen.current_comparison()
+        decimals = re.findall(r"Δ ([+-]\d\.\d{4})  win", plain(screen, "#score-compare-summary"))
+        chosen_first = sorted(comparison.metrics, key=lambda m: m != screen.metric)
+        assert decimals == [f"{float(comparison.mean_delta(m)):+.4f}" for m in chosen_first]
+        await pilot.press("x")
+        await pilot.pause()
+        comparison = screen.current_comparison()
         summary = plain(screen, "#score-compare-summary")
         shown = re.findall(r"Δ ([+-]?\d+/\d+) \(([+-]\d\.\d{4})\)", summary)
-        assert [Fraction(exact) for exact, _ in shown] == [comparison.mean_delta(m) for m in comparison.metrics]
+        assert [Fraction(exact) for exact, _ in shown] == [comparison.mean_delta(m) for m in chosen_first]
         for exact, decimal in shown:
             assert decimal == f"{float(Fraction(exact)):+.4f}"
+
+
+# ---------------------------------------------------------------- issue 33 item 2: the verdict first at 80 columns
+
+
+async def test_chosen_metric_verdict_and_bar_fit_80_columns_for_every_metric(big: Path) -> None:
+    """At 80x24 the query, both values and the delta of the chosen metric, the verdict and the bar
+    are inside the table's visible width, whichever metric ``m`` chose (the rest scroll in)."""
+    app = RankevalApp(big, run_specs=specs(big, "bm25", "dense"), metrics=("recall", "rr", "ndcg"))
+    async with app.run_test(size=SMALL) as pilot:
+        await open_comparison(pilot)
+        screen = pilot.app.screen
+        table = screen.query_one("#score-compare-table", DataTable)
+        for _ in range(3):
+            metric = screen.metric
+            keys = [c.value for c in table.columns]
+            first = ["query", f"base_{metric}", f"cand_{metric}", f"delta_{metric}", "verdict", "chart"]
+            assert keys[:6] == first
+            widths = [column.get_render_width(table) for column in table.ordered_columns]
+            assert sum(widths[:6]) <= table.scrollable_content_region.width, (metric, widths)
+            assert rows_shown(table) >= 10
+            await pilot.press("m")
+            await pilot.pause()

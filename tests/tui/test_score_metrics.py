@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from textual.widgets import DataTable, Static
@@ -10,7 +11,7 @@ from textual.widgets import DataTable, Static
 from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.query_screen import QueryScreen
+from rankeval_tui.tui.score.query_screen import QueryScreen
 from tests.tui.settling import settle
 from tests.tui.test_score_screen import cell, exact, order, plain, specs
 
@@ -45,6 +46,9 @@ async def test_metric_key_steps_through_the_chosen_metrics(seed_dir: Path) -> No
         await pilot.pause()
         table = screen.query_one("#score-compare-table", DataTable)
         assert [key.value for key in table.columns][1:4] == ["base_ndcg", "cand_ndcg", "delta_ndcg"]
+        assert cell(table, "q2", "delta_ndcg") == f"▼ {float(Fraction(-369070246429, 1630929753571)):+.4f}"
+        await pilot.press("x")  # the exact fraction beside the decimal
+        await pilot.pause()
         assert cell(table, "q2", "delta_ndcg").startswith("▼ -369070246429/1630929753571")
         assert "REGRESSION" in cell(table, "q2", "verdict")  # Recall@k ties on q2; nDCG and AP fall
         seen = []
@@ -71,3 +75,30 @@ async def test_drill_down_lists_the_chosen_metrics(seed_dir: Path) -> None:
         await pilot.pause()
         text = " ".join(str(w.render()) for w in pilot.app.screen.query(Static))
         assert "nDCG@2 630929753571/1630929753571 (0.3869)  Recall@2 1/2 (0.5000)  AP@2 1/4 (0.2500)" in text
+
+
+async def test_drill_down_explains_the_comparisons_metric_and_m_steps_through_them(seed_dir: Path) -> None:
+    """Enter on q2 in the comparison (nDCG@2 chosen): each panel explains nDCG@2, the candidate's
+    ranking says how each document moved; m explains the next metric."""
+    async with app_with_metrics(seed_dir, "fixture_A", "fixture_B").run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        assert pilot.app.screen.metric == "ndcg"
+        await pilot.press("enter")  # q2, the first row
+        await pilot.pause()
+        query = pilot.app.screen
+        assert isinstance(query, QueryScreen) and query.runs == ["fixture_A", "fixture_B"]
+        why = [str(query.query_one(f"#query-why-{i}", Static).render()) for i in (0, 1)]
+        assert all(text.startswith("nDCG@2 = DCG / ideal DCG") for text in why)
+        assert why[1].splitlines()[0].endswith("= 630929753571/1630929753571 (0.3869)")
+        candidate = query.query_one("#query-table-1", DataTable)
+        assert (
+            str(candidate.get_cell("d3", "note")) == "▼1 (was 1)"
+            and str(candidate.get_cell("d1", "note")) == "▲1 (was 2)"
+        )
+        await pilot.press("m")  # Recall@2
+        await pilot.pause()
+        assert str(query.query_one("#query-why-1", Static).render()).startswith(
+            "Recall@2 = hits / relevant = 1 / 2 = 1/2"
+        )

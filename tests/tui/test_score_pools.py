@@ -10,7 +10,7 @@ import pytest
 
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.widgets.query_panels import query_head, ranking_rows
+from rankeval_tui.tui.score.query_panels import query_head, ranking_rows
 from tests.cli.helpers import run_cli
 from tests.cli.test_pools_cli import QRELS, RUN
 

@@ -19,9 +19,9 @@ from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.evaluation.stats import exact_decimal
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.query_screen import CUTOFF_KEY, QueryScreen
-from rankeval_tui.tui.score_screen import ScoreScreen
-from rankeval_tui.tui.widgets.compare_summary import CompareSummary
+from rankeval_tui.tui.score.compare_summary import CompareSummary
+from rankeval_tui.tui.score.query_screen import CUTOFF_KEY, QueryScreen
+from rankeval_tui.tui.score.score_screen import ScoreScreen
 from tests.tui.settling import settle
 
 SIZE = (120, 36)
@@ -135,6 +135,18 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         screen = app.screen
         assert (screen.baseline, screen.candidate) == ("fixture_A", "fixture_B")
         table = screen.query_one("#score-compare-table", DataTable)
+        # decimals first (four places, to compare down a column); the chosen metric's trio,
+        # the verdict and the bar first, the other metric after them
+        assert [c.value for c in table.columns] == [
+            "query", "base_rr", "cand_rr", "delta_rr", "verdict", "chart", "base_recall", "cand_recall", "delta_recall"
+        ]  # fmt: skip
+        assert cell(table, "q2", "delta_rr") == "▼ -0.5000"
+        assert cell(table, "q4", "delta_rr") == "▲ +1.0000" and cell(table, "q4", "cand_rr") == "1.0000"
+        assert cell(table, "q3", "base_rr") == "0.5000"
+        summary = plain(screen, "#score-compare-summary")
+        assert "fixture_A 0.5000 → fixture_B 0.8333  Δ +0.3333" in summary
+        await pilot.press("x")  # the exact fractions, a key away
+        await pilot.pause()
         assert cell(table, "q2", "delta_rr") == "▼ -1/2 (-0.5000)"
         assert "REGRESSION" in cell(table, "q2", "verdict")
         assert cell(table, "q2", "delta_recall") == "= 0"
@@ -146,8 +158,10 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         assert cell(table, "q2", "chart").index("█") < cell(table, "q2", "chart").index("│")  # bar left of zero
         summary = plain(screen, "#score-compare-summary")
         assert "fixture_A 1/2 (0.5000) → fixture_B 5/6 (0.8333)" in summary
-        assert "win/tie/loss 2/0/1  regressions: q2" in summary  # MRR
-        assert "win/tie/loss 1/2/0  regressions: none" in summary  # Recall
+        assert "win/tie/loss 2/0/1" in metric_block(summary, "MRR@2")
+        assert "regressions: q2" in metric_block(summary, "MRR@2")
+        assert "win/tie/loss 1/2/0" in metric_block(summary, "Recall@2")
+        assert "regressions: none" in metric_block(summary, "Recall@2")
 
         await pilot.press("f")  # regressions only (RR@k)
         await pilot.pause()
@@ -158,7 +172,7 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         await pilot.press("s")  # best first; the null delta stays last
         await pilot.pause()
         assert order(table) == ["q4", "q3", "q2", "q5"]
-        await pilot.press("m")  # Recall@k: q4 +1, then the ties in protocol order
+        await pilot.press("m")  # Recall@k: q4 +1, then the ties by the baseline's value, lower first (1/2, 1)
         await pilot.pause()
         assert order(table) == ["q4", "q2", "q3", "q5"]
         await pilot.press("b")  # baseline becomes fixture_B: compared with itself, all ties
@@ -258,15 +272,14 @@ async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path,
         assert "mean Recall@1" in plain(screen, "#score-run-summary")
         await pilot.press("v")
         await pilot.pause()
-        assert cell(compare_table, "q2", "delta_rr") == "▼ -1"  # A has d3 at rank 1, B has none in the top 1
+        assert cell(compare_table, "q2", "delta_rr") == "▼ -1.0000"  # A has d3 at rank 1, B has none in the top 1
         assert "MRR@1" in plain(screen, "#score-compare-summary")
         assert cleared == []  # same rows: cells were updated, the tables not rebuilt
         await pilot.press("+", "+")
         await pilot.pause()
         assert "k 3" in plain(screen, "#score-header")
         assert (
-            cell(compare_table, "q2", "delta_recall") == "= 0"
-            and cell(compare_table, "q2", "delta_rr") == "▼ -1/2 (-0.5000)"
+            cell(compare_table, "q2", "delta_recall") == "= 0" and cell(compare_table, "q2", "delta_rr") == "▼ -0.5000"
         )
         await pilot.press("v")
         await pilot.pause()
@@ -367,7 +380,10 @@ async def test_drill_down_shows_rankings_labels_and_cutoff(seed_dir: Path) -> No
         assert order(a) == ["d3", "d1", CUTOFF_KEY, "d4"]
         assert order(b) == ["d1", "d3", CUTOFF_KEY, "d4"]
         assert "cutoff k=2" in cell(b, CUTOFF_KEY, "doc")
-        assert "first relevant" in cell(b, "d3", "note") and cell(b, "d1", "note") == ""
+        # from the comparison the last column says how each document moved (the first relevant
+        # rank is in the titles, checked below)
+        assert cell(b, "d3", "note") == "▼1 (was 1)" and cell(b, "d1", "note") == "▲1 (was 2)"
+        assert cell(a, "d3", "note") == "now 2" and cell(a, "d4", "note") == "now 3"
         assert cell(b, "d3", "label") == "1 relevant" and cell(b, "d1", "label") == "0"
         titles = [str(w.render()) for w in screen.query(".query-run-title").results(Static)]
         assert "first relevant rank 1" in titles[0] and "first relevant rank 2" in titles[1]
@@ -389,7 +405,9 @@ async def test_drill_down_lists_relevant_documents_never_returned(seed_dir: Path
         screen = app.screen
         assert screen.query_id == "q4"
         footer = str(screen.query_one(".query-run-footer", Static).render())
-        assert footer == "relevant never returned: d6"
+        assert footer == (
+            "RR@2 = 1 / first relevant rank = 0\nno relevant document in the top 2 (0 of 1); never returned: d6"
+        )
         assert "MISSING" in str(screen.query_one(".query-run-title", Static).render())
 
 
@@ -440,12 +458,16 @@ async def test_each_key_redraws_only_what_its_choice_shows(seed_dir: Path, monke
 # ---------------------------------------------------------------- paired statistics and adjudication
 
 
-async def open_comparison(pilot) -> None:
+async def open_comparison(pilot, exact: bool = False) -> None:
+    """``v``, the statistics awaited; ``exact``: then ``x``, the exact fractions beside the decimals."""
     await settle(pilot)
     await pilot.press("v")
     await pilot.pause()
     await settle(pilot)  # the statistics worker
     await pilot.pause()
+    if exact:
+        await pilot.press("x")
+        await pilot.pause()
 
 
 def metric_block(summary: str, label: str) -> str:
@@ -469,7 +491,7 @@ async def test_comparison_shows_paired_statistics_of_the_seed(seed_dir: Path) ->
     """fixture_B vs fixture_A: MRR deltas (-1/2, +1/2, +1) give exact p = 3/4, Recall (0, 0, +1) p = 1."""
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
-        await open_comparison(pilot)
+        await open_comparison(pilot, exact=True)
         summary = plain(app.screen, "#score-compare-summary")
         mrr, recall = metric_block(summary, "MRR@2"), metric_block(summary, "Recall@2")
         assert "Δ +1/3 (+0.3333)  win/tie/loss 2/0/1" in mrr
@@ -514,7 +536,7 @@ async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_d
     )
     app = RankevalApp(seed_dir)  # all_empty, fixture_A, fixture_B
     async with app.run_test(size=SIZE) as pilot:
-        await open_comparison(pilot)
+        await open_comparison(pilot, exact=True)
         screen = app.screen
         assert screen.baseline == "fixture_A"  # runs/BASELINE, as the score call above is told
         while screen.candidate != "fixture_B":
@@ -595,14 +617,14 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
 
 async def test_large_comparisons_compute_in_a_child_process(seed_dir: Path, monkeypatch) -> None:
     """Above PROCESS_MIN_WORK the statistics come from a child process: same numbers."""
-    import rankeval_tui.tui.widgets.compare_summary as compare_summary
+    import rankeval_tui.tui.score.compare_summary as compare_summary
     from rankeval_tui.core.session import ScoringSession
 
     monkeypatch.setattr(compare_summary, "PROCESS_MIN_WORK", 0)
     monkeypatch.setattr(ScoringSession, "statistics", lambda *a, **k: pytest.fail("computed in the UI process"))
     app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
     async with app.run_test(size=SIZE) as pilot:
-        await open_comparison(pilot)
+        await open_comparison(pilot, exact=True)
         mrr = metric_block(plain(app.screen, "#score-compare-summary"), "MRR@2")
         assert "sign-flip p = 3/4 = 0.7500 (exact, 8 assignments)" in mrr
         assert "95% bootstrap CI of the mean Δ [-1/2 = -0.5000, 1]" in mrr
@@ -650,7 +672,7 @@ async def test_no_adjudication_no_marker(seed_dir: Path) -> None:
 
 
 def test_summary_names_a_few_regressions_and_counts_the_rest() -> None:
-    from rankeval_tui.tui.widgets.compare_summary import LISTED, listed
+    from rankeval_tui.tui.score.compare_summary import LISTED, listed
 
     assert listed([]) == "none" and listed(["q2"]) == "q2"
     many = [f"q{i}" for i in range(LISTED + 3)]
@@ -668,8 +690,8 @@ async def test_footer_enables_v_when_two_runs_load_after_the_table_took_the_focu
 
     from textual.widgets._footer import FooterKey
 
-    from rankeval_tui.tui.score_screen import LoadRequest
-    from rankeval_tui.tui.widgets.score_footer import ScoreFooter
+    from rankeval_tui.tui.score.score_footer import ScoreFooter
+    from rankeval_tui.tui.score.score_screen import LoadRequest
 
     focused = threading.Event()
     real_load = LoadRequest.load

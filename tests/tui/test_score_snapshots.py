@@ -129,3 +129,25 @@ def test_demo_fits(snap_compare, screen: str, size: tuple[int, int]) -> None:
 def test_2000_queries_fit(snap_compare, big: Path, screen: str, size: tuple[int, int]) -> None:
     app = RankevalApp(big, run_specs=[(None, big / "runs" / f"{name}.json") for name in ("bm25", "dense")])
     assert snap_compare(app, terminal_size=size, run_before=SCREENS[screen])
+
+
+# ---------------------------------------------------------------- issue 33: the chart of the deltas
+
+
+@pytest.fixture(scope="module")
+def mid(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """500 queries, realistic IDs, three runs (bm25, dense, all_empty), as issue 33 tried it."""
+    return write_big_protocol(tmp_path_factory.mktemp("snapshots") / "mid", queries=500)
+
+
+async def chart_bin_chosen(pilot) -> None:
+    """The comparison, then ``]`` twice: the table shows the queries of the second bin that has any."""
+    await compare_view(pilot)
+    await pilot.press("right_square_bracket", "right_square_bracket")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "140x40"])
+@pytest.mark.parametrize("before", [compare_view, chart_bin_chosen], ids=["chart", "bin"])
+def test_500_queries_comparison_with_its_chart(snap_compare, mid: Path, before, size: tuple[int, int]) -> None:
+    assert snap_compare(RankevalApp(mid), terminal_size=size, run_before=before)

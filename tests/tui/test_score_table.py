@@ -16,8 +16,8 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from rankeval_tui.tui.widgets.delta_chart import delta_bar, value_cell
-from rankeval_tui.tui.widgets.score_table import ScoreTable, cell_width, sync_table
+from rankeval_tui.tui.score.cells import delta_bar, value_cell
+from rankeval_tui.tui.score.score_table import ScoreTable, cell_width, sync_table
 
 COLUMNS = (("q", "query"), ("v", "value"), ("w", "wide label for a narrow column"), ("x", "x"))
 

@@ -1,15 +1,17 @@
-"""The scoring screen's cycling and keep-valid rules (tui/score_view_state), without a terminal."""
+"""The scoring screen's cycling and keep-valid rules (tui/score/score_view_state), without a terminal."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from rankeval_tui.core.evaluation.compare import PairedRow
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.score_view_state import (
+from rankeval_tui.tui.score.score_view_state import (
     RUN_FILTERS,
     ScoreViewState,
     choose_runs,
@@ -18,6 +20,7 @@ from rankeval_tui.tui.score_view_state import (
     next_option,
     next_run,
     next_split,
+    paired_sort_key,
 )
 from tests.partial_protocol import IMPORTED, RUN, TRUTH, write_partial_protocol
 
@@ -104,7 +107,7 @@ def test_next_split_wraps(seed_dir: Path) -> None:
 
 
 def test_comparison_keys_grey_out_outside_the_comparison_and_v_needs_two_runs() -> None:
-    from rankeval_tui.tui.score_view_state import key_available
+    from rankeval_tui.tui.score.score_view_state import key_available
 
     for action in ("next_baseline", "next_metric", "next_sort"):
         assert key_available(action, "compare", 2) is True and key_available(action, "run", 2) is None
@@ -265,3 +268,41 @@ def test_drill_down_follows_the_view(help_session: ScoringSession) -> None:
 def test_a_change_redraws_only_what_shows_it(change: dict, redraws: tuple[str, ...]) -> None:
     before = ScoreViewState(baseline="bm25.run", candidate="dense.run", chosen_runs=("bm25.run", "dense.run"))
     assert replace(before, **change).redraws(before) == redraws
+
+
+class Side:
+    """A query's row under one run, as ``PairedRow`` reads it: its values by metric."""
+
+    def __init__(self, **values: Fraction | None) -> None:
+        self.values = values
+        self.missing = False
+
+    def value(self, metric: str) -> Fraction | None:
+        return self.values[metric]
+
+
+def paired(query: str, rr: tuple[int, int] | None, recall: tuple[int, int] | None) -> PairedRow:
+    """A row whose baseline is ``rr[0]`` / ``recall[0]`` and candidate ``rr[1]`` / ``recall[1]``
+    (quarters); None: no relevant document (null on both sides)."""
+
+    def side(i: int) -> Side:
+        return Side(
+            rr=None if rr is None else Fraction(rr[i], 4), recall=None if recall is None else Fraction(recall[i], 4)
+        )
+
+    return PairedRow(query, side(0), side(1), ("rr", "recall"))  # type: ignore[arg-type]
+
+
+def test_sort_ties_are_broken_by_baseline_value_then_other_metric_then_query_id() -> None:
+    rows = [
+        paired("q:5", None, None),  # no delta: always last
+        paired("q:9", (4, 0), (4, 0)),  # RR -1 from 1, Recall -1
+        paired("q:4", (4, 2), (2, 2)),  # RR -1/2 from 1, Recall 0
+        paired("q:1", (4, 0), (4, 2)),  # RR -1 from 1, Recall -1/2
+        paired("q:3", (2, 0), (2, 2)),  # RR -1/2 from 1/2, Recall 0
+        paired("q:0", (4, 0), (4, 0)),  # as q:9: the query ID decides
+    ]
+    worst = sorted(rows, key=paired_sort_key("worst", "rr", ("rr", "recall")))
+    assert [r.query for r in worst] == ["q:0", "q:9", "q:1", "q:4", "q:3", "q:5"]
+    best = sorted(rows, key=paired_sort_key("best", "rr", ("rr", "recall")))
+    assert [r.query for r in best] == ["q:3", "q:4", "q:1", "q:0", "q:9", "q:5"]

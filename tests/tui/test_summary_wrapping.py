@@ -10,8 +10,8 @@ from rich.console import Console
 from rich.text import Text
 
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.widgets.hanging_text import HangingText, hanging_lines
-from rankeval_tui.tui.widgets.score_stats import statistics_lines
+from rankeval_tui.tui.score.hanging_text import HangingText, hanging_lines
+from rankeval_tui.tui.score.score_stats import statistics_lines
 
 
 def rendered(text: Text, width: int, indent: int = 10) -> list[str]:
@@ -65,7 +65,7 @@ async def test_a_wrapped_runs_line_continues_under_the_run_names(tmp_path) -> No
     starts under the first run's name, not at column 0 where it read as a new line of the head."""
     from rankeval_tui.core.files.demo import copy_demo
     from rankeval_tui.tui.app import RankevalApp
-    from rankeval_tui.tui.widgets.score_header import RUNS_INDENT
+    from rankeval_tui.tui.score.score_header import RUNS_INDENT
     from tests.tui.settling import settle
 
     app = RankevalApp(copy_demo(tmp_path / "demo"))

@@ -107,8 +107,7 @@ class JudgingState:
         """When each label was made (from the journal's ``at``): the progress line's pace, the reports'."""
         self.journal: Journal | None = None
         self.resumed = False
-        """Whether a journal was replayed: the cursor is then where the annotator left off, not
-        on the first hole, and the start summary says so."""
+        """Whether a journal was replayed: the cursor is where the annotator left off (said at start)."""
 
     @property
     def journal_path(self) -> Path:
@@ -211,8 +210,7 @@ class JudgingState:
 
     @property
     def top_k_left(self) -> int | None:
-        """Holes left among the pairs inside some run's top k (``order_holes``), or None when
-        judging runs in display order: at 0 every score of the runs at hand is determined."""
+        """Holes left in some run's top k (``order_holes``; None in display order): at 0 the scores are determined."""
         return None if self.hole_queue is None else self.hole_queue.remaining(self.labels)
 
     def order_holes(self, pairs: list[tuple[str, str]]) -> int:

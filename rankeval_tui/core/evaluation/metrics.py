@@ -189,6 +189,21 @@ def exact_ratio(numerator: int, denominator: int) -> Fraction:
     return Fraction(numerator, denominator)
 
 
+def relevant_ranks(ranking: Sequence[str], relevant: frozenset[str]) -> list[int]:
+    """The ranks (1-based) at which ``ranking`` holds a relevant document, in order."""
+    return [rank for rank, doc in enumerate(ranking, 1) if doc in relevant]
+
+
+def precision_at_ranks(ranks: Sequence[int]) -> list[Fraction]:
+    """AP's terms: at the j-th relevant rank r_j of the top k, the precision j / r_j."""
+    return [exact_ratio(j, rank) for j, rank in enumerate(ranks, 1)]
+
+
+def dcg(ranks: Sequence[int]) -> int:
+    """nDCG's numerator, scaled by ``DISCOUNT_SCALE``: the sum of the relevant ranks' discounts."""
+    return sum(discount(rank) for rank in ranks)
+
+
 def extra_values(
     metrics: Sequence[MetricId], top: Sequence[str], relevant: frozenset[str], k: int, hits: int, first: int | None
 ) -> tuple[tuple[MetricId, Fraction | None], ...]:
@@ -199,7 +214,7 @@ def extra_values(
     """
     if not relevant:
         return tuple((metric, None) for metric in metrics)
-    ranks = [rank for rank, doc in enumerate(top, 1) if doc in relevant] if {"ap", "ndcg"} & set(metrics) else []
+    ranks = relevant_ranks(top, relevant) if {"ap", "ndcg"} & set(metrics) else []
     values: list[tuple[MetricId, Fraction | None]] = []
     for metric in metrics:
         if metric == "p":
@@ -208,9 +223,9 @@ def extra_values(
             value = exact_ratio(1 if first else 0, 1)
         elif metric == "ap":
             # sum over hits j = 1..: precision at the j-th hit's rank, j / rank_j; over all relevant.
-            value = sum((exact_ratio(j, rank) for j, rank in enumerate(ranks, 1)), Fraction(0)) / len(relevant)
+            value = sum(precision_at_ranks(ranks), Fraction(0)) / len(relevant)
         elif metric == "ndcg":
-            value = exact_ratio(sum(discount(rank) for rank in ranks), ideal_dcg(min(len(relevant), k)))
+            value = exact_ratio(dcg(ranks), ideal_dcg(min(len(relevant), k)))
         else:
             raise ValueError(f"{metric!r} is a primary metric, computed by the evaluator itself")
         values.append((metric, value))

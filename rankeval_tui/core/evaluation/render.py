@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, exact_fields
+from rankeval_tui.core.evaluation.histogram import Interval, comparison_charts
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.wording import counted, exact_and_decimal
@@ -284,6 +285,7 @@ def comparison_block(
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
+    lines += delta_charts(comparison, statistics, markdown)
     for metric in metrics:
         counts = comparison.counts(metric)
         worse = comparison.regressions(metric)
@@ -310,6 +312,20 @@ def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
         f"Recall@k's denominator: {RECALL_DENOMINATOR['pooled']}",
     ]
     return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]
+
+
+def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, markdown: bool) -> list[str]:
+    """The distribution of each metric's per-query deltas, drawn as the scoring screen draws it
+    (``core.evaluation.histogram``), with the bootstrap CI when ``--test bootstrap`` computed it;
+    fenced in Markdown so the step summary keeps the columns."""
+    mine = None if statistics is None else statistics.get(comparison.candidate.run)
+    intervals: dict[Metric, Interval] = {}
+    for metric in comparison.metrics:
+        boot = None if mine is None else mine.metrics[metric].bootstrap
+        if boot is not None:
+            intervals[metric] = (boot.low, boot.high, boot.confidence)
+    lines = comparison_charts(comparison, intervals, no_ci="--test bootstrap")
+    return ["```text", *lines, "```", ""] if markdown else [*lines, ""]
 
 
 def render_text(

@@ -9,22 +9,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rich.text import Text
 from textual import work
+from textual.message import Message
 from textual.reactive import reactive
 from textual.worker import get_current_worker
 
 from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import mean_label
-from rankeval_tui.core.evaluation.stats import PairedStatistics
+from rankeval_tui.core.evaluation.stats import CandidateStatistics, PairedStatistics, decimal
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
 from rankeval_tui.core.wording import exact_and_decimal
-from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
-from rankeval_tui.tui.widgets.hanging_text import HangingStatic
-from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
-from rankeval_tui.tui.widgets.score_stats import INDENT, pending_line, statistics_lines
+from rankeval_tui.tui.score.cells import STYLE_LOSS, signed_and_decimal, signed_decimal
+from rankeval_tui.tui.score.hanging_text import HangingStatic
+from rankeval_tui.tui.score.legends import ADJUDICATED_LEGEND, COMPARE_LEGEND
+from rankeval_tui.tui.score.score_stats import INDENT, pending_line, statistics_lines
 
 LISTED = 6
 """Regressions named in the summary; more would push the table off the screen (``f`` shows
@@ -86,10 +88,13 @@ class CompareSummary(HangingStatic):
         super().__init__(len(INDENT), id=id, classes=classes)
         self._stats_wanted: tuple[ScoringSession, str] | None = None
         self._shown: tuple[ScoringSession, Comparison, Metric] | None = None
+        self._exact = False
 
-    def show(self, session: ScoringSession, comparison: Comparison, metric: Metric) -> None:
-        """Summarise ``comparison`` (the chosen ``metric`` highlighted) and ask for its statistics."""
+    def show(self, session: ScoringSession, comparison: Comparison, metric: Metric, exact: bool = False) -> None:
+        """Summarise ``comparison`` (the chosen ``metric`` first and highlighted; decimals alone
+        unless ``exact``) and ask for its statistics."""
         self._shown = (session, comparison, metric)
+        self._exact = exact
         self.request_statistics()
         self.show_text(self.summary_text())
 
@@ -107,55 +112,82 @@ class CompareSummary(HangingStatic):
             return None
         return result
 
+    class StatisticsShown(Message):
+        """New statistics are on screen: the chart draws their bootstrap CI."""
+
     def watch_statistics_result(self) -> None:
         if self._shown is not None:
             self.show_text(self.summary_text())
+            self.post_message(self.StatisticsShown())
+
+    def interval(self, metric: Metric) -> tuple[tuple[Fraction, Fraction, Fraction] | None, bool]:
+        """The bootstrap CI of ``metric``'s mean delta for the pair shown (low, high, confidence),
+        or None; and whether it is still to come (statistics pending or incomplete)."""
+        result = self.current_statistics()
+        if result is None or self._shown is None:
+            return None, True
+        mine = None if result.statistics is None else result.statistics.get(self._shown[1].candidate.run)
+        boot = None if mine is None or metric not in mine.metrics else mine.metrics[metric].bootstrap
+        if boot is None:
+            return None, not result.complete
+        return (boot.low, boot.high, boot.confidence), False
 
     def summary_text(self) -> Text:
-        """Per metric: means, exact mean delta, win/tie/loss, regressions; then the paired
-        tests and a verdict in words (the chosen metric's label highlighted). With more than
-        ``DETAILED_METRICS`` metrics only the chosen one's tests are shown, so the summary grows
-        by one line per metric and leaves the table room."""
+        """Per metric, the chosen one first: means, mean delta, win/tie/loss; then the verdict in
+        words and the paired tests, then the regressions (named or counted). With more than ``DETAILED_METRICS`` metrics
+        only the chosen one's tests are shown, so the summary grows by one line per metric and
+        leaves the table room. Decimals alone unless ``x`` asked for the exact fractions."""
         assert self._shown is not None
         session, comparison, chosen = self._shown
+        exact = self._exact
         base, cand = comparison.baseline, comparison.candidate
         k = base.k
         result = self.current_statistics()
         family = None if result is None else result.statistics
         mine = None if family is None else family.get(cand.run)
+        mean = exact_and_decimal if exact else decimal
+        change = signed_and_decimal if exact else signed_decimal
         text = Text()
-        for metric in comparison.metrics:
+        for metric in sorted(comparison.metrics, key=lambda m: m != chosen):
             counts = comparison.counts(metric)
             worse = comparison.regressions(metric)
             text.append(f"{mean_label(metric, k):<9}", style="bold reverse" if metric == chosen else "bold")
             text.append(
-                f" {base.run} {exact_and_decimal(base.mean(metric))} → "
-                f"{cand.run} {exact_and_decimal(cand.mean(metric))}  Δ {signed_and_decimal(comparison.mean_delta(metric))}"
-                f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
+                f" {base.run} {mean(base.mean(metric))} → "
+                f"{cand.run} {mean(cand.mean(metric))}  Δ {change(comparison.mean_delta(metric))}"
+                f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}\n"
             )
-            text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
-            if base.run == cand.run:
-                continue  # "same run" is in the title; nothing to test
-            if len(comparison.metrics) > DETAILED_METRICS and metric != chosen:
-                continue  # beyond the seed's pair, the tests of the metric chosen with m only
-            if result is None:
-                text.append_text(pending_line(len(comparison.rows)))
-            elif family is None or mine is None:
-                text.append("          no paired statistics for this pair", style="dim")
-            else:
-                text.append_text(
-                    statistics_lines(
-                        mine.metrics[metric],
-                        family.alpha,
-                        len(family.candidates),
-                        bootstrap_pending=not result.complete,
-                    )
-                )
-            text.append("\n")
+            if base.run != cand.run and (len(comparison.metrics) <= DETAILED_METRICS or metric == chosen):
+                # the verdict and tests before the list of regressions: in view at 80x24 (the
+                # same run has nothing to test; beyond the seed's pair, the chosen metric's only)
+                text.append_text(self.tests_text(metric, result, family, mine, len(comparison.rows)))
+                text.append("\n")
+            text.append(INDENT + f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")
         text.append_text(COMPARE_LEGEND)
         if session.adjudicated_queries():
             text.append_text(ADJUDICATED_LEGEND)
         return text
+
+    def tests_text(
+        self,
+        metric: Metric,
+        result: StatsResult | None,
+        family: PairedStatistics | None,
+        mine: CandidateStatistics | None,
+        queries: int,
+    ) -> Text:
+        """The verdict and paired tests of ``metric``, or why there are none (yet)."""
+        if result is None:
+            return pending_line(queries)
+        if family is None or mine is None:
+            return Text("          no paired statistics for this pair", style="dim")
+        return statistics_lines(
+            mine.metrics[metric],
+            family.alpha,
+            len(family.candidates),
+            bootstrap_pending=not result.complete,
+            exact=self._exact,
+        )
 
     # ------------------------------------------------------------------ statistics worker
 

@@ -1,7 +1,7 @@
 """The scoring screen: one run's per-query table, or a baseline/candidate comparison.
 
 The screen holds a ``ScoringSession`` (core) and the viewer's choices (view, baseline,
-candidate, metric, order, filters: one ``ScoreViewState``); the views in ``tui/widgets`` format
+candidate, metric, order, filters: one ``ScoreViewState``); the views beside it in ``tui/score`` format
 them. It never reads a file or computes a metric itself. Loading and reloading go through a
 worker (file IO); a k or split change asks the session for fresh reports and updates the existing
 table cells in place.
@@ -30,22 +30,24 @@ from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenJudging
-from rankeval_tui.tui.query_screen import QueryScreen
-from rankeval_tui.tui.score_keys import SCORE_BINDINGS, SCORE_HELP
-from rankeval_tui.tui.score_view_state import (
+from rankeval_tui.tui.score.compare_summary import prepare_statistics
+from rankeval_tui.tui.score.compare_view import CompareView
+from rankeval_tui.tui.score.delta_histogram import DeltaChart
+from rankeval_tui.tui.score.hanging_text import HangingStatic
+from rankeval_tui.tui.score.query_jump import QueryJump
+from rankeval_tui.tui.score.query_screen import QueryScreen
+from rankeval_tui.tui.score.run_view import RunView
+from rankeval_tui.tui.score.score_footer import ScoreFooter
+from rankeval_tui.tui.score.score_header import RUNS_INDENT, header_text, runs_text
+from rankeval_tui.tui.score.score_keys import SCORE_BINDINGS, SCORE_HELP
+from rankeval_tui.tui.score.score_table import ScoreTable
+from rankeval_tui.tui.score.score_view_state import (
     ScoreViewState,
     View,
     key_available,
     next_split,
+    selected_queries,
 )
-from rankeval_tui.tui.widgets.compare_summary import prepare_statistics
-from rankeval_tui.tui.widgets.compare_view import CompareView
-from rankeval_tui.tui.widgets.hanging_text import HangingStatic
-from rankeval_tui.tui.widgets.query_jump import QueryJump
-from rankeval_tui.tui.widgets.run_view import RunView
-from rankeval_tui.tui.widgets.score_footer import ScoreFooter
-from rankeval_tui.tui.widgets.score_header import RUNS_INDENT, header_text, runs_text
-from rankeval_tui.tui.widgets.score_table import ScoreTable
 
 FieldValue = TypeVar("FieldValue")
 
@@ -129,7 +131,7 @@ class ScoreScreen(Screen[None]):
         with ContentSwitcher(initial="score-run-view", id="score-switcher"):
             yield RunView(id="score-run-view")
             yield CompareView(id="score-compare-view")
-        yield QueryJump(self.current_table, self.split_queries, id="score-jump")
+        yield QueryJump(self.current_table, lambda: selected_queries(self.session), id="score-jump")
         yield ScoreFooter()
 
     def on_mount(self) -> None:
@@ -143,11 +145,8 @@ class ScoreScreen(Screen[None]):
         try:
             session = self.request.load(initial) if initial or self.session is None else self.session.reload()
         except ContractError as error:
-            prefix = (
-                "protocol rejected"
-                if initial or self.session is None
-                else "reload failed, still showing the last good files"
-            )
+            first = initial or self.session is None
+            prefix = "protocol rejected" if first else "reload failed, still showing the last good files"
             self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
             return
         self.app.call_from_thread(self.set_session, session)
@@ -166,9 +165,7 @@ class ScoreScreen(Screen[None]):
         self.problem = None
         self.set_reactive(ScoreScreen.state, self.state.adopting(session))
         self.session = session
-        # v's availability depends on the runs accepted; the footer only asks again on a
-        # bindings signal, and when the table had the focus before the load none came.
-        self.refresh_bindings()
+        self.refresh_bindings()  # v needs two accepted runs; a table focused before the load sent no signal
 
     # ------------------------------------------------------------------ reactive plumbing
 
@@ -209,9 +206,6 @@ class ScoreScreen(Screen[None]):
     def current_table(self) -> ScoreTable:
         return self.query_one(f"#score-{self.view}-table", ScoreTable)
 
-    def split_queries(self) -> tuple[str, ...]:
-        return tuple(self.session.protocol.selected_queries) if self.session is not None else ()
-
     # Only the visible table is filled: a hidden table of thousands of rows would double the
     # cost of every k change. Switching views syncs the other one (in place where it can).
 
@@ -225,9 +219,7 @@ class ScoreScreen(Screen[None]):
     def refresh_compare(self) -> None:
         if self.session is None or self.view != "compare":
             return
-        self.query_one(CompareView).show(
-            self.session, self.current_comparison(), self.metric, self.state.sort_mode, self.state.regressions_only
-        )
+        self.query_one(CompareView).show(self.session, self.current_comparison(), self.state)
 
     # ------------------------------------------------------------------ actions
 
@@ -236,8 +228,7 @@ class ScoreScreen(Screen[None]):
         return key_available(action, self.view, len(self.session.accepted) if self.session is not None else 0)
 
     def action_toggle_view(self) -> None:
-        # No refresh_bindings(): watch_state's focus change refreshes the footer (b/m/s greyed
-        # outside the comparison) by itself; a second refresh recomposed it twice (~30 ms per v).
+        # No refresh_bindings(): the focus change refreshes the footer; twice cost ~30 ms per v.
         self.state = self.state.toggled_view()
 
     def rescore(self, change: Callable[[ScoringSession], ScoringSession]) -> None:
@@ -254,8 +245,7 @@ class ScoreScreen(Screen[None]):
 
     def action_k_down(self) -> None:
         if self.session is not None and self.session.protocol.k <= 1:
-            self.notify("k is already 1", severity="warning")
-            return
+            return self.notify("k is already 1", severity="warning")
         self.rescore(lambda s: s.with_k(s.protocol.k - 1))
 
     def action_next_split(self) -> None:
@@ -273,6 +263,19 @@ class ScoreScreen(Screen[None]):
 
     def action_next_sort(self) -> None:
         self.state = self.state.next_sort()
+
+    def action_step_bin(self, step: int) -> None:
+        self.state = self.state.stepped_bin(self.query_one(CompareView).occupied_bins(), step)
+
+    @on(DeltaChart.BinClicked)
+    def bin_clicked(self, message: DeltaChart.BinClicked) -> None:
+        self.state = self.state.chosen_bin(message.index)
+
+    def action_toggle_exact(self) -> None:
+        self.state = self.state.toggled_exact()
+
+    def action_page_summary(self) -> None:
+        self.query_one(CompareView).page_summary()
 
     def action_next_filter(self) -> None:
         self.state = self.state.next_filter(self.session)
@@ -296,4 +299,5 @@ class ScoreScreen(Screen[None]):
         """Enter on a query: its text, need and every accepted run's ranking with labels."""
         if self.session is None or event.row_key.value is None:
             return
-        self.app.push_screen(QueryScreen(self.session, event.row_key.value, self.state.drill_down(self.session)))
+        runs, comparing = self.state.drill_down(self.session), self.view == "compare"
+        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, self.metric, comparing))

@@ -23,27 +23,27 @@ SHORT_FRACTION = 9
 as decimals on screen; the exact values are in ``score --format json``."""
 
 
-def number(value: Fraction) -> str:
+def number(value: Fraction, exact: bool = True) -> str:
     """``474/10001 = 0.0474`` (the decimal beside a short fraction, to compare at a glance), or
-    the decimal alone for a long one."""
-    return exact_decimal(value) if len(str(value)) <= SHORT_FRACTION else decimal(value)
+    the decimal alone for a long one, or for any with ``exact=False`` (the fraction a key away)."""
+    return exact_decimal(value) if exact and len(str(value)) <= SHORT_FRACTION else decimal(value)
 
 
-def p_text(stats: MetricStatistics) -> str:
+def p_text(stats: MetricStatistics, exact: bool = True) -> str:
     """The sign-flip p: exact fraction and decimal when exact, Monte-Carlo with samples and seed."""
     flip = stats.sign_flip
     if flip is None:
         return "sign-flip p: no test"
     if flip.method == "exact":
-        return f"sign-flip p = {number(flip.p_value)} (exact, {flip.assignments} assignments)"
+        return f"sign-flip p = {number(flip.p_value, exact)} (exact, {flip.assignments} assignments)"
     return f"sign-flip p ≈ {decimal(flip.p_value)} (Monte-Carlo, {flip.assignments} samples, seed {flip.seed})"
 
 
-def ci_text(stats: MetricStatistics, pending: bool = False) -> str:
+def ci_text(stats: MetricStatistics, pending: bool = False, exact: bool = True) -> str:
     boot = stats.bootstrap
     if boot is None:
         return "bootstrap CI of the mean Δ: computing…" if pending else ""
-    if any(len(str(bound)) > SHORT_FRACTION for bound in (boot.low, boot.high)):
+    if not exact or any(len(str(bound)) > SHORT_FRACTION for bound in (boot.low, boot.high)):
         low, high = decimal(boot.low), decimal(boot.high)
     else:  # as score's summary line writes them: each exact bound with its decimal
         low, high = exact_decimal(boot.low), exact_decimal(boot.high)
@@ -54,24 +54,26 @@ def ci_text(stats: MetricStatistics, pending: bool = False) -> str:
 
 
 def statistics_lines(
-    stats: MetricStatistics, alpha: Fraction, candidates: int, bootstrap_pending: bool = False
+    stats: MetricStatistics, alpha: Fraction, candidates: int, bootstrap_pending: bool = False, exact: bool = True
 ) -> Text:
-    """Three indented lines (each fits 120 columns): the sign-flip p with Holm's adjustment when
-    several candidates face the baseline, the bootstrap interval (or that it is still being
-    drawn: it comes seconds after the p-values on thousands of queries), the verdict in words."""
-    text = Text(INDENT)
-    text.append(p_text(stats))
-    if candidates > 1 and stats.p_holm is not None:
-        text.append(f"   Holm-adjusted p = {number(stats.p_holm)} ({candidates} candidates)")
-    ci = ci_text(stats, bootstrap_pending)
-    if ci:
-        text.append("\n" + INDENT + ci)
+    """Three indented lines (each fits 120 columns): the verdict in words first (what a reader
+    came for, in view without paging at 80x24), then the sign-flip p with Holm's adjustment when
+    several candidates face the baseline, and the bootstrap interval (or that it is still being
+    drawn: it comes seconds after the p-values on thousands of queries). Decimals alone unless
+    ``exact``."""
     words = verdict(stats, alpha, candidates)
     style = ""
     if words.startswith("significant"):
         style = "bold red" if stats.mean_delta is not None and stats.mean_delta < 0 else "bold green"
-    text.append("\n" + INDENT)
+    text = Text(INDENT)
     text.append("→ " + words, style=style)
+    text.append("\n" + INDENT)
+    text.append(p_text(stats, exact))
+    if candidates > 1 and stats.p_holm is not None:
+        text.append(f"   Holm-adjusted p = {number(stats.p_holm, exact)} ({candidates} candidates)")
+    ci = ci_text(stats, bootstrap_pending, exact)
+    if ci:
+        text.append("\n" + INDENT + ci)
     return text
 
 

@@ -16,8 +16,10 @@ from rankeval_tui.core.evaluation.evaluate import QueryRow
 from rankeval_tui.core.evaluation.render import row_status, signed
 from rankeval_tui.core.wording import exact_and_decimal
 
-BAR_HALF = 8
-"""Cells on each side of the zero line; a delta of ±1 (the largest possible) fills one side."""
+BAR_HALF = 6
+"""Cells on each side of the zero line; a delta of ±1 (the largest possible) fills one side.
+Six: with the chosen metric's values, delta and verdict, the bar fits 80 columns beside query
+IDs of up to 14 characters (RR@k; 10 for nDCG@k, whose headers are wider)."""
 
 STYLE_LOSS = "bold red"
 STYLE_WIN = "bold green"
@@ -31,11 +33,18 @@ one shared ``Text`` per value makes building rows and comparing cells on a k cha
 Callers must not mutate the returned ``Text``."""
 
 
+def decimal_places(value: Fraction) -> str:
+    """``0.5000``, ``1.0000``: four places always, so a column of values lines up to compare."""
+    return f"{float(value):.4f}"
+
+
 @lru_cache(maxsize=CACHE)
-def value_cell(value: Fraction | None, missing: bool = False) -> Text:
-    """``1/2 (0.5000)``, ``1``, or ``null`` (dim) exactly as the report holds it; ``0 missing``
-    where the run has no ranking for the query (a pipeline gap scored 0, not a bad ranking)."""
-    text = exact_and_decimal(value)
+def value_cell(value: Fraction | None, missing: bool = False, exact: bool = True) -> Text:
+    """``1/2 (0.5000)``, ``1``, or ``null`` (dim) exactly as the report holds it, or with
+    ``exact=False`` the decimal alone (``0.5000``: the comparison's default, the fraction a key
+    away); ``0 missing`` where the run has no ranking for the query (a pipeline gap scored 0, not
+    a bad ranking)."""
+    text = exact_and_decimal(value) if exact or value is None or missing else decimal_places(value)
     if missing:
         return Text(f"{text} missing", style=STYLE_MISSING, justify="right")
     return Text(text, style="dim" if value is None else "", justify="right")
@@ -76,16 +85,25 @@ def signed_and_decimal(delta: Fraction | None) -> str:
     return f"{signed(delta)} ({float(delta):+.4f})"
 
 
+def signed_decimal(delta: Fraction | None) -> str:
+    """``+0.3333``: the signed decimal alone; ``0`` and ``n/a`` as ``signed`` writes them."""
+    if delta is None or not delta:
+        return signed(delta)
+    return f"{float(delta):+.4f}"
+
+
 @lru_cache(maxsize=CACHE)
-def delta_cell(delta: Fraction | None) -> Text:
-    """``▲ +1/2 (+0.5000)`` green, ``▼ -1`` red, ``= 0`` plain, ``n/a`` for a query with no relevant document."""
+def delta_cell(delta: Fraction | None, exact: bool = True) -> Text:
+    """``▲ +1/2 (+0.5000)`` green, ``▼ -1`` red, ``= 0`` plain, ``n/a`` for a query with no relevant
+    document; with ``exact=False`` the signed decimal alone (``▲ +0.5000``)."""
     if delta is None:
         return Text("n/a", style=STYLE_NO_RELEVANT, justify="right")
+    if not delta:
+        return Text("= 0", justify="right")
+    number = signed_and_decimal(delta) if exact else signed_decimal(delta)
     if delta > 0:
-        return Text(f"▲ {signed_and_decimal(delta)}", style=STYLE_WIN, justify="right")
-    if delta < 0:
-        return Text(f"▼ {signed_and_decimal(delta)}", style=STYLE_LOSS, justify="right")
-    return Text("= 0", justify="right")
+        return Text(f"▲ {number}", style=STYLE_WIN, justify="right")
+    return Text(f"▼ {number}", style=STYLE_LOSS, justify="right")
 
 
 def verdict_cell(row: PairedRow) -> Text:

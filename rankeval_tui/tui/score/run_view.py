@@ -16,8 +16,7 @@ from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.wording import exact_and_decimal
-from rankeval_tui.tui.score_view_state import RunFilter
-from rankeval_tui.tui.widgets.delta_chart import (
+from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
     STYLE_NO_RELEVANT,
@@ -25,10 +24,11 @@ from rankeval_tui.tui.widgets.delta_chart import (
     status_cell,
     value_cell,
 )
-from rankeval_tui.tui.widgets.legends import ADJUDICATED_LEGEND, POOLED_RUN_LEGEND, RUN_LEGEND
-from rankeval_tui.tui.widgets.query_lists import named_or_counted
-from rankeval_tui.tui.widgets.score_table import sync_table
-from rankeval_tui.tui.widgets.score_view import ScoreView
+from rankeval_tui.tui.score.legends import ADJUDICATED_LEGEND, POOLED_RUN_LEGEND, RUN_LEGEND
+from rankeval_tui.tui.score.query_lists import named_or_counted
+from rankeval_tui.tui.score.score_table import sync_table
+from rankeval_tui.tui.score.score_view import ScoreView
+from rankeval_tui.tui.score.score_view_state import RunFilter
 
 FACT_COLUMNS = (
     ("status", "status"),

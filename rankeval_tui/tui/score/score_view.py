@@ -9,13 +9,15 @@ nothing), never shows as a blank.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from rankeval_tui.tui.widgets.score_table import ScoreTable
+from rankeval_tui.tui.score.score_table import ScoreTable
 
 TABLE_ROWS = 10
 """Rows a table always keeps on screen when it has them (issue 14: at least 10 at 80x24)."""
@@ -37,9 +39,14 @@ class ScoreView(Vertical):
         name = self.name_in_ids
         yield Static("", id=f"score-{name}-title", classes="score-title")
         yield Static("", id=f"score-{name}-note", classes="score-note")
+        yield from self.above_table()
         yield ScoreTable(id=f"score-{name}-table", cursor_type="row", zebra_stripes=True, fixed_columns=1)
         with VerticalScroll(classes="score-summary-box"):
             yield self.summary_widget(f"score-{name}-summary")
+
+    def above_table(self) -> Iterator[Widget]:
+        """Widgets between the title and the table (none unless a view needs them)."""
+        return iter(())
 
     def on_resize(self) -> None:
         self.fit()
@@ -57,6 +64,15 @@ class ScoreView(Vertical):
         table_lines = min(table.row_count, TABLE_ROWS) + TABLE_CHROME
         table.styles.min_height = table_lines
         self.box.styles.max_height = max(SUMMARY_MIN, self.size.height - above - table_lines)
+
+    def page_summary(self) -> None:
+        """A page further down the summary (``p``: the paired statistics), back to its top after
+        the end: at 80x24 its box shows two lines, and the arrow keys move the table's cursor."""
+        box = self.box
+        if box.scroll_y >= box.max_scroll_y:
+            box.scroll_home(animate=False)
+        else:
+            box.scroll_page_down(animate=False)
 
     @property
     def box(self) -> VerticalScroll:

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from rankeval_tui.core.evaluation.evaluate import distinct_objects
-from rankeval_tui.tui.widgets.row_table import RowTable
+from rankeval_tui.tui.score.row_table import RowTable
 
 
 def cell_width(value: object) -> int | None:
@@ -45,7 +45,7 @@ def width_range(cells: Iterable[object]) -> tuple[int, int] | None:
     """The narrowest and widest ``cell_width`` of ``cells``, each distinct object sized once;
     None when one cannot be sized that way (Textual measures those).
 
-    Cells are mostly shared objects (delta_chart caches one Text per value), so a column of
+    Cells are mostly shared objects (``cells`` caches one Text per value), so a column of
     10,000 rows holds a few hundred distinct ones (``distinct_objects``)."""
     widths = [cell_width(cell) for cell, _ in distinct_objects(cells)]
     known = [width for width in widths if width is not None]
@@ -194,7 +194,7 @@ def changed_cells(table: ScoreTable, rows: Sequence[tuple[str, Sequence[Any]]]) 
 
     Reads the table's cell dicts directly, by the rows' string keys and in column order: a
     ``get_cell`` per cell, or hashing a ``RowKey``/``ColumnKey`` (Python-level ``__hash__``) per
-    cell, was most of a k change at 10,000 rows. Cells are mostly shared objects (delta_chart
+    cell, was most of a k change at 10,000 rows. Cells are mostly shared objects (``cells``
     caches one per value), so ``is`` settles most of them."""
     column_objects = [column.key for column in table.ordered_columns]
     shown = {row_key.value: (row_key, cells) for row_key, cells in table._data.items()}

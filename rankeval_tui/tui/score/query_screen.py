@@ -22,19 +22,22 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from rankeval_tui.core.evaluation.metrics import MetricId
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.widgets.delta_chart import STYLE_WIN
-from rankeval_tui.tui.widgets.query_panels import (
+from rankeval_tui.tui.score.cells import STYLE_WIN
+from rankeval_tui.tui.score.explain_text import explanation_text
+from rankeval_tui.tui.score.query_panels import (
     CUTOFF_KEY,
-    RANKING_HEADER,
+    RANKING_KEYS,
     query_head,
+    ranking_header,
     ranking_rows,
-    run_footer,
     run_title,
 )
-from rankeval_tui.tui.widgets.row_table import RowTable
-from rankeval_tui.tui.widgets.score_footer import ScoreFooter
-from rankeval_tui.tui.widgets.score_table import cell_width
+from rankeval_tui.tui.score.row_table import RowTable
+from rankeval_tui.tui.score.score_footer import ScoreFooter
+from rankeval_tui.tui.score.score_table import cell_width
+from rankeval_tui.tui.score.score_view_state import kept_metric, next_option
 
 PANEL_CHROME = 4
 """Cells of a run panel besides its columns: the border (2) and the table's vertical scrollbar (2)."""
@@ -71,15 +74,27 @@ class QueryScreen(Screen[None]):
         Binding("shift+tab", "next_run(-1)", "previous run", id="query.previous_run", show=False),
         Binding("n", "page('#query-head-box')", "need", id="query.need", tooltip="scroll the query's text and need"),
         Binding("d", "page('#query-doc-box')", "doc", id="query.doc", tooltip="scroll the document's text"),
+        Binding("m", "next_metric", "metric", id="query.metric", tooltip="the metric explained under each ranking"),
         Binding("question_mark", "help", "help", id="query.help", key_display="?"),
         Binding("q", "app.quit", "quit", id="query.quit"),
     ]
 
-    def __init__(self, session: ScoringSession, query: str, runs: Sequence[str]) -> None:
+    def __init__(
+        self,
+        session: ScoringSession,
+        query: str,
+        runs: Sequence[str],
+        metric: MetricId | None = None,
+        compared: bool = False,
+    ) -> None:
         super().__init__()
         self.session = session
         self.query_id = query
         self.runs = list(runs)
+        self.metric: MetricId = metric if metric in session.metrics else kept_metric("rr", session.metrics)
+        """The metric each panel explains (``m``: the next of the session's)."""
+        self.compared = compared and len(self.runs) == 2
+        """The runs are the comparison's baseline and candidate: each document's move is shown."""
         self.first_shown = 0
         """Index of the leftmost run panel on screen (the others scroll in with Tab)."""
         self.widths = [0] * len(self.runs)
@@ -94,7 +109,7 @@ class QueryScreen(Screen[None]):
                 with Vertical(id=f"query-run-{index}", classes="query-run"):
                     yield Static(run_title(self.session, self.query_id, name), classes="query-run-title")
                     yield RowTable(id=f"query-table-{index}", classes="query-table", cursor_type="row")
-                    yield Static(run_footer(self.session, self.query_id, name), classes="query-run-footer")
+                    yield Static(self.explanation(name), id=f"query-why-{index}", classes="query-run-footer")
         with VerticalScroll(id="query-doc-box"):
             yield Static(Text("highlight a document to read it", style="dim"), id="query-doc")
         yield ScoreFooter()
@@ -145,12 +160,21 @@ class QueryScreen(Screen[None]):
         table.focus()
         self.show_document(table)
 
+    def explanation(self, name: str) -> Text:
+        return explanation_text(self.session, self.query_id, name, self.metric)
+
+    def action_next_metric(self) -> None:
+        self.metric = next_option(self.session.metrics, self.metric)
+        for index, name in enumerate(self.runs):
+            self.query_one(f"#query-why-{index}", Static).update(self.explanation(name))
+
     def action_next_run(self, step: int) -> None:
         self.show_panels((self.focused_run() + step) % len(self.runs))
 
     def action_help(self) -> None:
         self.notify(
             "tab / shift+tab next / previous run · up/down a ranking's rows (the document box follows) · "
+            "m the metric explained under each ranking (its terms, exact) · "
             "n page the query's need · d page the document · esc back to the scores · q quit",
             timeout=10,
         )
@@ -165,12 +189,16 @@ class QueryScreen(Screen[None]):
 
     def fill(self, table: DataTable, name: str) -> int:
         """The run's ranking rows (``query_panels.ranking_rows``); returns the width its panel needs."""
-        for key, column in zip(("rank", "doc", "label", "note"), RANKING_HEADER):
+        other = None
+        if self.compared:
+            other = self.runs[1] if name == self.runs[0] else self.runs[0]
+        header = ranking_header(other is not None)
+        for key, column in zip(RANKING_KEYS, header):
             table.add_column(column, key=key)
-        rows = ranking_rows(self.session, self.query_id, name)
+        rows = ranking_rows(self.session, self.query_id, name, other, candidate_side=name == self.runs[-1])
         for key, row in rows:
             table.add_row(*row, key=key)
-        return panel_width([row for _, row in rows], RANKING_HEADER)
+        return panel_width([row for _, row in rows], header)
 
     @on(DataTable.RowHighlighted)
     def highlighted(self, event: DataTable.RowHighlighted) -> None:

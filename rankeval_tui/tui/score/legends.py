@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from rankeval_tui.tui.widgets.delta_chart import (
+from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
     STYLE_LOSS,
     STYLE_MISSING,

@@ -7,12 +7,13 @@ unit-tested without a terminal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from operator import attrgetter
 from typing import Literal, TypeVar
 
-from rankeval_tui.core.evaluation.compare import Comparison, Metric
+from rankeval_tui.core.evaluation.compare import Comparison, Metric, PairedRow
 from rankeval_tui.core.evaluation.metrics import PRIMARY
 from rankeval_tui.core.session import ScoringSession
 
@@ -29,8 +30,33 @@ Redraw = Literal["all", "compare", "run"]
 """What a state change redraws: everything (``ScoreScreen.refresh_all``), or one view."""
 SHOWN_EVERYWHERE = attrgetter("view", "baseline", "candidate")
 """The fields the header, the runs line and both views show."""
-COMPARISON_ORDER = attrgetter("metric", "sort_mode", "regressions_only")
-"""The fields that order and filter the comparison's rows only."""
+COMPARISON_ORDER = attrgetter("metric", "sort_mode", "regressions_only", "exact", "delta_bin")
+"""The fields that order, filter and format the comparison's rows only."""
+
+SortKey = tuple[bool, Fraction, Fraction, tuple[Fraction, ...], str]
+
+
+def paired_sort_key(mode: SortMode, metric: Metric, metrics: Sequence[Metric]) -> Callable[[PairedRow], SortKey]:
+    """The comparison's order for ``s`` (``worst`` or ``best`` first by ``metric``'s delta, an
+    exact Fraction; queries without one, no relevant document, always last).
+
+    Ties (14 queries at -1 are common) are broken, in this order, by: the baseline's value of
+    ``metric`` (worst first: the higher one, a good result lost; best first: the lower one, a
+    poor result mended), then the other compared metrics' deltas in their order (in the same
+    direction as the sort), then the query ID. Documented in docs/scoring.md."""
+    sign = -1 if mode == "best" else 1
+    others = [m for m in metrics if m != metric]
+    zero = Fraction(0)
+
+    def key(row: PairedRow) -> SortKey:
+        delta = row.delta(metric)
+        if delta is None:
+            return (True, zero, zero, (), row.query)
+        base = row.value(metric, "baseline") or zero
+        rest = tuple(sign * (row.delta(m) or zero) for m in others)
+        return (False, sign * delta, -sign * base, rest, row.query)
+
+    return key
 
 
 def next_option(options: Sequence[Option], current: Option | None) -> Option:
@@ -92,6 +118,11 @@ def drill_down_runs(comparing: bool, baseline: str | None, candidate: str | None
     return list(dict.fromkeys([*([candidate] if candidate else []), *accepted]))
 
 
+def selected_queries(session: ScoringSession | None) -> tuple[str, ...]:
+    """The queries of the session's split (what ``/`` can jump to), none before the first load."""
+    return tuple(session.protocol.selected_queries) if session is not None else ()
+
+
 def next_split(session: ScoringSession) -> ScoringSession:
     """The session rescored on the split after the current one (``t``), wrapping."""
     return session.with_split(next_option(session.splits, session.protocol.split))
@@ -99,9 +130,9 @@ def next_split(session: ScoringSession) -> ScoringSession:
 
 def key_available(action: str, view: str, accepted_runs: int) -> bool | None:
     """Whether a key works now: True, or None to grey it out in the footer (Textual's
-    ``check_action``). b, m and s act on the comparison only; v opens the comparison only when
+    ``check_action``). b, m, s, x, p, [ and ] act on the comparison only; v opens the comparison only when
     two runs were accepted, and always leads back from it."""
-    if action in ("next_baseline", "next_metric", "next_sort"):
+    if action in ("next_baseline", "next_metric", "next_sort", "toggle_exact", "page_summary", "step_bin"):
         return True if view == "compare" else None
     if action == "toggle_view":
         return True if accepted_runs >= 2 or view == "compare" else None
@@ -127,6 +158,12 @@ class ScoreViewState:
     """Order of the comparison rows; deltas are sorted as exact Fractions."""
     regressions_only: bool = False
     """Comparison: show only the regressions, by the verdict column's rule (a loss on any metric)."""
+    exact: bool = False
+    """Comparison: exact fractions beside the decimals (``x``); decimals alone by default, so the
+    chosen metric, the verdict and the bar fit 80 columns."""
+    delta_bin: int | None = None
+    """Comparison: only the queries in this bin of the chart (``[``/``]``, a click), or all.
+    Bins are fixed ranges (``core.evaluation.histogram``), so the choice outlives a k change."""
     run_filter: RunFilter = "all"
     """Single run: all queries, or only its missing, no-relevant or adjudicated ones (``f``)."""
     chosen_runs: tuple[str | None, str | None] = (None, None)
@@ -149,11 +186,26 @@ class ScoreViewState:
 
     def next_metric(self, session: ScoringSession | None) -> ScoreViewState:
         """``m``: the next of the session's metrics (``--metrics``; Recall@k and RR@k by default)."""
-        return replace(self, metric=next_option(session.metrics if session is not None else PRIMARY, self.metric))
+        metric = next_option(session.metrics if session is not None else PRIMARY, self.metric)
+        return replace(self, metric=metric, delta_bin=None)  # a bin of another metric's chart
 
     def next_sort(self) -> ScoreViewState:
         """``s``: the next of the comparison's orders."""
         return replace(self, sort_mode=next_option(SORT_MODES, self.sort_mode))
+
+    def stepped_bin(self, occupied: Sequence[int], step: int) -> ScoreViewState:
+        """``]`` / ``[``: the next / previous bin that holds queries, then all queries again."""
+        options: list[int | None] = [None, *occupied]
+        position = options.index(self.delta_bin) if self.delta_bin in options else 0
+        return replace(self, delta_bin=options[(position + step) % len(options)])
+
+    def chosen_bin(self, index: int) -> ScoreViewState:
+        """A click on a bin: its queries; a click on the bin shown: all queries again."""
+        return replace(self, delta_bin=None if index == self.delta_bin else index)
+
+    def toggled_exact(self) -> ScoreViewState:
+        """``x``: the comparison's exact fractions shown, or hidden again."""
+        return replace(self, exact=not self.exact)
 
     def next_filter(self, session: ScoringSession | None) -> ScoreViewState:
         """``f``. Comparison: all queries <-> regressions. Single run: all -> missing -> no relevant

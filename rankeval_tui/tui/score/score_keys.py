@@ -19,6 +19,10 @@ SCORE_BINDINGS: list[
     Binding("c", "next_candidate", "cand", id="score.candidate"),
     Binding("m", "next_metric", "metric", id="score.metric"),
     Binding("s", "next_sort", "sort", id="score.sort"),
+    Binding("right_square_bracket", "step_bin(1)", "bin", id="score.next_bin", key_display="]"),
+    Binding("left_square_bracket", "step_bin(-1)", "previous bin", id="score.previous_bin", show=False),
+    Binding("p", "page_summary", "stats", id="score.stats", tooltip="page the paired statistics under the table"),
+    Binding("x", "toggle_exact", "exact", id="score.exact", tooltip="exact fractions beside the decimals"),
     Binding("plus,equals_sign", "k_up", "k+", id="score.k_up", key_display="+"),
     Binding("minus", "k_down", "k-", id="score.k_down"),
     Binding("t", "next_split", "split", id="score.split"),
@@ -29,7 +33,9 @@ SCORE_BINDINGS: list[
 ]
 
 SCORE_HELP = (
-    "v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort · "
+    "v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort (ties: baseline value, "
+    "other metrics, query ID) · ] / [ next / previous bin of the chart (its queries only; a click too) · "
+    "x exact fractions · p page the statistics · "
     "f filter (comparison: regressions; single run: missing, no relevant, adjudicated) · "
     "/ find a query · home/end first/last row · pgup/pgdn page · ←/→ columns off screen · enter query detail · "
     "r reload · j judge · q quit"

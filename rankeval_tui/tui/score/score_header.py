@@ -6,7 +6,7 @@ from rich.text import Text
 
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_WIN
+from rankeval_tui.tui.score.cells import STYLE_LOSS, STYLE_MISSING, STYLE_WIN
 
 
 def header_text(session: ScoringSession) -> Text:

@@ -9,17 +9,26 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from rankeval_tui.core.evaluation.explain import rank_changes
 from rankeval_tui.core.evaluation.metrics import label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import row_status
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.wording import exact_and_decimal
-from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
+from rankeval_tui.tui.score.cells import STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
+from rankeval_tui.tui.score.explain_text import movement_cell
 
 CUTOFF_KEY = " cutoff"
 """Row key of the cutoff line; document IDs cannot contain spaces, so it never clashes."""
 
 RANKING_HEADER = ("rank", "doc", "label", "")
+RANKING_KEYS = ("rank", "doc", "label", "note")
+
+
+def ranking_header(compared: bool) -> tuple[str, ...]:
+    """The ranking table's column labels; the last column says how a document moved between
+    the compared runs (``compared``), else marks the first relevant document."""
+    return (*RANKING_HEADER[:3], "moved") if compared else RANKING_HEADER
 
 
 def relevant_documents(protocol: Protocol, query_id: str) -> list[str]:
@@ -74,15 +83,6 @@ def run_title(session: ScoringSession, query_id: str, name: str) -> Text:
     return text
 
 
-def run_footer(session: ScoringSession, query_id: str, name: str) -> Text:
-    """The relevant documents the run never returned: what no cutoff could have found."""
-    ranking = session.scored_run(name).rankings.get(query_id)
-    never = [d for d in relevant_documents(session.protocol, query_id) if ranking is None or d not in ranking]
-    text = Text("relevant never returned: ", style="dim")
-    text.append(", ".join(never) if never else "none", style=STYLE_LOSS if never else "")
-    return text
-
-
 def label_cell(label: int | None) -> Text:
     """``1 relevant``, ``0``, or (past k under a pooled protocol: outside the pool) ``unjudged``."""
     if label is None:
@@ -90,24 +90,38 @@ def label_cell(label: int | None) -> Text:
     return Text("1 relevant", style=STYLE_WIN) if label == 1 else Text("0", style="dim")
 
 
-def ranking_rows(session: ScoringSession, query_id: str, name: str) -> list[tuple[str, tuple[object, ...]]]:
+def ranking_rows(
+    session: ScoringSession, query_id: str, name: str, other: str | None = None, candidate_side: bool = False
+) -> list[tuple[str, tuple[object, ...]]]:
     """(row key, cells) of rank, document, label and note, with the cutoff line after rank k
-    (or after a shorter ranking, saying how long it is); one MISSING row when the run has none."""
+    (or after a shorter ranking, saying how long it is); one MISSING row when the run has none.
+    The note marks the first relevant document, or with ``other`` (the compared run) says how the
+    document moved between the baseline and the candidate (``candidate_side``: this run is the
+    candidate; ``movement_cell``): in the same width, so two panels still fit 140 columns with
+    long IDs (the first relevant rank is in the panel's title and its explanation)."""
     protocol = session.protocol
     labels = protocol.qrels.get(query_id, {})
     ranking = session.scored_run(name).rankings.get(query_id)
     first = session.report(name).row(query_id).first_relevant_rank
     k = protocol.k
     cutoff = Text(f"── cutoff k={k} ──", style="bold cyan")
+    changes = {}
+    if other is not None:
+        theirs = session.scored_run(other).rankings.get(query_id)
+        changes = rank_changes(*((theirs, ranking) if candidate_side else (ranking, theirs)))
     rows: list[tuple[str, tuple[object, ...]]] = []
     if ranking is None:
         rows.append((CUTOFF_KEY, ("", Text("MISSING", style=STYLE_MISSING), "", "no ranking for this query")))
     for rank, doc in enumerate(ranking or (), 1):
         cells = (
             Text(str(rank), justify="right"),
-            doc,
+            Text(doc),
             label_cell(labels.get(doc)),
-            Text("← first relevant", style="bold") if rank == first else "",
+            movement_cell(changes.get(doc), candidate_side)
+            if other is not None
+            else Text("← first relevant", style="bold")
+            if rank == first
+            else "",
         )
         rows.append((doc, cells))
         if rank == k:

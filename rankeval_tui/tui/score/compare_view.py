@@ -1,0 +1,182 @@
+"""The scoring screen's comparison view: a candidate against a baseline, query by query.
+
+Formatting only: the paired rows, deltas and outcomes come from a core ``Comparison``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.widget import Widget
+
+from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.evaluation.histogram import DeltaHistogram, delta_histogram
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS
+from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.tui.score.cells import (
+    STYLE_ADJUDICATED,
+    STYLE_MISSING,
+    delta_bar,
+    delta_cell,
+    value_cell,
+    verdict_cell,
+)
+from rankeval_tui.tui.score.compare_summary import CompareSummary
+from rankeval_tui.tui.score.delta_histogram import DeltaChart
+from rankeval_tui.tui.score.score_table import sync_table
+from rankeval_tui.tui.score.score_view import ScoreView
+from rankeval_tui.tui.score.score_view_state import ScoreViewState, paired_sort_key
+
+SORT_LABELS = {"protocol": "protocol", "worst": "worst first", "best": "best first"}
+
+
+def compare_columns(metrics: Sequence[Metric], chosen: Metric) -> tuple[tuple[str, str], ...]:
+    """The query, base / cand / Δ of the ``chosen`` metric (``m``), the verdict and the delta bar
+    first, so they fit 80 columns together; then base / cand / Δ of every other compared metric
+    (ir_measures names: ``R@k``), to the right."""
+    ordered = [chosen, *(m for m in metrics if m != chosen)] if chosen in metrics else list(metrics)
+    trios = []
+    for metric in ordered:
+        name = DEFINITIONS[metric].prefix + "@k"
+        trios.append(
+            [(f"base_{metric}", f"base {name}"), (f"cand_{metric}", f"cand {name}"), (f"delta_{metric}", f"Δ {name}")]
+        )
+    first, rest = (trios[0], trios[1:]) if trios else ([], [])
+    return (("query", "query"), *first, ("verdict", "verdict"), ("chart", "Δ bar"), *(c for trio in rest for c in trio))
+
+
+def compare_cells(
+    row: PairedRow,
+    metric: Metric,
+    adjudicated: bool = False,
+    memo: dict[tuple[Any, ...], list[Any]] | None = None,
+    exact: bool = False,
+) -> list[Any]:
+    """The query cell, then cells that depend only on the two rows' values, in
+    ``compare_columns``' order: with a ``memo`` (one per refresh), each distinct pair of values is
+    formatted once (2000 queries hold a few hundred; the deltas are Fraction arithmetic, most of a
+    row's cost). The memo is keyed by the values' identities (the evaluator shares one Fraction
+    per value, and the rows keep them alive during the refresh): hashing a Fraction was a third
+    of this at 10,000 queries. Decimals alone unless ``exact`` (``x``)."""
+    query = Text.assemble(row.query, (" adj.", STYLE_ADJUDICATED)) if adjudicated else row.query
+    base, cand = row.baseline, row.candidate
+    ordered = [metric, *(m for m in row.metrics if m != metric)] if metric in row.metrics else list(row.metrics)
+    pairs = [(base.value(m), cand.value(m)) for m in ordered]
+    key = (*((id(b), id(c)) for b, c in pairs), base.missing, cand.missing, metric, exact)
+    values = None if memo is None else memo.get(key)
+    if values is None:
+        values = []
+        for position, (compared, (base_value, cand_value)) in enumerate(zip(ordered, pairs)):
+            values += [
+                value_cell(base_value, base.missing, exact),
+                value_cell(cand_value, cand.missing, exact),
+                delta_cell(row.delta(compared), exact),
+            ]
+            if position == 0:
+                values += [verdict_cell(row), delta_bar(row.delta(metric))]
+        if memo is not None:
+            memo[key] = values
+    return [query, *values]
+
+
+def is_regression(row: PairedRow) -> bool:
+    """The regressions filter's rule: the verdict column's (a loss on any compared metric)."""
+    return row.verdict() == "regression"
+
+
+class CompareView(ScoreView):
+    """Title (who against whom, on which metric, in which order), the chart of the chosen
+    metric's per-query deltas, the paired table, the summary."""
+
+    name_in_ids = "compare"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.histogram: DeltaHistogram | None = None
+        """The chart's bins for the comparison and metric shown: the ``[``/``]`` filter's too."""
+        self._chart_bin: int | None = None
+
+    def above_table(self) -> Iterator[Widget]:
+        yield DeltaChart(id="score-compare-chart")
+
+    def summary_widget(self, widget_id: str) -> Widget:
+        return CompareSummary(id=widget_id, classes="score-summary")
+
+    def occupied_bins(self) -> list[int]:
+        """The bins holding at least one query, left to right (what ``[``/``]`` step through)."""
+        return [] if self.histogram is None else [i for i, b in enumerate(self.histogram.bins) if b.queries]
+
+    def show(self, session: ScoringSession, comparison: Comparison | None, state: ScoreViewState) -> None:
+        """``comparison`` as ``state`` chose: its metric first, order, filters (``f``, a chart's
+        bin) and decimals or exact fractions."""
+        metric, sort_mode, regressions_only = state.metric, state.sort_mode, state.regressions_only
+        exact, delta_bin = state.exact, state.delta_bin
+        table = self.table
+        summary = self.query_one(CompareSummary)
+        if comparison is None:
+            self.title.update(Text("comparison needs two accepted runs (v: single run)", style=STYLE_MISSING))
+            sync_table(table, compare_columns(session.metrics, metric), [])
+            self.histogram = None
+            self.query_one(DeltaChart).show(None, None, False)
+            self.note(None)
+            summary.clear()
+            return
+        histogram = self.histogram = delta_histogram(comparison, metric)
+        chosen = histogram.bins[delta_bin] if delta_bin is not None else None
+        rows = list(comparison.rows)
+        if regressions_only:
+            rows = [row for row in rows if is_regression(row)]
+        if chosen is not None:
+            members = set(chosen.queries)
+            rows = [row for row in rows if row.query in members]
+        if sort_mode != "protocol":
+            rows.sort(key=paired_sort_key(sort_mode, metric, comparison.metrics))
+        showing = f"regressions, any metric ({len(rows)})" if regressions_only else "all queries"
+        self.title.update(
+            Text.assemble(
+                (comparison.candidate.run, "bold"),
+                (" vs ", "dim"),
+                (comparison.baseline.run, "bold"),
+                (" (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
+                ("  m ", "dim"),
+                (METRIC_LABELS[metric], "bold"),
+                ("  s ", "dim"),
+                (SORT_LABELS[sort_mode], "bold"),
+                ("  f ", "dim"),
+                (showing, "bold"),
+                ("  ] ", "dim") if chosen is not None else "",
+                (f"{chosen.range_text()}: {len(rows)}", "bold reverse") if chosen is not None else "",
+            )
+        )
+        adjudicated = session.adjudicated
+        memo: dict[tuple[Any, ...], list[Any]] = {}
+        sync_table(
+            table,
+            compare_columns(comparison.metrics, metric),
+            [(row.query, compare_cells(row, metric, row.query in adjudicated, memo, exact)) for row in rows],
+        )
+        if not rows and chosen is not None:
+            self.note(Text(f"no query with {chosen.range_text()} under this filter (f, [ ])", style=STYLE_MISSING))
+        elif not rows:
+            empty = f"no regressions: {comparison.candidate.run} is worse than {comparison.baseline.run} on no query"
+            self.note(Text(f"{empty} (f: all queries)", style=STYLE_MISSING))
+        else:
+            self.note(None)
+        self._chart_bin = delta_bin
+        summary.show(session, comparison, metric, exact)
+        self.show_chart()
+
+    def show_chart(self) -> None:
+        """The chart of the shown histogram, with the bootstrap CI once the statistics have it."""
+        histogram = self.histogram
+        if histogram is None:
+            return
+        interval, pending = self.query_one(CompareSummary).interval(histogram.metric)
+        if interval is not None:
+            histogram = histogram.with_interval(*interval)
+        self.query_one(DeltaChart).show(histogram, self._chart_bin, pending)
+
+    def on_compare_summary_statistics_shown(self) -> None:
+        self.show_chart()
