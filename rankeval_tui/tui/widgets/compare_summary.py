@@ -147,9 +147,7 @@ class CompareSummary(HangingStatic):
             if result is None:
                 text.append_text(pending_line(len(comparison.rows)))
             elif result.failure:
-                text.append(
-                    f"          paired statistics failed: {result.failure}; press v twice to try again", style="bold"
-                )
+                text.append(f"          paired statistics failed (v twice: try again): {result.failure}", style="bold")
             elif family is None or mine is None:
                 text.append("          no paired statistics for this pair", style="dim")
             else:
