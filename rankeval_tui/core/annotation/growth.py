@@ -232,5 +232,12 @@ def apply_growth(
     journals = [j for j in open_journals(directory, qrels_path) if needs_rebinding(j, growth.after, ancestors)]
     atomic_write_text(protocol_path, new_text)
     for journal in journals:
-        rebind_journal(journal, growth.after, ancestors)
+        try:
+            rebind_journal(journal, growth.after, ancestors)
+        except OSError as error:  # disk full, a file size limit: protocol.toml is grown already
+            raise ContractError(
+                f"protocol.toml was grown, but this open journal could not be moved to it: {error.strerror}; "
+                "run the same grow again to finish (every label in the journal is kept)",
+                file=journal,
+            ) from None
     return journals
