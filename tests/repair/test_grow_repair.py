@@ -190,3 +190,12 @@ def test_a_journal_move_that_fails_on_a_full_disk_says_to_run_the_same_grow_agai
     again = run_cli("grow", partial, "--corpus", corpus)
     assert again.returncode == 0 and "finished an interrupted grow" in again.stdout
     assert label_in_journal(partial, "qrels.toml", query, doc) == label
+
+
+def test_grow_never_writes_through_a_journal_link(partial: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.journal"
+    outside.write_bytes(b'{"op": "start"}\n')
+    (partial / "qrels-eve.toml.journal").symlink_to(outside)
+    result = run_cli("grow", partial, "--corpus", corpus_file(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert outside.read_bytes() == b'{"op": "start"}\n'

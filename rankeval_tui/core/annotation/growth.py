@@ -159,9 +159,9 @@ def open_journals(directory: Path, qrels_path: Path) -> list[Path]:
     (one per annotator: ``qrels-alice.toml.journal``, ``qrels-bob.toml.journal``, adjudication
     journals) and the one of ``--qrels``, wherever it is. Moving only the given one would lock
     the other annotators out of their own labels."""
-    found = {path for path in directory.glob(f"*{JOURNAL_SUFFIX}") if path.is_file()}
-    found.update(path for path in (journal_of(qrels_path), adjudication_journal_of(qrels_path)) if path.is_file())
-    return sorted(found)
+    candidates = [*directory.glob(f"*{JOURNAL_SUFFIX}"), journal_of(qrels_path), adjudication_journal_of(qrels_path)]
+    # A link is never followed: a received protocol's link could point anywhere outside it.
+    return sorted({path for path in candidates if path.is_file() and not path.is_symlink()})
 
 
 def adjudication_journal_of(qrels_path: Path) -> Path:
