@@ -173,3 +173,36 @@ def test_adjudication_killed_anywhere_keeps_every_acknowledged_decision(seed_cop
         adjudicate(directory, record=False)  # the same adjudication again finishes it
         assert read_qrels_file(directory / "qrels.toml", load_definition(directory)).labels == labels, point
         assert not (directory / "qrels.toml.adjudication.journal").exists(), point
+
+
+# ------------------------------------------------------------------ init
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new directory", "existing empty directory"])
+def test_init_killed_anywhere_leaves_nothing_the_next_init_does_not_clean(tmp_path: Path, existing: bool) -> None:
+    data = Path(__file__).resolve().parents[1] / "data" / "own_data"
+    inputs = ["--corpus", str(data / "help-docs"), "--queries", str(data / "queries.tsv"), "--k", "2"]
+    inputs += ["--run", str(data / "bm25.trec"), "--qrels", str(data / "qrels.trec")]
+
+    def init(parent: Path) -> None:
+        assert main(["init", str(parent / "help"), *inputs]) == 0
+
+    def fresh(point: int) -> Path:
+        parent = tmp_path / f"kill-{point}"
+        (parent / "help" if existing else parent).mkdir(parents=True)
+        return parent
+
+    counted = fresh(0)
+    _, total = run_in_child(lambda: init(counted))
+    expected = files_of(counted / "help")
+    for point in kill_points(total, seed=33, most=POINTS):
+        parent = fresh(point)
+        killed, _ = run_in_child(lambda parent=parent: init(parent), kill_at=point)
+        assert killed, point
+        if (parent / "help" / "protocol.toml").exists():  # killed after the protocol was complete:
+            assert files_of(parent / "help").keys() >= expected.keys(), point
+            assert main(["init", str(parent / "help"), *inputs]) == 2  # the same init: "already exists",
+        else:  # and the staging directory the kill left is removed all the same
+            init(parent)  # the same init again
+        assert sorted(p.name for p in parent.iterdir()) == ["help"], point  # no staging left beside
+        assert files_of(parent / "help").keys() == expected.keys(), point  # none inside either
