@@ -26,7 +26,13 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.bounds import bounds
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
-from rankeval_tui.core.evaluation.paired_defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES
+from rankeval_tui.core.evaluation.paired_defaults import (
+    DEFAULT_ALPHA,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    MAX_SAMPLES,
+    TEST_ALIASES,
+)
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import comparisons, render_json, render_text
 from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
@@ -92,9 +98,9 @@ def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--samples",
-        type=positive_int,
+        type=sample_count,
         default=None,
-        help=f"Monte-Carlo assignments and bootstrap resamples (default {DEFAULT_SAMPLES})",
+        help=f"Monte-Carlo assignments and bootstrap resamples (default {DEFAULT_SAMPLES}, at most {MAX_SAMPLES:,})",
     )
     group.add_argument(
         "--alpha",
@@ -215,6 +221,18 @@ def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
             render_bounds_text(protocol, reports, markdown=args.format == "markdown", fractions=args.fractions)
         )
     return 0
+
+
+def sample_count(text: str) -> int:
+    """argparse type of --samples: 1 to ``MAX_SAMPLES``, said in one line (far more ran the draws
+    out of memory, a numpy traceback)."""
+    value = positive_int(text)
+    if value > MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_SAMPLES:,} samples (each is drawn and kept in memory; the default is "
+            f"{DEFAULT_SAMPLES:,}), got {text}"
+        )
+    return value
 
 
 def run_score(args: argparse.Namespace) -> int:

@@ -212,18 +212,57 @@ def statistics_in_process(
     verdict, no other test), then the full result is returned. At 10,000 queries the bootstrap
     is three quarters of the time, and the sign-flip p is what the verdict reads.
     """
+    job = (tuple(reports), settings, early is not None)
     child = _take_child()
     try:
-        child.jobs.send((tuple(reports), settings, early is not None))
+        try:
+            return _answer(child, job, cancelled, early, poll)
+        except ChildGone:
+            # Killed (the OOM killer, a stray kill) before it answered: one fresh child tries
+            # again, since the one waiting ahead may have died long before this job.
+            child.close()
+            child = _start_child()
+        try:
+            return _answer(child, job, cancelled, early, poll)
+        except ChildGone as gone:
+            raise StatisticsUnavailable(
+                f"the statistics process ended without a result twice (exit code {gone.exitcode}; "
+                "killed, perhaps for lack of memory)"
+            ) from None
+    finally:
+        child.close()
+        prepare_statistics_process()  # for the next request (a newer k is usually one)
+
+
+class StatisticsUnavailable(RuntimeError):
+    """The statistics child died without a result, twice: the screen says so and lets the user
+    ask again; it never ends the app."""
+
+
+class ChildGone(Exception):
+    def __init__(self, exitcode: int | None) -> None:
+        super().__init__(exitcode)
+        self.exitcode = exitcode
+
+
+def _answer(
+    child: _Child,
+    job: tuple[Any, ...],
+    cancelled: Callable[[], bool],
+    early: Callable[[PairedStatistics | None], None] | None,
+    poll: float,
+) -> PairedStatistics | None:
+    """Send ``job`` to ``child`` and wait for its answer; ``ChildGone`` when it dies first (a
+    closed pipe on either side: ``BrokenPipeError`` on send, ``EOFError`` on receive)."""
+    try:
+        child.jobs.send(job)
         messages = 2 if early is not None else 1
         for message in range(messages):
             while not child.results.poll(poll):
                 if cancelled():
                     return None
                 if not child.process.is_alive() and not child.results.poll(0):
-                    raise RuntimeError(
-                        f"the statistics process ended without a result (exit code {child.process.exitcode})"
-                    )
+                    raise ChildGone(child.process.exitcode)
             if cancelled():  # a result that came in after a newer request is dropped too
                 return None
             ok, value = child.results.recv()
@@ -231,8 +270,8 @@ def statistics_in_process(
                 raise RuntimeError(f"the statistics process failed:\n{value}")
             if message < messages - 1 and early is not None:
                 early(cast("PairedStatistics | None", value))
-    finally:
-        child.close()
-        prepare_statistics_process()  # for the next request (a newer k is usually one)
+    except (EOFError, OSError):
+        child.process.join(1)
+        raise ChildGone(child.process.exitcode) from None
     # _statistics_child sends (True, family_statistics(...)) or (False, the traceback's text).
     return cast("PairedStatistics | None", value)

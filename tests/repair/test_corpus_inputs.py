@@ -155,3 +155,11 @@ def test_grow_lists_the_files_it_skips(tmp_path: Path) -> None:
     assert f"notice: corpus {corpus}: skipped diagram.png (not .md or .txt)" in result.stdout
     assert f"notice: corpus {corpus}: skipped pipe.md (not a regular file" in result.stdout
     assert "sso.md" in load_definition(protocol).documents
+
+
+def test_init_refuses_a_run_with_a_repeated_document_in_one_line(tmp_path: Path) -> None:
+    run = tmp_path / "dense.json"  # a JSON run: its reader does not look for repeats, check_run does
+    run.write_text('{"q:1001": ["docs/export.md", "docs/sync.md", "docs/export.md"]}\n', encoding="utf-8")
+    result = run_cli("init", tmp_path / "p", "--corpus", DATA / "help-docs", *QUERIES, "--run", run)
+    assert_one_line_error(result, f"{run}", "query 'q:1001', document 'docs/export.md'", "duplicate document ID")
+    assert not (tmp_path / "p").exists()

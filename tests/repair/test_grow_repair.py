@@ -163,3 +163,39 @@ def test_lock_refusal_names_the_command_that_clears_a_wedged_owner(partial: Path
         assert f"kill {os.getpid()}" in caught.value.rule and "another rankeval-tui judge" in caught.value.rule
     finally:
         session.close()
+
+
+def test_a_journal_move_that_fails_on_a_full_disk_says_to_run_the_same_grow_again(
+    partial: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import errno
+
+    import rankeval_tui.core.annotation.binding as binding
+    from rankeval_tui.cli import main
+
+    query, doc, label = judge_one(partial)
+    corpus = corpus_file(tmp_path)
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(binding, "atomic_write_bytes", full)
+    assert main(["grow", str(partial), "--corpus", str(corpus)]) == 2
+    error = capsys.readouterr().err
+    assert "protocol.toml was grown, but this open journal could not be moved to it: No space left" in error
+    assert "run the same grow again" in error and "Traceback" not in error
+    monkeypatch.undo()
+    said = run_cli("judge", partial).stderr
+    assert "run the same grow again" in said
+    again = run_cli("grow", partial, "--corpus", corpus)
+    assert again.returncode == 0 and "finished an interrupted grow" in again.stdout
+    assert label_in_journal(partial, "qrels.toml", query, doc) == label
+
+
+def test_grow_never_writes_through_a_journal_link(partial: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.journal"
+    outside.write_bytes(b'{"op": "start"}\n')
+    (partial / "qrels-eve.toml.journal").symlink_to(outside)
+    result = run_cli("grow", partial, "--corpus", corpus_file(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert outside.read_bytes() == b'{"op": "start"}\n'

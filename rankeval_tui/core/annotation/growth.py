@@ -159,9 +159,9 @@ def open_journals(directory: Path, qrels_path: Path) -> list[Path]:
     (one per annotator: ``qrels-alice.toml.journal``, ``qrels-bob.toml.journal``, adjudication
     journals) and the one of ``--qrels``, wherever it is. Moving only the given one would lock
     the other annotators out of their own labels."""
-    found = {path for path in directory.glob(f"*{JOURNAL_SUFFIX}") if path.is_file()}
-    found.update(path for path in (journal_of(qrels_path), adjudication_journal_of(qrels_path)) if path.is_file())
-    return sorted(found)
+    candidates = [*directory.glob(f"*{JOURNAL_SUFFIX}"), journal_of(qrels_path), adjudication_journal_of(qrels_path)]
+    # A link is never followed: a received protocol's link could point anywhere outside it.
+    return sorted({path for path in candidates if path.is_file() and not path.is_symlink()})
 
 
 def adjudication_journal_of(qrels_path: Path) -> Path:
@@ -239,5 +239,12 @@ def write_grown(directory: Path, growth: Growth, new_text: str, qrels_path: Path
     journals = [j for j in open_journals(directory, qrels_path) if needs_rebinding(j, growth.after, ancestors)]
     atomic_write_text(directory / PROTOCOL_FILE, new_text)
     for journal in journals:
-        rebind_journal(journal, growth.after, ancestors)
+        try:
+            rebind_journal(journal, growth.after, ancestors)
+        except OSError as error:  # disk full, a file size limit: protocol.toml is grown already
+            raise ContractError(
+                f"protocol.toml was grown, but this open journal could not be moved to it: {error.strerror}; "
+                "run the same grow again to finish (every label in the journal is kept)",
+                file=journal,
+            ) from None
     return journals

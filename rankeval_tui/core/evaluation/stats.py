@@ -47,6 +47,7 @@ from rankeval_tui.core.evaluation.paired_defaults import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     EXACT_MAX_N,
+    MAX_SAMPLES,
     TEST_ALIASES,
     TESTS,
     TestName,
@@ -297,6 +298,8 @@ def paired_statistics(
         comparisons = [comparisons]
     if test not in TEST_ALIASES:
         raise ValueError(f"unknown test {test!r} (known: {', '.join(TEST_ALIASES)})")
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise ValueError(f"samples must be from 1 to {MAX_SAMPLES:,}, got {samples:,}")
     chosen = TEST_ALIASES[test]
     alpha = Fraction(alpha)
     baselines = {c.baseline.run for c in comparisons}

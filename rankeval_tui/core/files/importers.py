@@ -39,7 +39,7 @@ from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.topics import is_trec_topics, read_trec_topics
 from rankeval_tui.core.files.trec import LabelRule, checked_judgment
-from rankeval_tui.core.files.unicode_text import has_lone_surrogate
+from rankeval_tui.core.files.unicode_text import has_lone_surrogate, may_hold_lone_surrogates
 from rankeval_tui.core.wording import json_error
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
@@ -126,6 +126,7 @@ def first_line(text: str, path: Path, kind: str) -> tuple[int, str]:
 
 
 def json_records(text: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    escapes = may_hold_lone_surrogates(text)
     for number, line in numbered_lines(text, path):
         where = f"line {number}"
         try:
@@ -142,7 +143,7 @@ def json_records(text: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             raise ContractError(
                 f"a JSONL record must be an object, got {type(record).__name__}", file=path, where=where
             )
-        if has_lone_surrogate(record):
+        if escapes and has_lone_surrogate(record):
             raise ContractError(
                 "the record holds a lone surrogate (a \\ud800-\\udfff escape without its pair): not text "
                 "that UTF-8 can store; fix the escape",

@@ -25,7 +25,7 @@ from typing import Any
 
 from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError, describe_id, quote
-from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.evaluate import Run, first_duplicate
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_k
 from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text
 from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries, skipped_notices
@@ -147,6 +147,13 @@ def load_runs(request: InitRequest, queries: dict[str, Any] | None, corpus: dict
         if any(r.name == run.name for r in runs):
             raise ContractError(f"two runs are named {quote(run.name)}; name them with NAME=PATH", file=path)
         for query, ranking in run.rankings.items():
+            if len(set(ranking)) != len(ranking):  # score would refuse the copied run: say it now
+                repeated = first_duplicate(ranking)
+                raise ContractError(
+                    "duplicate document ID; deduplicate upstream explicitly",
+                    file=path,
+                    where=located(path, query, repeated),
+                )
             if queries is not None and query not in queries:
                 raise ContractError(
                     f"unknown query {quote(query)}: not in the queries file {request.queries}",

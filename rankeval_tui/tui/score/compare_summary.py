@@ -21,7 +21,11 @@ from rankeval_tui.core.evaluation.compare import Comparison, Metric
 from rankeval_tui.core.evaluation.metrics import mean_label
 from rankeval_tui.core.evaluation.stats import CandidateStatistics, PairedStatistics, decimal
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
+from rankeval_tui.core.session_statistics import (
+    StatisticsUnavailable,
+    prepare_statistics_process,
+    statistics_in_process,
+)
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score.cells import STYLE_LOSS, signed_and_decimal, signed_decimal
 from rankeval_tui.tui.score.hanging_text import HangingStatic
@@ -74,6 +78,8 @@ class StatsResult:
     statistics: PairedStatistics | None
     complete: bool = True
     """False for the child's early result: the sign-flip p, Holm and verdict, the bootstrap to come."""
+    failure: str | None = None
+    """Why there are no statistics (the child process was killed): shown, and the next request retries."""
 
 
 class CompareSummary(HangingStatic):
@@ -179,6 +185,8 @@ class CompareSummary(HangingStatic):
         """The verdict and paired tests of ``metric``, or why there are none (yet)."""
         if result is None:
             return pending_line(queries)
+        if result.failure:
+            return Text(f"          paired statistics failed (v twice: try again): {result.failure}", style="bold")
         if family is None or mine is None:
             return Text("          no paired statistics for this pair", style="dim")
         return statistics_lines(
@@ -194,7 +202,8 @@ class CompareSummary(HangingStatic):
     def request_statistics(self) -> None:
         """Ask for the statistics of the session and baseline shown, unless they are shown
         or already being computed. A newer request cancels the running one (``exclusive``)."""
-        if self._shown is None or len(self._shown[0].accepted) < 2 or self.current_statistics() is not None:
+        current = self.current_statistics()
+        if self._shown is None or len(self._shown[0].accepted) < 2 or (current is not None and not current.failure):
             return
         session, baseline = self._shown[0], self._shown[1].baseline.run
         wanted = self._stats_wanted
@@ -222,11 +231,19 @@ class CompareSummary(HangingStatic):
                         self.statistics_done, StatsResult(session, baseline, first, complete=False)
                     )
 
-            statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled, early=early)
+            try:
+                statistics = statistics_in_process(reports, cancelled=lambda: worker.is_cancelled, early=early)
+            except StatisticsUnavailable as error:  # shown with a way to retry; the app goes on
+                self.app.call_from_thread(
+                    self.statistics_done, StatsResult(session, baseline, None, failure=str(error))
+                )
+                return
         if not worker.is_cancelled:
             self.app.call_from_thread(self.statistics_done, StatsResult(session, baseline, statistics))
 
     def statistics_done(self, result: StatsResult) -> None:
         shown = self._shown
+        if result.failure:
+            self._stats_wanted = None  # the next show (v twice) asks again
         if shown is not None and result.session is shown[0] and result.baseline == shown[1].baseline.run:
             self.statistics_result = result
