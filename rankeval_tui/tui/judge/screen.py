@@ -13,7 +13,6 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -24,7 +23,7 @@ from rankeval_tui.core.annotation.pace import time_left
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
-from rankeval_tui.tui.judge.dialogs import FindScreen, HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.dialogs import JUDGING_FOOTNOTE, FindScreen, NoteScreen
 from rankeval_tui.tui.judge.document_text import PreparedDocuments
 from rankeval_tui.tui.judge.document_view import DocumentView
 from rankeval_tui.tui.judge.head import JudgeHead, PairRow, StatusRow
@@ -50,6 +49,7 @@ from rankeval_tui.tui.judge.messages import (
     write_refused,
 )
 from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
+from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 
@@ -214,7 +214,7 @@ class JudgeScreen(Screen[None]):
         self.query_one(JudgeHead).toggle_fold()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
+        self.app.push_screen(HelpScreen(self.BINDINGS, title="Judging keys", footnote=JUDGING_FOOTNOTE))
 
     # ------------------------------------------------------------ writing
 
