@@ -59,15 +59,28 @@ async def query_drilldown(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+class AnnotatorClock:
+    """The journal's clock in the judging shots: 14 s between entries (a TREC assessor's pace),
+    so the pace line reads as an annotator's would rather than the script's milliseconds."""
+
+    now = 1_800_000_000.0
+
+    def time(self) -> float:
+        self.now += 14.0
+        return self.now
+
+
 def judging_copy() -> dict[str, Any]:
     """A judging session on a temporary copy of the demo without its qrels: never the repo's files."""
     import atexit
     import shutil
     import tempfile
 
+    from rankeval_tui.core.annotation import journal
     from rankeval_tui.core.annotation.judging import JudgingSession
     from rankeval_tui.core.files import load_definition
 
+    journal.time = AnnotatorClock()  # type: ignore[assignment]
     tmp = Path(tempfile.mkdtemp(prefix="rankeval-shot-"))
     atexit.register(shutil.rmtree, tmp, True)
     target = tmp / "help-docs-zh"

@@ -28,7 +28,6 @@ from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.adjudicate_keys import ADJUDICATE_BINDINGS
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
-from rankeval_tui.tui.judge.dialogs import HelpScreen
 from rankeval_tui.tui.widgets.adjudicate_text import (
     COLUMNS,
     REASON_WIDTH,
@@ -39,6 +38,7 @@ from rankeval_tui.tui.widgets.adjudicate_text import (
     row_key,
     summary_text,
 )
+from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 ADJUDICATION_FOOTNOTE = (

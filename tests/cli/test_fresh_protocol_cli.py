@@ -73,6 +73,7 @@ def test_validate_reports_the_open_journal_beside_the_holes(fresh: Path) -> None
         "  'q:1002': 3 of 3 unjudged",
         f"journal: 2 of 6 pairs judged so far ({fresh}/qrels.toml.journal); qrels.toml is written when judging "
         "finishes with every pair judged",
+        # issue 31: each annotator's pace (two judgments are too few to time)
         "pace: alice: 2 judgments, no pace (fewer than 3 timed judgments; journals before 'at' have none) "
         "(this journal)",
         f"next: rankeval-tui judge {fresh}",

@@ -6,8 +6,8 @@ from rankeval_tui.core.annotation.term_match import (
     Match,
     Matcher,
     best_passage,
-    distinct_terms,
     fold,
+    passage_weight,
     query_terms,
     stem,
 )
@@ -95,11 +95,21 @@ def test_matches_carry_their_line() -> None:
 def test_best_passage_prefers_distinct_terms_over_repetition() -> None:
     matches = [Match(line, 0, 1, 0) for line in range(0, 5)]  # one term, five times, at the top
     matches += [Match(200, 0, 1, 0), Match(203, 0, 1, 1), Match(205, 0, 1, 2)]  # all three terms
-    assert best_passage(matches, 10) == (200, 3)
-    assert distinct_terms(matches, 0, 20) == 1
-    assert best_passage([], 10) is None
+    line, weight = best_passage(matches, 10, 1000) or (None, None)
+    assert line == 200
+    assert weight == passage_weight(matches, 200, 209, 1000) > passage_weight(matches, 0, 20, 1000)
+    assert best_passage([], 10, 1000) is None
+
+
+def test_best_passage_weighs_rare_terms_above_common_ones() -> None:
+    """Two terms found all over a manual (``set``, ``size``) meet at its end; the two rare ones
+    (``readline``, ``history``) meet once in the middle: that is the passage."""
+    common = [Match(line, 0, 1, term) for line in range(0, 1000, 20) for term in (0, 1)]
+    rare = [Match(500, 0, 1, 2), Match(502, 0, 1, 3)]
+    matches = sorted(common + rare + [Match(990, 0, 1, 0), Match(991, 0, 1, 1)])
+    assert best_passage(matches, 10, 1000) == (500, passage_weight(matches, 500, 509, 1000))
 
 
 def test_best_passage_ties_go_to_the_earliest() -> None:
     matches = [Match(3, 0, 1, 0), Match(4, 0, 1, 1), Match(50, 0, 1, 0), Match(51, 0, 1, 1)]
-    assert best_passage(matches, 10) == (3, 2)
+    assert (best_passage(matches, 10, 100) or (None,))[0] == 3

@@ -420,6 +420,7 @@ async def test_a_decision_changed_after_the_write_is_journaled_and_written_again
         await pilot.pause()
         await decide(pilot, "1", "saving is downloading")  # changed: journaled first
         entries = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
+        assert isinstance(entries[-1].pop("at"), float)  # every journal line is stamped (issue 31)
         assert entries[-1] == {"op": "decide", "q": "q1", "d": "d1", "final": 1, "reason": "saving is downloading"}
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -476,7 +477,7 @@ def test_changed_decision_after_a_write_keeps_the_journal_until_written(definiti
 async def test_help_and_quit_stay_in_the_footer_and_help_lists_every_key(definition, files, size):
     from textual.widgets._footer import FooterKey
 
-    from rankeval_tui.tui.judge.dialogs import HelpScreen
+    from rankeval_tui.tui.widgets.help_screen import HelpScreen
 
     a, b, out = files
     async with adjudicating(definition, a, b, out, size) as (app, session, pilot):

@@ -14,11 +14,12 @@ from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.wording import counted, floored_percent, pairs_unjudged
 from rankeval_tui.tui.app import RankevalApp
-from rankeval_tui.tui.judge.dialogs import HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.dialogs import NoteScreen
 from rankeval_tui.tui.judge.head import progress_text
 from rankeval_tui.tui.judge.label_matrix import LabelMatrix
 from rankeval_tui.tui.judge.overview import OverviewScreen
 from rankeval_tui.tui.judge.screen import JudgeScreen
+from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from tests.seed_labels import SEED_QRELS
 from tests.tui.big_protocol import write_big_protocol
 

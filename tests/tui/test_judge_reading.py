@@ -91,7 +91,10 @@ async def test_find_goes_to_any_text_and_empty_find_returns_to_the_query(tmp_pat
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         view = app.screen.query_one(DocumentView)
-        await pilot.press("home", "slash", *"ZEBRA", "enter")
+        await pilot.press("home", "slash")
+        dialog = app.screen.query_one("#find-dialog").region
+        assert dialog.right <= size[0] and dialog.bottom <= size[1]  # the find dialog fits the terminal
+        await pilot.press(*"ZEBRA", "enter")
         await pilot.pause()
         assert status(app) == "2 matches for “ZEBRA”: m next, M previous"
         assert "A zebra crossing" in view.visible_text()

@@ -99,7 +99,7 @@ async def test_undo_change_note_dispute_are_written(blank: Path) -> None:
         assert session.label_of("q1", "d1") == 0
         await pilot.press("n", *"retry fits", "enter")  # note on q1 d2
         await pilot.press("d")  # dispute q1 d2
-        assert "DISPUTED" in shown(app, "#judge-pair") and "retry fits" in shown(app, "#judge-pair")
+        assert "DISPUTED" in shown(app, "#judge-pair") and "retry fits" in shown(app, "#judge-note")
         await pilot.press("d", "d")  # off and on again
         await pilot.press("n", *"0 1 u d q", "enter")  # typing in a note fires no shortcut
         assert session.judged == 1 and session.note_of("q1", "d2") == "0 1 u d q"

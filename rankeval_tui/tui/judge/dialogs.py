@@ -1,6 +1,7 @@
-"""The judging screen's two dialogs: a note for one pair, and the list of judging keys.
+"""The judging screen's dialogs: a note for one pair, a text to find in the document, and the
+footnote of its key list (the list itself is the shared ``widgets.help_screen``).
 
-Kept apart from ``judge.screen`` so that module stays about judging. Both dialogs size to the
+Kept apart from ``judge.screen`` so that module stays about judging. The dialogs size to the
 terminal (at most their reading width, never wider than the screen), so they fit 80 columns.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -69,31 +70,3 @@ JUDGING_FOOTNOTE = (
     "A pair stays unjudged until 1 or 0 is pressed on it; moving never labels.\n"
     "Every change is fsynced to the journal before it is shown."
 )
-
-
-class HelpScreen(ModalScreen[None]):
-    """A screen's keys, generated from its BINDINGS so help never disagrees with them."""
-
-    BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
-
-    def __init__(
-        self, bindings: list[Binding], *, title: str = "Judging keys", footnote: str = JUDGING_FOOTNOTE
-    ) -> None:
-        super().__init__()
-        self.bindings = bindings
-        self.title_text = title
-        self.footnote = footnote
-
-    def compose(self) -> ComposeResult:
-        lines = Text(f"{self.title_text}\n\n", style="bold")
-        width = max((len(binding.key_display or binding.key) for binding in self.bindings), default=0) + 2
-        for binding in self.bindings:
-            keys = binding.key_display or binding.key
-            lines.append(f"  {keys:<{width}}", style="bold cyan")
-            lines.append(f"{binding.tooltip or binding.description}\n")
-        lines.append("\n" + self.footnote)
-        with VerticalScroll(id="help-dialog"):  # scrolls when the terminal is shorter than the list
-            yield Static(lines)
-
-    def action_close(self) -> None:
-        self.dismiss(None)

@@ -41,7 +41,7 @@ class PreparedDocument:
     head: int  # display lines before the body: the title's lines and a blank one
     query_matches: list[Match]  # in the body, numbered as display lines
     spans: Spans  # the title's and the body's query matches, painted
-    best: tuple[int, int] | None  # best_passage of query_matches
+    best: tuple[int, float] | None  # best_passage of query_matches: (display line, weight)
 
 
 def prepare(text: str, title: str | None, matcher: Matcher) -> PreparedDocument:
@@ -53,7 +53,9 @@ def prepare(text: str, title: str | None, matcher: Matcher) -> PreparedDocument:
     title_matches = matcher.find(heading[:-1]) if heading else []
     query_matches = [Match(m.line + head, m.start, m.end, m.term) for m in matcher.find(body)]
     spans = painted(title_matches + query_matches, "document--match")
-    return PreparedDocument(heading + body, head, query_matches, spans, best_passage(query_matches, PASSAGE_LINES))
+    return PreparedDocument(
+        heading + body, head, query_matches, spans, best_passage(query_matches, PASSAGE_LINES, len(body))
+    )
 
 
 def painted(matches: list[Match], kind: str) -> Spans:

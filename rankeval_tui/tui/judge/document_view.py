@@ -20,7 +20,7 @@ from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rankeval_tui.core.annotation.term_match import distinct_terms
+from rankeval_tui.core.annotation.term_match import passage_weight
 from rankeval_tui.tui.judge.document_text import MatchCursor, PreparedDocument, Row, Rows, Spans, painted
 
 CONTEXT = 2
@@ -77,16 +77,17 @@ class DocumentView(Widget, can_focus=True):
         self.refresh_view()
 
     def place(self) -> None:
-        """Open on the best passage when it lies below the first screen and holds more of the
-        query's terms than the first screen does; else stay at the start."""
+        """Open on the best passage when it lies below the first screen and its terms weigh more
+        than the first screen's (``term_match.best_passage``); else stay at the start."""
         self.placed = True
         best = self.document.best
         if best is None:
             return
-        line, terms = best
+        line, weight = best
         first_screen = self.rows.rows_from((0, 0), self.size.height, self.size.width)
         last_seen = first_screen[-1][0] if first_screen else 0
-        if line > last_seen and terms > distinct_terms(self.document.query_matches, 0, last_seen):
+        body = len(self.lines) - self.head
+        if line > last_seen and weight > passage_weight(self.document.query_matches, 0, last_seen, body):
             self.opened_on = line - self.head
             self.scroll_to_line(line)
 

@@ -8,6 +8,7 @@ Blind judging holds here too: nothing of a run (rank, score) is ever passed in.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -77,6 +78,31 @@ class JudgeHead(Vertical):
         self.toggle_class("-folded")
 
 
+class PairRow(Horizontal):
+    """The pair line (cut with an ellipsis if it must be) and, at the right, the position."""
+
+    shown: tuple[JudgingSession, Static] | None = None
+
+    def on_resize(self) -> None:
+        """The room for the document ID changed: cut it again, once the new width is laid out."""
+        if self.shown is not None:
+            self.call_after_refresh(self.show, *self.shown)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="judge-pair")
+        yield Static(id="judge-position")
+
+    def show(self, session: JudgingSession, note_line: Static) -> None:
+        """The current pair; its note (if any) in ``note_line`` below, one line of its own."""
+        self.shown = (session, note_line)
+        pair = self.query_one("#judge-pair", Static)
+        line, position, note = current_pair_line(session, pair.content_size.width)
+        pair.update(line)
+        self.query_one("#judge-position", Static).update(position)
+        note_line.display = note is not None
+        note_line.update(Text.assemble(("note: ", "bold cyan"), note or "", ("   (n: edit)", "dim")))
+
+
 class StatusRow(Horizontal):
     """The bottom line: what the last key did (cut with an ellipsis), and at its right the pace
     and time left (``~41 min left at 14 s/judgment``, empty until three judgments are timed)."""
@@ -86,32 +112,27 @@ class StatusRow(Horizontal):
         yield Static(id="judge-pace")
 
 
-def pair_line(
-    doc: str,
-    position: int,
-    count: int,
-    query: str,
-    label: int | None,
-    *,
-    imported: bool,
-    disputed: bool,
-    note: str | None,
-) -> Text:
-    """``Document d2   label: unjudged   imported   DISPUTED   2 of 6 in q1   note: ...``: one line
-    (the screen cuts it with an ellipsis rather than wrap it over the document), so what the
-    annotator must see comes first: the document, its label and marks; the position (also in
-    the progress line) and the note (also under ``n``) after."""
+def pair_line(doc: str, label: int | None, *, imported: bool, disputed: bool, id_room: int = 0) -> Text:
+    """``Document d2   label: unjudged   imported   DISPUTED``: one line, what the annotator must
+    see. The position sits at the row's right and the note on its own line (at 80 columns both
+    were cut off the end of this line); a document ID longer than ``id_room`` cells (0: no limit)
+    is cut in its middle, so its distinctive end and the label stay in view."""
     label_text, label_style = LABEL_TEXT[label]
+    if id_room and cell_len(doc) > id_room:
+        doc = middle_cut(doc, id_room)
     line = Text.assemble(("Document ", "bold"), (doc, "bold"), "   label: ", (label_text, label_style))
     if imported:
         line.append("   imported", style="italic magenta")
     if disputed:
         line.append("   DISPUTED", style="bold red")
-    line.append(f"   {position} of {count} in {query}", style="dim")
-    if note:
-        line.append("   note: ", style="bold cyan")
-        line.append(note)
     return line
+
+
+def middle_cut(text: str, room: int) -> str:
+    """``msmarco_v2.1_doc…00_12345``: ``text`` in ``room`` characters, its start and end kept."""
+    room = max(room, 3)
+    head = (room - 1) // 2
+    return text[:head] + "…" + text[len(text) - (room - 1 - head) :]
 
 
 def progress_text(what: str, done: int, total: int) -> str:
@@ -121,16 +142,13 @@ def progress_text(what: str, done: int, total: int) -> str:
     return f"{what} {done}/{total} {floored_percent(done, total)}" + (f" · {left} left" if left else "")
 
 
-def current_pair_line(session: JudgingSession) -> Text:
-    """``pair_line`` of the session's current pair, with its label and marks."""
+def current_pair_line(session: JudgingSession, width: int = 0) -> tuple[Text, str, str | None]:
+    """The session's current pair for a pair line ``width`` cells wide (0: not laid out yet): the
+    pair line, the position in its query (``2 of 6``) and the note (None without one)."""
     query, doc = session.current
-    return pair_line(
-        doc,
-        session.doc_index + 1,
-        len(session.docs_of[query]),
-        query,
-        session.label_of(query, doc),
-        imported=session.is_imported(query, doc),
-        disputed=session.is_disputed(query, doc),
-        note=session.note_of(query, doc),
-    )
+    position = f"{session.doc_index + 1:,} of {len(session.docs_of[query]):,}"  # the query is named just above
+    label = session.label_of(query, doc)
+    imported, disputed = session.is_imported(query, doc), session.is_disputed(query, doc)
+    rest = pair_line("", label, imported=imported, disputed=disputed).cell_len
+    line = pair_line(doc, label, imported=imported, disputed=disputed, id_room=max(width - rest, 12) if width else 0)
+    return line, position, session.note_of(query, doc)

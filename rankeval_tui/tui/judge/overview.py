@@ -15,10 +15,11 @@ from textual.widgets import Header, Static
 
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.wording import counted
-from rankeval_tui.tui.judge.dialogs import HelpScreen
+from rankeval_tui.tui.judge.dialogs import JUDGING_FOOTNOTE
 from rankeval_tui.tui.judge.label_matrix import LabelMatrix
 from rankeval_tui.tui.judge.matrix_cells import UNJUDGED, column_caption
 from rankeval_tui.tui.judge.messages import EVERY_PAIR_JUDGED
+from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 QUIT = "quit"
@@ -118,7 +119,7 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
 
     def action_help(self) -> None:
         keys = [b for b in (*self.BINDINGS, *LabelMatrix.BINDINGS) if isinstance(b, Binding)]
-        self.app.push_screen(HelpScreen(keys, title="Overview keys"))
+        self.app.push_screen(HelpScreen(keys, title="Overview keys", footnote=JUDGING_FOOTNOTE))
 
     def action_next_unjudged(self) -> None:
         """Move the matrix cursor (not the session) to the next unjudged cell after it."""

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -24,10 +23,10 @@ from rankeval_tui.core.annotation.pace import time_left
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
-from rankeval_tui.tui.judge.dialogs import FindScreen, HelpScreen, NoteScreen
+from rankeval_tui.tui.judge.dialogs import JUDGING_FOOTNOTE, FindScreen, NoteScreen
 from rankeval_tui.tui.judge.document_text import PreparedDocuments
 from rankeval_tui.tui.judge.document_view import DocumentView
-from rankeval_tui.tui.judge.head import JudgeHead, StatusRow, current_pair_line
+from rankeval_tui.tui.judge.head import JudgeHead, PairRow, StatusRow
 from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
 from rankeval_tui.tui.judge.messages import (
     EVERY_PAIR_JUDGED,
@@ -51,6 +50,7 @@ from rankeval_tui.tui.judge.messages import (
     write_refused,
 )
 from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
+from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 
@@ -76,7 +76,8 @@ class JudgeScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield JudgeHead(self.session.definition.relevance, self.session.total)
-        yield Static(id="judge-pair")
+        yield PairRow(id="judge-pair-row")
+        yield Static(id="judge-note")
         yield DocumentView(id="judge-doc")
         yield StatusRow(id="judge-status-row")
         yield PinnedFooter(("help", "quit_judging"))
@@ -105,7 +106,7 @@ class JudgeScreen(Screen[None]):
         """Show the session's state: the pair (redrawn only if it changed), its label and progress."""
         session = self.session
         self.pair = session.current
-        self.query_one("#judge-pair", Static).update(current_pair_line(session))
+        self.query_one(PairRow).show(session, self.query_one("#judge-note", Static))
         self.query_one(JudgeHead).show_progress(*session.query_progress(session.current[0]), session.judged)
         self.query_one("#judge-pace", Static).update(time_left(session.remaining, session.clock.recent_seconds()))
         if session.complete and not self._was_complete:
@@ -214,7 +215,7 @@ class JudgeScreen(Screen[None]):
         self.query_one(JudgeHead).toggle_fold()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen([b for b in self.BINDINGS if isinstance(b, Binding)]))
+        self.app.push_screen(HelpScreen(self.BINDINGS, title="Judging keys", footnote=JUDGING_FOOTNOTE))
 
     # ------------------------------------------------------------ writing
 
