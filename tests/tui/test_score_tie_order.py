@@ -14,9 +14,9 @@ async def test_one_notification_per_run_and_no_row_taken(tied) -> None:  # noqa:
     app = RankevalApp(directory, run_specs=[(None, path), (None, directory / "runs" / "dense.json")])
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        messages = [n.message for n in app._notifications]
-        ties = [m for m in messages if "ranked otherwise by trec_eval" in m]
-        assert len(ties) == 1 and "run 'tied'" in ties[0] and "score --score-order" in ties[0]
+        ties = [n for n in app._notifications if "ranked otherwise by trec_eval" in n.message]
+        assert len(ties) == 1 and "run 'tied'" in ties[0].message and "score --score-order" in ties[0].message
+        assert ties[0].markup is False  # a run's name or path is shown as written, never as markup
         runs = str(app.screen.query_one("#score-runs", Static).render())
         assert "trec_eval" not in runs and "⚠" not in runs
         await pilot.press("plus")  # a k change: said once, not again
