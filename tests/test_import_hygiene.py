@@ -113,3 +113,16 @@ def test_validate_without_a_journal_does_not_load_judging() -> None:
     assert (
         loaded_of(loaded, tuple(n for n in NOT_ON_THE_SCORE_PATH if n != "rankeval_tui.core.annotation.journal")) == []
     )
+
+
+def test_the_scoring_screen_opens_without_the_judging_modules():
+    """Issue 33 item 4: the app imported the judging and adjudication screens (and their widgets)
+    with itself, ~0.15 s before the scoring screen could start; they load where they open."""
+    loaded = modules_after("import rankeval_tui.tui.app, rankeval_tui.tui.score.score_screen")
+    assert "rankeval_tui.tui.score.score_screen" in loaded
+    screens = sorted(
+        name
+        for name in loaded
+        if name.startswith("rankeval_tui.tui.") and ("judge" in name or "adjudicat" in name or "overview" in name)
+    )
+    assert not screens, screens

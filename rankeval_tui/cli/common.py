@@ -12,6 +12,7 @@ from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import (
     QrelsFile,
     load_chunk_map,
@@ -111,6 +112,21 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--k", type=int, default=None, help="override the protocol's k (changes the hash)")
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
+
+
+def add_tie_order_arguments(parser: argparse.ArgumentParser) -> None:
+    """TREC runs whose rank order differs from trec_eval's score order: one warning line per run
+    by default (``core.evaluation.tie_order``), the queries with a flag, trec_eval's order with another."""
+    parser.add_argument(
+        "--score-order",
+        action="store_true",
+        help="order TREC runs as trec_eval does (score descending, then document ID descending), not by rank",
+    )
+    parser.add_argument(
+        "--tie-order-details",
+        action="store_true",
+        help="list each query trec_eval would rank otherwise, and whether a value at k changes",
+    )
 
 
 def add_baseline_argument(parser: argparse.ArgumentParser) -> None:
@@ -234,7 +250,7 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
         specs = [(None, path) for path in run_files(directory)]
         if not specs:
             raise ContractError("no runs: give --run PATH or put run files in runs/", file=directory)
-    runs = [load_run(path, name) for name, path in specs]
+    runs = [load_run(path, name, by_score=getattr(args, "score_order", False)) for name, path in specs]
     check_unique_run_names(runs)
     if args.chunk_map is not None:
         from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only
@@ -249,4 +265,9 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
     for run in runs:
         for warning in run.warnings:
             print(f"warning: {warning}", file=sys.stderr)
+        ties = tie_order_report(protocol, run)
+        if ties is not None:
+            details = ties.details() if getattr(args, "tie_order_details", False) else []
+            for line in (ties.summary(), *details):
+                print(f"warning: {line}", file=sys.stderr)
     return runs

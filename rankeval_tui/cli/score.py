@@ -15,6 +15,7 @@ from rankeval_tui.cli.common import (
     add_metrics_argument,
     add_protocol_argument,
     add_run_arguments,
+    add_tie_order_arguments,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
     metrics_from_args,
@@ -160,6 +161,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_protocol_argument(parser)
     add_run_arguments(parser)
+    add_tie_order_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     add_metrics_argument(parser)
     parser.add_argument(

@@ -12,6 +12,7 @@ from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.annotation.pace import Pace, pace_line
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import parse_run_argument, run_files
 from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
@@ -96,6 +97,9 @@ def print_validation(result: Validation, limit: int, journal: JudgingState | Non
             print(f"ok: run {run.name} ({path}): {counted(len(run.rankings), 'query')}")
             for warning in run.warnings:
                 print(f"warning: {warning}")
+            ties = tie_order_report(result.protocol, run) if result.protocol is not None else None
+            if ties is not None:
+                print(f"warning: {ties.summary()}")
     for warning in result.warnings:
         print(f"warning: {warning}")
     for problem in result.problems[:limit]:

@@ -39,6 +39,7 @@ from rankeval_tui.core.evaluation.stats import (
     PairedStatistics,
     short,
 )
+from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, run_files
 from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
 from rankeval_tui.core.gc_pause import paused_gc
@@ -219,6 +220,12 @@ class ScoringSession:
             if scored.name == name and scored.run is not None and scored.report is not None:
                 return scored.run
         raise KeyError(name)
+
+    def tie_order_summaries(self) -> list[str]:
+        """One line per accepted TREC run that trec_eval would rank otherwise (``core.evaluation.tie_order``):
+        what the screen says once, in a notification, never in its rows."""
+        reports = (tie_order_report(self.protocol, s.run, self.metrics) for s in self.accepted if s.run is not None)
+        return [report.summary() for report in reports if report is not None]
 
     def comparison(self, baseline: str, candidate: str) -> Comparison:
         """``core.evaluation.compare`` of two accepted runs (both were scored under ``self.protocol``)."""

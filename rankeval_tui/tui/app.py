@@ -15,9 +15,7 @@ from textual.screen import Screen
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.preread import Preread
-from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
 from rankeval_tui.tui.hangups import app_ended, guard_lock
-from rankeval_tui.tui.judge.screen import JudgeScreen, open_judge_screen
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score.score_screen import LoadRequest, ScoreScreen
 
@@ -87,10 +85,17 @@ class RankevalApp(App[int | str | None]):
             return super().get_default_screen()
         return ScoreScreen(self.score_request())
 
+    # The judging and adjudication screens are imported where they open, not with the app: the
+    # scoring screen, opened far more often, does not wait for their modules (issue 33 item 4).
+
     def on_mount(self) -> None:
         if self.start == "judge":  # ``judge``: only the judging screen; nothing is scored
+            from rankeval_tui.tui.judge.screen import JudgeScreen
+
             self.push_screen(JudgeScreen(self.judge_session))
         elif self.start == "adjudicate":  # only the adjudication screen; its dismissal ends the app
+            from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+
             self.push_screen(AdjudicateScreen(self.adjudication_session), callback=self.exit)
 
     def on_open_judging(self, message: OpenJudging) -> None:
@@ -98,6 +103,8 @@ class RankevalApp(App[int | str | None]):
 
     def open_judging(self) -> None:
         """Judge this protocol's qrels over the current screen (for the scoring screen's key)."""
+        from rankeval_tui.tui.judge.screen import open_judge_screen
+
         open_judge_screen(self)
 
 

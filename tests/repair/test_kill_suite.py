@@ -21,7 +21,7 @@ from rankeval_tui.cli import main
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.annotation.judging import JudgingSession, journal_progress
 from rankeval_tui.core.files import load_definition, read_qrels_file
-from rankeval_tui.core.files.tomlio import tomllib
+from rankeval_tui.core.files.tomllib_compat import tomllib
 from tests.partial_protocol import write_partial_protocol
 from tests.repair.killpoints import kill_points, run_in_child
 

@@ -62,7 +62,7 @@ async def test_v_after_the_child_was_killed_shows_the_statistics(big: Path, monk
 
 
 async def test_a_failure_is_shown_and_v_twice_retries(big: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
-    import rankeval_tui.tui.widgets.compare_summary as compare_summary
+    import rankeval_tui.tui.score.compare_summary as compare_summary
 
     calls: list[int] = []
 

@@ -32,7 +32,10 @@ class Run:
     source: Path | None = None
     adapter_sha256: str | None = None
     warnings: tuple[str, ...] = ()
-    """Things worth telling the user that do not invalidate the run (e.g. TREC rank/score order)."""
+    """Things worth telling the user that do not invalidate the run."""
+    score_order: Mapping[str, Sequence[str]] = field(default_factory=dict, compare=False, repr=False)
+    """A TREC run's queries whose rank order differs from trec_eval's score order, with that
+    order (``core.evaluation.tie_order`` summarises what it changes)."""
     distinct_str_entries: bool = field(default=False, compare=False)
     """Every ranking is known to be a list of distinct ``str``: the run file's reader checked it
     where it had a core to spare (``core.preread``), so ``check_run`` checks the corpus only."""

@@ -68,8 +68,9 @@ def why_not_a_run(path: Path, suffixes: str) -> str:
     return "a directory" if path.is_dir() else f"extension not one of {suffixes}"
 
 
-def load_run(path: str | Path, name: str | None = None) -> Run:
-    """A JSON run (``.json``), else a TREC or MS MARCO run, named by its stem unless given."""
+def load_run(path: str | Path, name: str | None = None, by_score: bool = False) -> Run:
+    """A JSON run (``.json``), else a TREC or MS MARCO run, named by its stem unless given.
+    ``by_score``: a TREC run is ordered as trec_eval orders it (``score --score-order``)."""
     path = Path(path)
     name = name or path.stem
     text = read_utf8(path)
@@ -77,8 +78,8 @@ def load_run(path: str | Path, name: str | None = None) -> Run:
         return Run(name=name, rankings=parse_json_run(text, path), source=path, adapter_sha256=sidecar_hash(path))
     if run_text_format(text) == "msmarco":
         return Run(name=name, rankings=parse_msmarco_run(text, path), source=path)
-    rankings, warnings = parse_trec_run(text, path)
-    return Run(name=name, rankings=rankings, source=path, warnings=warnings)
+    rankings, score_order = parse_trec_run(text, path, by_score)
+    return Run(name=name, rankings=rankings, source=path, score_order=score_order)
 
 
 def sidecar_hash(run_path: Path) -> str | None:
@@ -232,12 +233,15 @@ def parse_integer_field(name: str, text: str, *, file: Path | None, where: str) 
     return int(text)
 
 
-def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[str, ...]]:
-    """``qid Q0 docid rank score tag``, ordered by the rank column (not by score as trec_eval).
+def parse_trec_run(
+    text: str, path: Path, by_score: bool = False
+) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
+    """``qid Q0 docid rank score tag``, ordered by the rank column (not by score as trec_eval),
+    or with ``by_score`` as trec_eval orders it (score descending, then doc ID descending).
 
-    A rank clash or a malformed line names the line. Where the rank order and trec_eval's order
-    (score descending, then doc ID descending) disagree, a warning says so: trec_eval users
-    would get other numbers from the same file.
+    A rank clash or a malformed line names the line. Also returned: trec_eval's order of each
+    query whose rank order differs from it (ties in score, usually), so the views can say in one
+    line per run how many queries trec_eval would score differently (``core.evaluation.tie_order``).
     """
     entries: dict[str, dict[int, str]] = {}
     lines_of: dict[str, dict[str, int]] = {}
@@ -277,16 +281,15 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
     if not entries:
         raise ContractError("empty TREC run: no lines (write a JSON run {} for a run with no queries)", file=path)
     rankings: dict[str, list[str]] = {}
-    warnings: list[str] = []
+    differing: dict[str, tuple[str, ...]] = {}
     for query, ranks in entries.items():
         rankings[query] = [ranks[r] for r in sorted(ranks)]
-        by_score = sorted(rankings[query], key=lambda doc: (scores[query, doc], doc), reverse=True)
-        if by_score != rankings[query]:
-            warnings.append(
-                f"{path}: query {quote(query)}: rank order differs from score order; "
-                "trec_eval orders by score and would score this query differently"
-            )
-    return rankings, tuple(warnings)
+        trec_eval = sorted(rankings[query], key=lambda doc: (scores[query, doc], doc), reverse=True)
+        if by_score:
+            rankings[query] = trec_eval
+        elif trec_eval != rankings[query]:
+            differing[query] = tuple(trec_eval)
+    return rankings, differing
 
 
 def place_at_rank(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -150,9 +151,9 @@ class ScoreScreen(Screen[None]):
             self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
             return
         self.app.call_from_thread(self.set_session, session)
-        # After the rows, not before: the first child starts the fork server, and starting a
-        # child waits until the server has imported the project and numpy (~0.5 s).
-        prepare_statistics(session)
+        for line in session.tie_order_summaries() if initial else ():  # once, in no screen row
+            self.app.call_from_thread(partial(self.notify, line, severity="warning", timeout=12, markup=False))
+        prepare_statistics(session)  # after the rows: the first child starts the fork server (~0.5 s)
 
     def set_problem(self, message: str) -> None:
         self.problem = message
