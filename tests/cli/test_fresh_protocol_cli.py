@@ -98,7 +98,7 @@ def test_validate_on_a_broken_protocol_reports_no_run_as_ok(tmp_path: Path) -> N
     result = run_cli("validate", partial)
     assert result.returncode == 2
     assert result.stdout.splitlines() == [
-        f"error: {protocol}: [protocol]: unknown key 'relevence' (known: name, k, split, relevance, description)",
+        f"error: {protocol}: [protocol]: unknown key 'relevence' (known: name, k, split, relevance, description, kind, pool_rule)",
         "note: qrels and runs not checked against the protocol: protocol.toml must be valid first",
         "1 problem; fix it and run validate again",
     ]
