@@ -162,3 +162,16 @@ def test_agree_and_merge_work_on_pools(tmp_path):
     # a shard's label outside the pools is an error, never dropped by the merge
     merged_outside = run_cli("merge", directory, outside, half_b, "-o", tmp_path / "merged2.toml")
     assert_one_line_error(merged_outside, "outside.toml", "label outside the query's pool")
+
+
+def test_qrels_export_and_import_round_trip_on_pools(tmp_path):
+    directory = make(tmp_path)
+    exported = run_cli("qrels", "export", directory, "-o", tmp_path / "out.trec")
+    assert exported.returncode == 0, exported.stderr
+    lines = (tmp_path / "out.trec").read_text().splitlines()
+    assert sorted(lines) == sorted(QRELS.splitlines())  # the pools' pairs, zeros included, nothing else
+    imported = run_cli("qrels", "import", directory, tmp_path / "out.trec", "-o", tmp_path / "back.toml")
+    assert imported.returncode == 0, imported.stderr
+    (tmp_path / "bad.trec").write_text(QRELS + "q:1001 0 docs/a.md 0\n")  # docs/a.md is q:1002's, not q:1001's
+    refused = run_cli("qrels", "import", directory, tmp_path / "bad.trec", "-o", tmp_path / "bad.toml")
+    assert_one_line_error(refused, "label outside the query's pool")
