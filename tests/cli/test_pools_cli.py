@@ -175,3 +175,18 @@ def test_qrels_export_and_import_round_trip_on_pools(tmp_path):
     (tmp_path / "bad.trec").write_text(QRELS + "q:1001 0 docs/a.md 0\n")  # docs/a.md is q:1002's, not q:1001's
     refused = run_cli("qrels", "import", directory, tmp_path / "bad.trec", "-o", tmp_path / "bad.toml")
     assert_one_line_error(refused, "label outside the query's pool")
+
+
+def test_validate_names_a_runs_gap_and_a_label_outside_a_pool(tmp_path):
+    directory = make(tmp_path)
+    gap = run_cli("validate", directory, "--run", tmp_path / "dense.trec")
+    assert gap.returncode == 0, gap.stderr
+    assert (
+        f"warning: run 'dense': 2 top-2 pairs in 2 queries outside the pools (score refuses it; never read as 0): "
+        f"rankeval-tui grow {directory} --gap {tmp_path / 'dense.trec'}"
+    ) in gap.stdout + gap.stderr
+    qrels = directory / "qrels.toml"
+    qrels.write_text(qrels.read_text().replace('"faq#3" = 0', '"faq#3" = 0\n"docs/a.md" = 0'))
+    bad = run_cli("validate", directory)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "label outside the query's pool" in bad.stdout + bad.stderr
