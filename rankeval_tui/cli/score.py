@@ -21,7 +21,6 @@ from rankeval_tui.cli.common import (
 )
 from rankeval_tui.core.annotation.adjudication import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.bounds import bounds
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import (
     PRIMARY,
@@ -33,7 +32,6 @@ from rankeval_tui.core.evaluation.metrics import (
 from rankeval_tui.core.evaluation.paired_tests import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED, TEST_ALIASES
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import comparisons, cutoff_json, render_json, render_text
-from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.evaluation.stats import (
     PairedStatistics,
@@ -207,7 +205,12 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
 
 
 def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
-    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs."""
+    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs. Its
+    modules are imported here, by the one option that needs them: every ``score`` (every CLI
+    call: the parser registers each command) would otherwise load them."""
+    from rankeval_tui.core.evaluation.bounds import bounds
+    from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
+
     if protocol.kind != "pooled":
         raise ContractError("--bounds is for a pooled protocol: an exhaustive protocol has no unjudged pair to bound")
     if args.fail_under or wants_statistics(args) or args.ignore_other_splits:
