@@ -13,7 +13,6 @@ from pathlib import Path
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import positive_int
 from rankeval_tui.core.annotation.growth import apply_growth, carry_over, growing, plan_growth
-from rankeval_tui.core.annotation.pool_growth import apply_gap, plan_gap
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
 from rankeval_tui.core.files.additions import read_documents, read_queries, source_file
@@ -71,7 +70,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_gap_growth(args: argparse.Namespace) -> int:
-    """``grow --gap RUN``: the run's unjudged top-k pairs join the pools as holes."""
+    """``grow --gap RUN``: the run's unjudged top-k pairs join the pools as holes (its module is
+    imported here: every CLI call registers ``grow``, few grow a pooled protocol)."""
+    from rankeval_tui.core.annotation.pool_growth import apply_gap, plan_gap
+
     if args.run:
         raise ContractError(
             "a pooled protocol grows by its pools: grow PROTOCOL --gap RUN [--corpus TEXTS] [--queries TEXTS] "

@@ -24,9 +24,14 @@ from rankeval_tui.cli.common import (
 )
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.bounds import bounds
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
-from rankeval_tui.core.evaluation.metrics import MetricId, parse_metric_name, resolve_metrics
+from rankeval_tui.core.evaluation.metrics import (
+    PRIMARY,
+    MetricId,
+    metrics_by_cutoff,
+    parse_metric_name,
+    resolve_metrics,
+)
 from rankeval_tui.core.evaluation.paired_defaults import (
     DEFAULT_ALPHA,
     DEFAULT_SAMPLES,
@@ -35,8 +40,7 @@ from rankeval_tui.core.evaluation.paired_defaults import (
     TEST_ALIASES,
 )
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.render import comparisons, render_json, render_text
-from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
+from rankeval_tui.core.evaluation.render import comparisons, cutoff_json, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
@@ -209,7 +213,12 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
 
 
 def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
-    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs."""
+    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs. Its
+    modules are imported here, by the one option that needs them: every ``score`` (every CLI
+    call: the parser registers each command) would otherwise load them."""
+    from rankeval_tui.core.evaluation.bounds import bounds
+    from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
+
     if protocol.kind != "pooled":
         raise ContractError("--bounds is for a pooled protocol: an exhaustive protocol has no unjudged pair to bound")
     if args.fail_under or wants_statistics(args) or args.ignore_other_splits:
@@ -242,12 +251,20 @@ def run_score(args: argparse.Namespace) -> int:
         return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
-    shown = metrics_from_args(args, protocol)
+    requested = [name for group in args.metrics for name in group]
+    groups = metrics_by_cutoff(requested, protocol.k) if requested else [(protocol.k, PRIMARY)]
+    main_k, shown = next(((k, m) for k, m in groups if k == protocol.k), groups[0])
+    other_cutoffs = [(k, m) for k, m in groups if k != main_k]
+    protocol = protocol.with_k(main_k) if main_k != protocol.k else protocol
     gates = [(name, *resolve_metrics([name], protocol.k), threshold) for name, threshold in args.fail_under]
     metrics = tuple(dict.fromkeys((*shown, *(metric for _, metric, _ in gates))))  # a gate's metric is shown too
     runs = load_runs_from_args(args, protocol)
     score_one = evaluate_split_of if args.ignore_other_splits else evaluate
     reports = [score_one(protocol, run, metrics) for run in runs]  # whole input validated before any output
+    at_cutoffs = [
+        (at_k, [score_one(at_k, run, metrics_at) for run in runs])
+        for at_k, metrics_at in ((protocol.with_k(k), m) for k, m in other_cutoffs)
+    ]
     choice = choose_report_baseline(reports, requested=args.baseline, protocol_dir=protocol_dir(args))
     baseline = choice.name if choice is not None else None
     pairs = comparisons(reports, baseline)
@@ -303,20 +320,27 @@ def run_score(args: argparse.Namespace) -> int:
             + "\n"
         )
     if args.format == "json":
+        if at_cutoffs:
+            extra["other_cutoffs"] = {str(p.k): cutoff_json(p, r) for p, r in at_cutoffs}
         print(render_json(protocol, reports, baseline, extra=extra, statistics=statistics, adjudicated=adjudicated))
     else:
+        markdown = args.format == "markdown"
         sys.stdout.write(
             render_text(
                 protocol,
                 reports,
                 baseline,
-                markdown=args.format == "markdown",
+                markdown=markdown,
                 statistics=statistics,
                 adjudicated=adjudicated,
                 fractions=args.fractions,
                 baseline_note=note,
             )
         )
+        for at_k, at_reports in at_cutoffs:  # each cutoff its own protocol: its own header and hash
+            sys.stdout.write(
+                "\n" + render_text(at_k, at_reports, baseline, markdown=markdown, fractions=args.fractions)
+            )
     failures = threshold_failures + regressions
     for failure in failures:
         print(failure, file=sys.stderr)

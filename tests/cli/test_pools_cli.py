@@ -162,3 +162,31 @@ def test_agree_and_merge_work_on_pools(tmp_path):
     # a shard's label outside the pools is an error, never dropped by the merge
     merged_outside = run_cli("merge", directory, outside, half_b, "-o", tmp_path / "merged2.toml")
     assert_one_line_error(merged_outside, "outside.toml", "label outside the query's pool")
+
+
+def test_qrels_export_and_import_round_trip_on_pools(tmp_path):
+    directory = make(tmp_path)
+    exported = run_cli("qrels", "export", directory, "-o", tmp_path / "out.trec")
+    assert exported.returncode == 0, exported.stderr
+    lines = (tmp_path / "out.trec").read_text().splitlines()
+    assert sorted(lines) == sorted(QRELS.splitlines())  # the pools' pairs, zeros included, nothing else
+    imported = run_cli("qrels", "import", directory, tmp_path / "out.trec", "-o", tmp_path / "back.toml")
+    assert imported.returncode == 0, imported.stderr
+    (tmp_path / "bad.trec").write_text(QRELS + "q:1001 0 docs/a.md 0\n")  # docs/a.md is q:1002's, not q:1001's
+    refused = run_cli("qrels", "import", directory, tmp_path / "bad.trec", "-o", tmp_path / "bad.toml")
+    assert_one_line_error(refused, "label outside the query's pool")
+
+
+def test_validate_names_a_runs_gap_and_a_label_outside_a_pool(tmp_path):
+    directory = make(tmp_path)
+    gap = run_cli("validate", directory, "--run", tmp_path / "dense.trec")
+    assert gap.returncode == 0, gap.stderr
+    assert (
+        f"warning: run 'dense': 2 top-2 pairs in 2 queries outside the pools (score refuses it; never read as 0): "
+        f"rankeval-tui grow {directory} --gap {tmp_path / 'dense.trec'}"
+    ) in gap.stdout + gap.stderr
+    qrels = directory / "qrels.toml"
+    qrels.write_text(qrels.read_text().replace('"faq#3" = 0', '"faq#3" = 0\n"docs/a.md" = 0'))
+    bad = run_cli("validate", directory)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "label outside the query's pool" in bad.stdout + bad.stderr

@@ -123,3 +123,33 @@ def test_own_data_md_shows_what_init_and_score_print(tmp_path):
     for line in score_lines.splitlines():
         if line.strip() != "...":
             assert line[4:] in scored.stdout, line
+
+
+def test_several_cutoffs_in_one_call_give_trec_evals_values(tmp_path):
+    """``--metrics P@5,R@5,nDCG@5,AP@5,P@10``: the protocol's k (10) at the top level, cutoff 5
+    as its own protocol (its own hash) in ``other_cutoffs``; trec_eval's _5 measures per topic."""
+    from tests.cli.test_report_json import schema
+    from tests.schema_check import validate
+
+    directory = tmp_path / "te"
+    made = run_cli("init", directory, "--qrels", DATA / "qrels.test", "--run", DATA / "results.test", "--k", "10")
+    assert made.returncode == 0, made.stderr
+    scored = run_cli("score", directory, "--metrics", "P@5,R@5,nDCG@5,AP@5,P@10", "--format", "json")
+    assert scored.returncode == 0, scored.stderr
+    report = json.loads(scored.stdout)
+    validate(report, schema())
+    expected = expected_values()
+    assert report["protocol"]["k"] == 10 and list(report["runs"]["results"]["measures"]) == ["p"]
+    at_five = report["other_cutoffs"]["5"]
+    assert at_five["k"] == 5 and at_five["protocol_sha256"] != report["protocol"]["protocol_sha256"]
+    measures = at_five["runs"]["results"]["measures"]
+    for measure, metric in {"P_5": "p", "recall_5": "recall", "ndcg_cut_5": "ndcg", "map_cut_5": "ap"}.items():
+        for row in measures[metric]["per_query"]:
+            assert f"{row['value_decimal']:.4f}" == expected[measure][row["query"]], (measure, row)
+        assert f"{measures[metric]['mean_decimal']:.4f}" == expected[measure]["all"], measure
+    # the same numbers as scoring at --k 5 alone (one evaluator, one protocol per cutoff)
+    alone = json.loads(run_cli("score", directory, "--k", "5", "--metrics", "P@5", "--format", "json").stdout)
+    assert alone["protocol"]["protocol_sha256"] == at_five["protocol_sha256"]
+    assert alone["runs"]["results"]["measures"]["p"] == measures["p"]
+    deeper = run_cli("score", directory, "--metrics", "P@10,P@20")
+    assert_one_line_error(deeper, "cutoff 20 is not the protocol's k (10)", "--k 20")

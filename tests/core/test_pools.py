@@ -125,3 +125,18 @@ def test_agreement_and_adjudication_on_pools():
     )
     assert final.labels["q:1002"] == {"docs/b.md": 1}
     assert Protocol(definition, final.labels).relevant["q:1002"] == frozenset({"docs/b.md"})
+
+
+@pytest.mark.parametrize(
+    ("pool", "fragment"),
+    [("a  b", "got ''"), (" a", "got ''"), ("a\tb", "got 'a\\tb'"), ("a b\x85", "control character")],
+)
+def test_a_pool_string_is_single_space_separated_ids(tmp_path, pool, fragment):
+    from pathlib import Path
+
+    from rankeval_tui.core.files.pools import read_pools
+
+    problems: list[ContractError] = []
+    assert read_pools({"q:1": pool, "q:2": "a b"}, Path("protocol.toml"), problems.append) == {"q:2": ("a", "b")}
+    (problem,) = problems
+    assert "single spaces" in problem.rule and fragment in problem.rule, problem.rule

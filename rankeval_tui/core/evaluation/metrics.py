@@ -130,7 +130,8 @@ def resolve_metrics(names: Iterable[str], k: int) -> tuple[MetricId, ...]:
     """Metric names as users type them (``nDCG@10``, ``nDCG``) -> ids, once each, in order.
 
     A cutoff is part of the protocol (and of its hash), so ``nDCG@10`` on a k = 2 protocol is a
-    ``ContractError``, not a silent nDCG@2; a name without ``@`` means the protocol's k.
+    ``ContractError``, not a silent nDCG@2; a name without ``@`` means the protocol's k. (``score``
+    takes cutoffs up to k in one call, each its own protocol: ``metrics_by_cutoff``.)
     """
     metrics: list[MetricId] = []
     for name in names:
@@ -145,6 +146,24 @@ def resolve_metrics(names: Iterable[str], k: int) -> tuple[MetricId, ...]:
             )
         metrics.append(metric)
     return ordered_metrics(metrics)
+
+
+def metrics_by_cutoff(names: Iterable[str], k: int) -> list[tuple[int, tuple[MetricId, ...]]]:
+    """``P@5,P@10,nDCG@10`` -> [(5, ("p",)), (10, ("p", "ndcg"))]: the metrics asked per cutoff,
+    cutoffs in the order first named (a name without ``@`` means ``k``). Each cutoff is a
+    protocol of its own (k is hashed), scored by the same evaluator (``score``'s several cutoffs).
+    A cutoff above k is refused as ``resolve_metrics`` does: k is the depth the protocol was made
+    complete at (a pooled protocol's top k judged), so a deeper one is its own protocol (``--k``)."""
+    groups: dict[int, list[MetricId]] = {}
+    for name in names:
+        try:
+            metric, cutoff = parse_metric_name(name)
+        except ValueError as error:
+            raise ContractError(str(error)) from None
+        if cutoff is not None and cutoff > k:
+            resolve_metrics([name], k)  # raises the cutoff rule's one message
+        groups.setdefault(k if cutoff is None else cutoff, []).append(metric)
+    return [(cutoff, ordered_metrics(metrics)) for cutoff, metrics in groups.items()]
 
 
 def ordered_metrics(metrics: Iterable[MetricId]) -> tuple[MetricId, ...]:

@@ -149,6 +149,18 @@ def report_json(report: Report) -> dict[str, Any]:
     return {**report.to_json(), "metrics": list(report.metrics), "measures": measures_json(report)}
 
 
+def cutoff_json(protocol: Protocol, reports: Sequence[Report]) -> dict[str, Any]:
+    """One more cutoff of ``score --metrics P@5,P@10``: its own k and hash, the metrics' names at
+    that k and the runs' reports, in the layout of the top level's."""
+    metrics = tuple(dict.fromkeys(m for r in reports for m in r.metrics))
+    return {
+        "k": protocol.k,
+        "protocol_sha256": protocol.protocol_sha256,
+        "metrics": metrics_json(metrics, protocol.k),
+        "runs": {r.run: report_json(r) for r in reports},
+    }
+
+
 def comparisons(reports: Sequence[Report], baseline: str | None = None) -> list[Comparison]:
     """Each report against the baseline (the first report unless named)."""
     if len(reports) < 2:

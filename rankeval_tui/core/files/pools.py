@@ -67,7 +67,9 @@ def read_pools(table: object, path: Path, report: Reporter) -> dict[str, tuple[s
             )
             continue
         pool = tuple(text.split(" ")) if text else ()
-        if any(not doc or NOT_IN_AN_ID.search(doc) for doc in pool):
+        # One search over the whole string (its IDs are valid iff it holds no whitespace or control
+        # character but single spaces between IDs): per ID, the regex was most of reading 1M IDs.
+        if NOT_IN_AN_ID.search(text.replace(" ", "")) or "" in pool:
             bad = next(doc for doc in pool if not doc or NOT_IN_AN_ID.search(doc))
             report(
                 ContractError(

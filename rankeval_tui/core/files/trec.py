@@ -20,6 +20,7 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, brief, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
+from rankeval_tui.core.evaluation.pools import pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, check_qrels
 from rankeval_tui.core.files.protocol_files import QrelsFile, check_id
 from rankeval_tui.core.files.runs import parse_integer_field
@@ -32,7 +33,7 @@ UNJUDGED_SHOWN = 5
 
 
 def qrels_to_trec(protocol: Protocol, *, split_only: bool = False) -> str:
-    """Every judged pair, zeros included, in protocol order (queries, then corpus order).
+    """Every judged pair, zeros included, in protocol order (queries, then corpus or pool order).
 
     Zeros are written on purpose: they say "judged non-relevant", which is what makes the file
     exhaustive and the import an identity. ``split_only`` keeps the queries of the protocol's
@@ -40,7 +41,8 @@ def qrels_to_trec(protocol: Protocol, *, split_only: bool = False) -> str:
     without a relevant document, which trec_eval and this project treat differently).
     """
     queries = protocol.selected_queries if split_only else tuple(protocol.queries)
-    lines = [f"{query} 0 {doc} {protocol.qrels[query][doc]}" for query in queries for doc in protocol.documents]
+    documents_of = protocol.definition.documents_of  # a pooled protocol: each query's pool
+    lines = [f"{query} 0 {doc} {protocol.qrels[query][doc]}" for query in queries for doc in documents_of(query)]
     return "\n".join(lines) + "\n"
 
 
@@ -74,10 +76,12 @@ def parse_trec_qrels(
             )
         query, _, doc, rel_text = fields
         known = (definition.queries, "the protocol")
-        rel = checked_judgment(query, doc, rel_text, known, definition.documents, line_of, number, file, threshold)
+        rel = checked_judgment(query, doc, rel_text, known, definition.document_ids, line_of, number, file, threshold)
         graded += rel > 1
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
-    unjudged = [(q, d) for q in definition.queries for d in definition.documents if d not in labels.get(q, {})]
+    if definition.pools is not None and (outside := pool_violation(definition.pool_sets, labels, file=file)):
+        raise outside  # the rows below are built from the pools: a label outside would be dropped
+    unjudged = [(q, d) for q in definition.queries for d in definition.documents_of(q) if d not in labels.get(q, {})]
     if unjudged:
         shown = ", ".join(f"{brief(q)}/{brief(d)}" for q, d in unjudged[:UNJUDGED_SHOWN])
         more = ", ..." if len(unjudged) > UNJUDGED_SHOWN else ""
@@ -87,7 +91,7 @@ def parse_trec_qrels(
             "this protocol requires every pair judged",
             file=file,
         )
-    ordered = {q: {d: labels[q][d] for d in definition.documents} for q in definition.queries}
+    ordered = {q: {d: labels[q][d] for d in definition.documents_of(q)} for q in definition.queries}
     check_qrels(definition, ordered, file=file)
     provenance: dict[str, Any] = {"imported_from": "" if file is None else file.name, "format": "trec"}
     if threshold is not None:

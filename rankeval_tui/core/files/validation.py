@@ -14,6 +14,8 @@ from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
+from rankeval_tui.core.evaluation.gaps import gap_command, run_gap
+from rankeval_tui.core.evaluation.pools import pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 from rankeval_tui.core.files.holes import holes_per_query, judge_command
 from rankeval_tui.core.files.protocol_files import (
@@ -24,6 +26,7 @@ from rankeval_tui.core.files.protocol_files import (
     read_qrels_tables,
 )
 from rankeval_tui.core.files.runs import check_unique_run_names, load_run
+from rankeval_tui.core.wording import counted
 
 
 @dataclass
@@ -91,8 +94,14 @@ def check_qrels_file(result: Validation) -> None:
         result.problems.append(error)
         return
     check_labels_only(qrels.labels, result.qrels_path, report=result.problems.append)
+    labels = qrels.labels
+    if definition.pools is not None:  # a label outside its pool: a problem, and not counted as judging a hole
+        pools = definition.pool_sets
+        if (outside := pool_violation(pools, labels, file=result.qrels_path)) is not None:
+            result.problems.append(outside)
+            labels = {q: {d: v for d, v in row.items() if d in pools.get(q, ())} for q, row in labels.items()}
     result.qrels = qrels
-    result.holes = holes_per_query(definition, qrels.labels)
+    result.holes = holes_per_query(definition, labels)
     if not result.holes and len(result.problems) == before:
         result.protocol = Protocol(definition, qrels.labels, qrels_source=result.qrels_path)
 
@@ -110,3 +119,11 @@ def check_run_file(result: Validation, name: str | None, path: Path) -> None:
     before = len(result.problems)
     check_run(result.definition, run, report=result.problems.append)
     result.runs.append((path, run if len(result.problems) == before else None))
+    definition = result.definition
+    if len(result.problems) == before and (gap := run_gap(definition, run.rankings, definition.k)):
+        pairs = sum(map(len, gap.values()))
+        result.warnings.append(
+            f"run {run.name!r}: {counted(pairs, f'top-{definition.k} pair')} in {counted(len(gap), 'query')} "
+            "outside the pools "
+            f"(score refuses it; never read as 0): {gap_command(definition, path, definition.k)}"
+        )

@@ -56,8 +56,7 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
         yield Static(
             Text.assemble(
                 ("Overview ", "bold"),
-                f"{counted(len(session.query_ids), 'query')} x {counted(len(session.definition.documents), 'document')}, "
-                f"{order}; "
+                f"{counted(len(session.query_ids), 'query')} x {columns_of(session)}, {order}; "
                 f"{session.remaining} of {session.total} left   ",
                 ("1", "bold green"),
                 " relevant  ",
@@ -129,3 +128,10 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
             self.notify(EVERY_PAIR_JUDGED)
         else:
             matrix.cursor = found
+
+
+def columns_of(session: JudgingSession) -> str:
+    """``6 documents``, or for a pooled protocol ``its own pool`` (rows differ in length)."""
+    if session.definition.pools is not None:
+        return "its own pool"
+    return counted(len(session.definition.documents), "document")
