@@ -14,7 +14,7 @@ from rankeval_tui.core.annotation.growth import growing
 from rankeval_tui.core.annotation.judging import JudgingSession, journal_progress
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
-from tests.cli.helpers import run_cli
+from tests.cli.helpers import assert_one_line_error, run_cli
 from tests.partial_protocol import write_partial_protocol
 
 NEW_DOC = {"docs/sso-setup.md": {"text": "Set up SSO under Settings > Security."}}
@@ -197,5 +197,6 @@ def test_grow_never_writes_through_a_journal_link(partial: Path, tmp_path: Path)
     outside.write_bytes(b'{"op": "start"}\n')
     (partial / "qrels-eve.toml.journal").symlink_to(outside)
     result = run_cli("grow", partial, "--corpus", corpus_file(tmp_path))
-    assert result.returncode == 0, result.stderr
+    # refused in one line, as judge and validate refuse it (tests/security): never followed, never skipped in silence
+    assert_one_line_error(result, "qrels-eve.toml.journal", "symbolic link")
     assert outside.read_bytes() == b'{"op": "start"}\n'

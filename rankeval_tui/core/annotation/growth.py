@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rankeval_tui.core.annotation.binding import definition_sha256, growth_ancestors, needs_rebinding, rebind_journal
-from rankeval_tui.core.annotation.journal import journal_of
+from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -160,8 +160,9 @@ def open_journals(directory: Path, qrels_path: Path) -> list[Path]:
     journals) and the one of ``--qrels``, wherever it is. Moving only the given one would lock
     the other annotators out of their own labels."""
     candidates = [*directory.glob(f"*{JOURNAL_SUFFIX}"), journal_of(qrels_path), adjudication_journal_of(qrels_path)]
-    # A link is never followed: a received protocol's link could point anywhere outside it.
-    return sorted({path for path in candidates if path.is_file() and not path.is_symlink()})
+    # A link is never followed, nor skipped in silence: journal_exists refuses it in one line
+    # (a received protocol's link could point anywhere outside it).
+    return sorted({path for path in candidates if journal_exists(path)})
 
 
 def adjudication_journal_of(qrels_path: Path) -> Path:
