@@ -1,4 +1,4 @@
-"""TOML reading with file-named errors, and tomli-w writing."""
+"""TOML reading with file-named errors, and writing (tomli-w's text, from ``toml_writer``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files import fasttoml, toml_writer
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
 
@@ -55,9 +55,8 @@ def value_error_rule(error: ValueError) -> str:
 
 
 def dump_toml(data: dict[str, Any]) -> str:
-    import tomli_w  # writing only: reading commands (score) do not pay its import and datetime's
-
-    return tomli_w.dumps(data)
+    """tomli-w's text for ``data``, from the fast writer (``toml_writer``: byte for byte the same)."""
+    return toml_writer.dumps(data)
 
 
 TREC_QRELS_LINE = re.compile(r"[^\s=\[]+[ \t]+[^\s=]+[ \t]+[^\s=]+[ \t]+-?[0-9]+")
