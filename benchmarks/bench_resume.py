@@ -80,7 +80,7 @@ def make_protocol(directory: Path, queries: int, documents: int) -> None:
         for doc in definition.documents:
             entry(op="label", q=query, d=doc, v=int(rng.random() < 0.05))
             if len(lines) % 997 == 0:
-                entry(op="note", q=query, d=doc, v="unclear: says \"maybe\"")
+                entry(op="note", q=query, d=doc, v='unclear: says "maybe"')
             if len(lines) % 4999 == 0:
                 entry(op="undo")
                 entry(op="redo")
@@ -124,7 +124,9 @@ def measure(size: str, roots: dict[str, Path], work: Path, runs: int) -> None:
     directory = work / size
     make_protocol(directory, queries, documents)
     journal_mb = (directory / "qrels.toml.journal").stat().st_size / 1e6
-    print(f"\n{queries} queries x {documents} documents: {queries * documents:,} judgments, journal {journal_mb:.0f} MB")
+    print(
+        f"\n{queries} queries x {documents} documents: {queries * documents:,} judgments, journal {journal_mb:.0f} MB"
+    )
     times: dict[str, dict[str, list[float]]] = {label: {stage: [] for stage in STAGES} for label in roots}
     written: dict[str, bytes] = {}
     envs = {label: code_env(root, work / f"pyc-{label}") for label, root in roots.items()}

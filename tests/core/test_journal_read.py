@@ -98,7 +98,15 @@ def state_after(entries: list[dict[str, Any]]) -> tuple[Any, ...]:
     marks, cursor, changes = parts([])
     for entry in entries:
         changes.replay(entry)
-    return marks.labels, marks.notes, marks.disputed, marks.judged, changes.undo_stack, changes.redo_stack, cursor.current
+    return (
+        marks.labels,
+        marks.notes,
+        marks.disputed,
+        marks.judged,
+        changes.undo_stack,
+        changes.redo_stack,
+        cursor.current,
+    )
 
 
 def test_replay_takes_an_at_timestamp_on_every_entry_as_before() -> None:
