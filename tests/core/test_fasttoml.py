@@ -478,7 +478,7 @@ def test_damaged_qrels_shaped_documents_keep_tomllib_s_verdict(text: str) -> Non
 
 
 SEPARATORS = ("\n", " # ok\n", "  # 1\n", "\t\n", "\n\n", "\n# seen\n", " # x = 1\n\n\t# y\n")
-"""What may follow a pair's label up to the next pair line (``toml_spans.SEPARATOR``); none is
+"""What may follow a pair's label up to the next pair line (``toml_spans.separator_pattern``); none is
 a part of another but the newline, so replacing them longest first normalises any body."""
 
 

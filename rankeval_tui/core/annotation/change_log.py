@@ -9,17 +9,19 @@ knows the journal's vocabulary in both directions.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rankeval_tui.core.annotation.pair_cursor import PairCursor
 from rankeval_tui.core.annotation.pair_labels import Kind, PairLabels, checked_label
 from rankeval_tui.core.errors import ContractError, quote
 
 
-@dataclass(frozen=True)
-class Change:
-    """One undoable edit of one pair: the value before and after."""
+class Change(NamedTuple):
+    """One undoable edit of one pair: the value before and after.
+
+    A named tuple, not a frozen dataclass: a resume makes one per journal entry and keeps them
+    all (the undo history), and a frozen dataclass costs three times as much to make (1.3 us
+    against 0.4 us: a second at a million judgments)."""
 
     kind: Kind
     query: str

@@ -63,13 +63,16 @@ class PairLabels:
 
     def value_of(self, kind: Kind, query: str, doc: str) -> Any:
         """The current label, note or dispute flag of a pair: the ``before`` of a change."""
-        reader = {"label": self.label_of, "note": self.note_of, "disputed": self.is_disputed}[kind]
-        return reader(query, doc)
+        if kind == "label":
+            return self.label_of(query, doc)
+        return self.note_of(query, doc) if kind == "note" else self.is_disputed(query, doc)
 
     def set(self, kind: Kind, query: str, doc: str, value: Any) -> None:
         """Set one value and keep the counters right; ``None`` / ``False`` removes it."""
         if kind == "label":
-            row = self.labels.setdefault(query, {})
+            row = self.labels.get(query)
+            if row is None:  # not setdefault(query, {}): a new dict per call, a million on a resume
+                row = self.labels[query] = {}
             had = doc in row
             if value is None:
                 row.pop(doc, None)

@@ -7,7 +7,6 @@ command that fills them; ``validate`` counts them per query.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -32,6 +31,8 @@ def holes_per_query(definition: ProtocolDefinition, labels: Mapping[str, Mapping
 
 def judge_command(directory: str | Path, qrels_path: str | Path | None = None) -> str:
     """The command that opens judging on the holes (``--qrels`` only when it is not the default)."""
+    import shlex  # messages only: not a cost of every start-up
+
     command = f"rankeval-tui judge {shlex.quote(str(directory))}"
     if qrels_path is not None and Path(qrels_path) != Path(directory) / QRELS_NAME:
         command += f" --qrels {shlex.quote(str(qrels_path))}"

@@ -19,6 +19,7 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8, value_error_rule
@@ -27,7 +28,7 @@ from rankeval_tui.core.wording import json_error
 SIDECAR_SUFFIX = ".provenance.json"
 """``adapt -o RUN.json`` writes the adapter hash and evidence to ``RUN.json.provenance.json``:
 beside the run, never inside it, so the run stays a plain run and the sidecar is no run."""
-ADAPTER_HASH = re.compile(r"[0-9a-f]{64}")
+adapter_hash = on_first_use(r"[0-9a-f]{64}")  # chunk runs only (lazy_pattern)
 BASELINE_FILE = "BASELINE"
 """``runs/BASELINE``: the protocol's default baseline, one run name (``core.files.baseline``)."""
 
@@ -92,7 +93,7 @@ def sidecar_hash(run_path: Path) -> str | None:
     except json.JSONDecodeError as error:
         raise ContractError(f"invalid JSON: {json_error(error.msg, error.lineno, error.colno)}", file=sidecar) from None
     value = data.get("adapter_sha256") if isinstance(data, dict) else None
-    if type(value) is not str or not ADAPTER_HASH.fullmatch(value):
+    if type(value) is not str or not adapter_hash().fullmatch(value):
         raise ContractError(f"adapter_sha256 must be 64 lowercase hex digits, got {quote(value)}", file=sidecar)
     return value
 

@@ -9,9 +9,9 @@ left to tomllib.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import cache
 from typing import Any
+
+from rankeval_tui.core.files.lazy_pattern import on_first_use
 
 WS = r"[ \t]*"
 ESCAPE = r'\\(?:["\\bfnrt]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})'
@@ -27,15 +27,8 @@ INLINE_ARRAY = rf"\[{WS}(?:{SCALAR}{WS},{WS})*(?:{SCALAR}{WS})?\]"
 TAIL = rf"{WS}(?:#[^\x00-\x08\x0a-\x1f\x7f]*)?"
 """Trailing whitespace and an optional comment, the end of every header and pair line."""
 
-
-def on_first_use(source: str) -> Callable[[], re.Pattern[str]]:
-    """A pattern compiled the first time it is asked for. Compiling is paid at every start-up for
-    every module-level pattern (``dotted_pair`` alone is 3-4 ms, more than reading the demo), so
-    the patterns only some files need (dotted keys, inline arrays, escapes, multi-line strings)
-    wait until one does; the ones every file needs stay compiled at import."""
-    return cache(lambda: re.compile(source))
-
-
+# Every read needs these; only some files need the ones ``on_first_use`` compiles (dotted keys,
+# inline arrays, escapes, multi-line strings: ``lazy_pattern`` says why).
 KEYS = re.compile(KEY)
 scalars = on_first_use(SCALAR)
 PATH = rf"{KEY}(?:{WS}\.{WS}{KEY})*"

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, TAIL, Unsupported, key_of
 
 _LABEL = "([01])"
-SEPARATOR = re.compile(rf"{TAIL}\n(?:{TAIL}\n)*")
+separator_pattern = on_first_use(rf"{TAIL}\n(?:{TAIL}\n)*")
 """What may separate one pair line's label from the next pair line: the rest of its line, its
 newline, and blank or comment lines."""
 
@@ -189,7 +190,7 @@ class SeparatedTemplate:
             separator = line[column + 1 :] + "\n"
         if not keys or len(set(keys)) != len(keys) or len(separators) > cls.MAX_SEPARATORS:
             return None
-        if not all(SEPARATOR.fullmatch(separator) for separator in separators):
+        if not all(separator_pattern().fullmatch(separator) for separator in separators):
             return None  # cannot happen for lines _binary_pair read; kept as the proof's premise
         return cls(tuple(cores), tuple(keys), frozenset(separators))
 

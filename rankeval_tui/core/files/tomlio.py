@@ -1,14 +1,14 @@
-"""TOML reading with file-named errors, and tomli-w writing."""
+"""TOML reading with file-named errors, and writing (tomli-w's text, from ``toml_writer``)."""
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files import fasttoml, toml_writer
+from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
 
@@ -55,12 +55,11 @@ def value_error_rule(error: ValueError) -> str:
 
 
 def dump_toml(data: dict[str, Any]) -> str:
-    import tomli_w  # writing only: reading commands (score) do not pay its import and datetime's
+    """tomli-w's text for ``data``, from the fast writer (``toml_writer``: byte for byte the same)."""
+    return toml_writer.dumps(data)
 
-    return tomli_w.dumps(data)
 
-
-TREC_QRELS_LINE = re.compile(r"[^\s=\[]+[ \t]+[^\s=]+[ \t]+[^\s=]+[ \t]+-?[0-9]+")
+trec_qrels_line = on_first_use(r"[^\s=\[]+[ \t]+[^\s=]+[ \t]+[^\s=]+[ \t]+-?[0-9]+")  # errors only (lazy_pattern)
 
 
 def looks_like_trec_qrels(text: str) -> bool:
@@ -68,5 +67,5 @@ def looks_like_trec_qrels(text: str) -> bool:
     (a qrels file that is not TOML, named where TOML was expected: the error can say how to convert it)."""
     for line in text.split("\n", 50)[:50]:
         if line.strip():
-            return TREC_QRELS_LINE.fullmatch(line.strip()) is not None
+            return trec_qrels_line().fullmatch(line.strip()) is not None
     return False
