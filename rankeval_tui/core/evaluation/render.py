@@ -9,7 +9,6 @@ rankeval_tui/schema/report.schema.json).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, exact_fields
 from rankeval_tui.core.evaluation.histogram import Interval, comparison_charts
+from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.wording import counted, exact_and_decimal
@@ -181,7 +181,7 @@ def render_json(
             data["statistics"] = statistics.settings_json()
     if extra:
         data.update(extra)
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    return dumps_indented(data)
 
 
 def grid(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> list[str]:
