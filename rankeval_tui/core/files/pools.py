@@ -67,7 +67,8 @@ def read_pools(table: object, path: Path, report: Reporter) -> dict[str, tuple[s
             )
             continue
         pool = tuple(text.split(" ")) if text else ()
-        if any(not doc or NOT_IN_AN_ID.search(doc) for doc in pool):
+        # one search of the whole string (its separators taken out), not one per ID: 1M pooled IDs
+        if "" in pool or NOT_IN_AN_ID.search(text.replace(" ", "")):
             bad = next(doc for doc in pool if not doc or NOT_IN_AN_ID.search(doc))
             report(
                 ContractError(
