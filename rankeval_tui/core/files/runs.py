@@ -22,6 +22,7 @@ from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8, value_error_rule
+from rankeval_tui.core.files.trec_run_fast import agrees_with_score_order, read_well_formed_run
 from rankeval_tui.core.wording import json_error
 
 SIDECAR_SUFFIX = ".provenance.json"
@@ -239,6 +240,13 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
     (score descending, then doc ID descending) disagree, a warning says so: trec_eval users
     would get other numbers from the same file.
     """
+    fast = read_well_formed_run(text)
+    if fast is not None:
+        return fast[0], tuple(
+            order_warning(path, query)
+            for query, ranking in fast[0].items()
+            if not agrees_with_score_order(ranking, fast[1][query])
+        )
     entries: dict[str, dict[int, str]] = {}
     lines_of: dict[str, dict[str, int]] = {}
     scores: dict[tuple[str, str], float] = {}
@@ -282,11 +290,15 @@ def parse_trec_run(text: str, path: Path) -> tuple[dict[str, list[str]], tuple[s
         rankings[query] = [ranks[r] for r in sorted(ranks)]
         by_score = sorted(rankings[query], key=lambda doc: (scores[query, doc], doc), reverse=True)
         if by_score != rankings[query]:
-            warnings.append(
-                f"{path}: query {quote(query)}: rank order differs from score order; "
-                "trec_eval orders by score and would score this query differently"
-            )
+            warnings.append(order_warning(path, query))
     return rankings, tuple(warnings)
+
+
+def order_warning(path: Path, query: str) -> str:
+    return (
+        f"{path}: query {quote(query)}: rank order differs from score order; "
+        "trec_eval orders by score and would score this query differently"
+    )
 
 
 def place_at_rank(
