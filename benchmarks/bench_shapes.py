@@ -23,7 +23,8 @@ reads the same judgments and run as TREC files with its own parser and evaluates
 the run scores 0, as here) on square and pooled only (on tall it is
 quadratic in the queries: 223 s in the issue) when ``--trec-eval PATH`` names a binary, and is
 skipped with a notice when not. Printed: best / median wall seconds, the median over rounds of the
-ratio ours / peer (< 1: we are faster), peak RSS of each process. Every peer's means must agree
+ratio ours / peer (< 1: we are faster), peak RSS of each process (the shapes are generated in a
+child process, so no command inherits the generator's memory as its floor). Every peer's means must agree
 with ours to 1e-9 after adjusting conventions (benchmarks/peers.py; the C trec_eval to 1e-4, the
 precision it prints), or the script exits 1.
 """
@@ -129,6 +130,36 @@ def make_shape(name: str, scale: float, tmp: Path) -> Shape:
     return pooled(10_000, 100, scale, tmp)
 
 
+def made_apart(name: str, scale: float, tmp: Path) -> Shape:
+    """``make_shape`` in a child process: the generated data never lives in this one, whose size
+    every child it starts would otherwise inherit as its peak RSS (fork copies it before exec)."""
+    meta = tmp / f"{name}.json"
+    argv = [sys.executable, str(Path(__file__).resolve()), "--make", name, str(scale), str(tmp), str(meta)]
+    run_process(argv, code_env(ROOT, tmp / "pycache-make"))
+    fields = json.loads(meta.read_text(encoding="utf-8"))
+    return Shape(
+        Path(fields["directory"]),
+        Path(fields["trec"]),
+        fields["selected"],
+        set(fields["eligible"]),
+        set(fields["present"]),
+        fields["description"],
+    )
+
+
+def make_worker(name: str, scale: float, tmp: Path, meta: Path) -> None:
+    shape = make_shape(name, scale, tmp)
+    fields = {
+        "directory": str(shape.directory),
+        "trec": str(shape.trec),
+        "selected": shape.selected,
+        "eligible": sorted(shape.eligible),
+        "present": sorted(shape.present),
+        "description": shape.description,
+    }
+    meta.write_text(json.dumps(fields), encoding="utf-8")
+
+
 def our_run(directory: Path) -> Path:
     runs = sorted((directory / "runs").iterdir())
     return runs[0]
@@ -230,7 +261,12 @@ def main() -> int:
     parser.add_argument("--trec-eval", type=Path, default=None, metavar="PATH", help="a trec_eval binary")
     parser.add_argument("--before", metavar="REV", default=None, help="also run this commit's score, side by side")
     parser.add_argument("--keep", type=Path, default=None, help="write the protocols here and keep them")
+    parser.add_argument("--make", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.make:
+        name, scale, tmp, meta = args.make
+        make_worker(name, float(scale), Path(tmp), Path(meta))
+        return 0
     import platform
 
     print(
@@ -243,7 +279,7 @@ def main() -> int:
         ok = True
         for name in args.shapes:
             start = time.perf_counter()
-            shape = make_shape(name, args.scale, tmp)
+            shape = made_apart(name, args.scale, tmp)
             print(f"\n== {name}: {shape.description} (made in {time.perf_counter() - start:.1f} s)")
             if args.before is None:
                 ok &= measure(name, shape, {"now": ROOT}, args, pyc)
