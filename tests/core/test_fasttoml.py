@@ -949,3 +949,58 @@ def test_sections_start_at_each_line_starting_with_a_bracket(text: str) -> None:
     line into the previous section's body (an indented one makes that body differ instead)."""
     starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
     assert list(toml_spans.section_starts(text)) == [at for at in starts if text[at:].startswith("[")]
+
+
+POOLED_QRELS = (
+    '[provenance]\nimported_from = "qrels.txt"\nimported_labels = 6\n\n'
+    '[qrels."q:1001"]\n"msmarco_v2.1_doc_00_12345" = 1\n"msmarco_v2.1_doc_00_12346" = 0\n\n'
+    '[qrels."q:1002"]\n"msmarco_v2.1_doc_03_00001" = 0\n"msmarco_v2.1_doc_00_12345" = 1\n"d 3" = 0\n\n'
+    "[qrels.q1003]\nd1 = 1\nd-2 = 0\n"
+)
+
+
+def test_pooled_qrels_after_provenance_read_by_sections_not_line_by_line() -> None:
+    """init writes [provenance] first and each query's pool names other documents: the sections
+    after it are read by spans and their bodies by one findall each (never a Python pass per line,
+    most of score on 10,000 pools before: issue 32)."""
+    read_one_by_one: list[str] = []
+    read_line, learn = fasttoml._Reader.read_line, toml_spans.LabelBodies.learn
+
+    def line_spy(self: Any, index: int, known: Any) -> int:
+        read_one_by_one.append(self.lines[index])
+        return read_line(self, index, known)
+
+    def learn_spy(self: Any, line: str) -> bool:
+        read_one_by_one.append(line)
+        return learn(self, line)
+
+    with (
+        mock.patch.object(fasttoml._Reader, "read_line", line_spy),
+        mock.patch.object(toml_spans.LabelBodies, "learn", learn_spy),
+    ):
+        assert fasttoml.loads(POOLED_QRELS) == tomllib.loads(POOLED_QRELS)
+    assert read_one_by_one  # the [provenance] table is read line by line
+    assert not [line for line in read_one_by_one if line.startswith(("[qrels", '"msmarco', '"d', "d"))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        POOLED_QRELS,
+        POOLED_QRELS.replace('"d 3" = 0', "d3 = 0"),  # a body mixing quoted and bare keys
+        POOLED_QRELS.replace('"d 3" = 0', '"d 3" = 0 # unsure'),
+        POOLED_QRELS.replace('"d 3" = 0', '"msmarco_v2.1_doc_00_12345" = 0'),  # a key twice: tomllib's error
+        POOLED_QRELS.replace('"d 3" = 0', '"d\\u0033" = 0'),
+        POOLED_QRELS.replace("imported_labels = 6", 'note = """\n[qrels.x]\n"d" = 0\n"""'),
+        "[p]\nv = [\n1,\n]\n" + POOLED_QRELS,
+    ],
+)
+def test_pooled_qrels_variants_equal_tomllib(text: str) -> None:
+    try:
+        expected: Any = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        expected = None
+    got = fasttoml.loads(text)
+    assert got is None or got == expected
+    if expected is not None and got is not None:
+        assert list(got["qrels"]) == list(expected["qrels"])

@@ -140,3 +140,26 @@ def test_a_pool_string_is_single_space_separated_ids(tmp_path, pool, fragment):
     assert read_pools({"q:1": pool, "q:2": "a b"}, Path("protocol.toml"), problems.append) == {"q:2": ("a", "b")}
     (problem,) = problems
     assert "single spaces" in problem.rule and fragment in problem.rule, problem.rule
+
+
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("d1  d2", "''"),
+        (" d1", "''"),
+        ("d1 ", "''"),
+        ("d1 d\t2", "'d\\t2'"),
+        ("d1 d\x012", "'d\\x012'"),
+        ("d\u00852", ""),
+    ],
+)
+def test_pool_ids_single_spaces_no_controls(text: str, bad: str) -> None:
+    """An empty ID (two spaces, a space at an end), other whitespace or a control character in a
+    pool is reported naming that ID (one search over the whole string finds it)."""
+    from pathlib import Path
+
+    from rankeval_tui.core.files.pools import read_pools
+
+    problems: list[ContractError] = []
+    assert read_pools({"q1": text, "q2": "d1 d2"}, Path("protocol.toml"), problems.append) == {"q2": ("d1", "d2")}
+    assert len(problems) == 1 and "single spaces" in str(problems[0]) and bad in str(problems[0])

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Literal
 
@@ -209,7 +210,11 @@ def check_qrels(
 
 
 def canonical_json(value: object) -> str:
-    """The seed's canonical JSON encoding (sorted keys, UTF-8 as is, no spaces)."""
+    """The seed's canonical JSON encoding (sorted keys, UTF-8 as is, no spaces). A string, the
+    common call (every query and document ID of the hash), goes straight to the C escaper that
+    ``json.dumps`` would end in, without building an encoder each time (0.3 s at 100,000 IDs)."""
+    if type(value) is str:
+        return encode_basestring(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 

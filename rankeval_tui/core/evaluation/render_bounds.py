@@ -4,13 +4,13 @@ range is a point (no unjudged pair decides it)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.bounds import Bound, BoundsReport
 from rankeval_tui.core.evaluation.evaluate import exact_fields
+from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown
@@ -104,4 +104,4 @@ def render_bounds_json(protocol: Protocol, reports: Sequence[BoundsReport]) -> s
             for report in reports
         },
     }
-    return json.dumps(data, ensure_ascii=False, indent=2)
+    return dumps_indented(data)

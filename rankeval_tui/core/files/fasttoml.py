@@ -313,7 +313,7 @@ class _Reader:
             self.namespaces.freeze(value)
 
 
-def _binary_sections(reader: _Reader, text: str) -> int | None:
+def _binary_sections(reader: _Reader, text: str, start: int = 0) -> int | None:
     """With ``reader`` at the start of ``text``, read the leading ``[header]`` sections whose
     bodies are ``key = 0|1`` pairs, blank lines and comments from the text alone, without
     splitting it into lines: a qrels file's millions of lines. While the bodies repeat the first
@@ -326,10 +326,10 @@ def _binary_sections(reader: _Reader, text: str) -> int | None:
 
     Sections start at a ``[`` after a newline: a header indented by blanks inside a body makes
     that body fail both readers, whose lines are pairs, blanks and comments only."""
-    starts = section_starts(text)
+    starts = section_starts(text, start)
     offset = next(starts, len(text))
-    if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[:offset].split("\n")):
-        return 0
+    if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[start:offset].split("\n")):
+        return start
     bodies = BinaryBodies(len(text))
     for number, following in enumerate(chain(starts, (len(text),))):
         newline = text.find("\n", offset, following)
@@ -345,6 +345,28 @@ def _binary_sections(reader: _Reader, text: str) -> int | None:
     return len(text)
 
 
+PREFIX_SECTIONS = 16
+"""How many sections ``_binary_start`` looks at for the first one of ``key = 0|1`` pairs."""
+
+
+def _binary_start(text: str) -> int | None:
+    """The offset of the first section, among the first few, that starts with a ``key = 0|1``
+    line, when sections of other pairs come before it (a qrels file whose ``[provenance]``
+    table comes first, as ``init`` writes it): the line reader reads those, ``_binary_sections``
+    the rest. None when there is none, or when a multi-line string before it could hold that
+    header line as text (the line reader then reads everything, as before)."""
+    for number, offset in enumerate(section_starts(text)):
+        newline = text.find("\n", offset)
+        if number == PREFIX_SECTIONS or newline == -1:
+            return None
+        end = text.find("\n", newline + 1)
+        pair = PAIR.fullmatch(text, newline + 1, len(text) if end == -1 else end)
+        if offset and pair is not None and pair.group(2) in ("0", "1") and HEADER.fullmatch(text, offset, newline):
+            prefix = text[:offset]
+            return None if '"""' in prefix or "'''" in prefix else offset
+    return None
+
+
 def loads(text: str) -> dict[str, Any] | None:
     """Parse ``text`` (then equal to ``tomllib.loads(text)``), or ``None`` when tomllib must decide."""
     if "\r" in text:
@@ -354,6 +376,10 @@ def loads(text: str) -> dict[str, Any] | None:
     try:
         reader = _Reader([])
         done = _binary_sections(reader, text)
+        if done == 0 and (split := _binary_start(text)) is not None:
+            reader.lines = text[:split].split("\n")  # a few other tables first: [provenance]
+            reader.parse()
+            done = _binary_sections(reader, text, split)
         if done is None:
             reader, done = _Reader([]), 0
         if done == len(text) and text:

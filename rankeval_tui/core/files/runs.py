@@ -23,6 +23,7 @@ from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8, value_error_rule
+from rankeval_tui.core.files.trec_run_fast import agrees_with_score_order, read_well_formed_run
 from rankeval_tui.core.wording import json_error
 
 SIDECAR_SUFFIX = ".provenance.json"
@@ -244,6 +245,19 @@ def parse_trec_run(
     query whose rank order differs from it (ties in score, usually), so the views can say in one
     line per run how many queries trec_eval would score differently (``core.evaluation.tie_order``).
     """
+    fast = read_well_formed_run(text)
+    if fast is not None:
+        fast_rankings, fast_scores = fast
+        fast_differing: dict[str, tuple[str, ...]] = {}
+        for query, ranking in fast_rankings.items():
+            if agrees_with_score_order(ranking, fast_scores[query]):
+                continue  # the common case, decided in C without sorting
+            ordered = [doc for _, doc in sorted(zip(fast_scores[query], ranking), reverse=True)]
+            if by_score:
+                fast_rankings[query] = ordered
+            else:
+                fast_differing[query] = tuple(ordered)
+        return fast_rankings, fast_differing
     entries: dict[str, dict[int, str]] = {}
     lines_of: dict[str, dict[str, int]] = {}
     scores: dict[tuple[str, str], float] = {}

@@ -25,12 +25,12 @@ separator_pattern = on_first_use(rf"{TAIL}\n(?:{TAIL}\n)*")
 newline, and blank or comment lines."""
 
 
-def section_starts(text: str) -> Iterator[int]:
-    """The offsets of the lines of ``text`` that start with ``[``, found one at a time with
-    ``str.find`` (a reader that stops early scans no further)."""
-    if text[:1] == "[":
-        yield 0
-    position = text.find("\n[")
+def section_starts(text: str, start: int = 0) -> Iterator[int]:
+    """The offsets of the lines of ``text`` from ``start`` (a line's start) that start with ``[``,
+    found one at a time with ``str.find`` (a reader that stops early scans no further)."""
+    if text[start : start + 1] == "[":
+        yield start
+    position = text.find("\n[", start)
     while position != -1:
         yield position + 1
         position = text.find("\n[", position + 1)
@@ -107,6 +107,9 @@ class LabelBodies:
         try:
             return list(map(self.known.__getitem__, lines))
         except KeyError:
+            pairs = keyed_pairs(body)
+            if pairs is not None:
+                return pairs  # type: ignore[return-value]
             for line in lines:
                 if line not in self.known and not self.learn(line):
                     return None
@@ -308,6 +311,32 @@ class BinaryBodies:
             table[keys[position]] = 1
             position = labels.find("1", position + 1)
         return True
+
+
+_QUOTED_PAIRS = re.compile(r'^"([^"\\\x00-\x08\x0a-\x1f\x7f]*)" = ([01])$', re.MULTILINE)
+_BARE_PAIRS = re.compile(r"^([A-Za-z0-9_-]+) = ([01])$", re.MULTILINE)
+_LABEL_VALUES = {"0": 0, "1": 1}
+
+
+def keyed_pairs(body: str) -> list[tuple[str, int]] | None:
+    """The pairs of a body whose every line is ``"KEY" = 0|1`` (a basic string without escapes)
+    or every line ``KEY = 0|1`` (a bare key), then blank lines at its end: one ``findall`` in C.
+
+    Why: a pooled protocol's qrels name other documents for every query (each its own pool), so
+    no template repeats and no line repeats for the line cache; each line was read in Python
+    (most of ``score`` on 10,000 pools of 100). Such a line is exactly a pair with that key and
+    label for tomllib (no escape to decode, no comment, single spaces); any other line, or a
+    body mixing both spellings, makes the counts differ and the caller reads it line by line."""
+    text = body.rstrip("\n")
+    lines = text.count("\n") + 1
+    for pattern in (_QUOTED_PAIRS, _BARE_PAIRS):
+        found = pattern.findall(text)
+        if len(found) == lines:
+            labels = _LABEL_VALUES
+            return [(key, labels[label]) for key, label in found]
+        if found:
+            return None
+    return None
 
 
 def first_template(body: str) -> BinaryTemplate | None:

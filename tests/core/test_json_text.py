@@ -1,0 +1,74 @@
+"""dumps_indented is json.dumps(value, ensure_ascii=False, indent=2), byte for byte."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import OrderedDict
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rankeval_tui.core.evaluation.json_text import dumps_indented
+
+
+def reference(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
+keys = st.text() | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
+values = st.recursive(
+    scalars,
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.lists(children, max_size=3).map(tuple)
+        | st.dictionaries(keys, children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(values)
+def test_same_text_as_json(value: object) -> None:
+    assert dumps_indented(value) == reference(value)
+
+
+rows = st.lists(st.dictionaries(st.text(), scalars, min_size=1, max_size=4), min_size=1, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows, st.integers(0, 3))
+def test_flat_rows_same_text_as_json(value: list[dict[str, object]], depth: int) -> None:
+    """Per-query rows take the one-C-encoding path: braces, NULs and marks in strings included."""
+    nested: object = value
+    for _ in range(depth):
+        nested = {"per_query": nested, "x": [nested]}
+    assert dumps_indented(nested) == reference(nested)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {},
+        [],
+        {"a": {}, "b": [], "c": [{}, []]},
+        {"q:1001\u2028\x1b[31m": 'é\u0000\n"\\', "n": [math.inf, -math.inf, 0.1, -0.0, 10**30]},
+        {"per_query": [{"query": "q:1", "value": "1/3", "value_decimal": 1 / 3}] * 3},
+        [{"a}\x00{": "}\x00{", "b": None}, {"c": math.nan}],
+        [{"a": 1}, {}, {"b": [1]}],  # not flat: the generic walk
+        OrderedDict([("x", [1, OrderedDict([("y", True)])])]),  # a subclass: json's own text, indented
+    ],
+)
+def test_edge_values(value: object) -> None:
+    assert dumps_indented(value) == reference(value)
+
+
+def test_unserializable_raises_like_json() -> None:
+    with pytest.raises(TypeError):
+        dumps_indented({"a": [Fraction(1, 3)]})
+    with pytest.raises(TypeError):
+        dumps_indented({(1, 2): 0})

@@ -1,0 +1,60 @@
+"""The C-speed TREC run reader answers exactly as the line-by-line one, or leaves the text to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from unittest import mock
+
+import pytest
+
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.files import runs
+
+GOOD = "".join(
+    f"q:{q} Q0 msmarco_v2.1_doc_00_{q}{d:03d} {d} {100 - d}.5 bm25\n" for q in range(1001, 1004) for d in range(1, 6)
+)
+CASES = [
+    GOOD,
+    GOOD.rstrip("\n"),
+    GOOD.replace(" Q0 ", "\tQ0\t"),
+    GOOD.replace("q:1001 Q0 msmarco_v2.1_doc_00_1001001 1 ", "q:1001 Q0 msmarco_v2.1_doc_00_1001001 9 "),  # rank order
+    GOOD.replace(" 2 98.5 ", " 1 98.5 "),  # a rank clash
+    GOOD.replace("msmarco_v2.1_doc_00_1001002 ", "msmarco_v2.1_doc_00_1001001 "),  # a document twice
+    GOOD.replace(" 3 97.5 ", " 3 1e999 "),  # an infinite score
+    GOOD.replace(" 3 97.5 ", " 3 1_0 "),
+    GOOD.replace(" 3 97.5 ", " -3 97.5 "),
+    GOOD.replace(" 3 97.5 ", " 0 97.5 "),
+    GOOD.replace(" 3 97.5 ", " 3 98.5 "),  # a tie: score order differs, a warning
+    GOOD.replace(" 2 98.5 ", " 2 90.5 "),  # rank order differs from score order
+    GOOD.replace("\n", "\r\n"),
+    GOOD + "\n",
+    " " + GOOD,
+    GOOD.replace("q:1002 Q0", "q:1002\x0bQ0"),
+    GOOD.replace("msmarco_v2.1_doc_00_1002001", "msmarco\x85doc"),
+    GOOD.replace("q:1003", "q:1001"),  # a query's lines in two places
+    GOOD + "q:1001 Q0 d9 9 1.0 bm25\n",
+    GOOD.replace(" 4 96.5 ", " 4 96.5 extra "),
+    GOOD.replace(" 5 95.5 ", " 0005 95.5 "),
+    GOOD.replace(" 5 95.5 ", " 1234567890123456789 95.5 "),
+]
+
+
+def outcome(text: str) -> object:
+    try:
+        return runs.parse_trec_run(text, Path("runs/A.run"))
+    except ContractError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("text", CASES)
+def test_same_answer_as_the_line_by_line_reader(text: str) -> None:
+    fast = outcome(text)
+    with mock.patch.object(runs, "read_well_formed_run", return_value=None):
+        assert fast == outcome(text)
+
+
+def test_a_well_formed_run_reads_without_a_python_step_per_line() -> None:
+    with mock.patch.object(runs, "parse_integer_field", side_effect=AssertionError("line by line")):
+        rankings, warnings = runs.parse_trec_run(GOOD, Path("runs/A.run"))
+    assert list(rankings) == ["q:1001", "q:1002", "q:1003"] and not warnings
+    assert rankings["q:1002"][0] == "msmarco_v2.1_doc_00_1002001"
