@@ -8,6 +8,10 @@ What it adds is the bookkeeping a screen needs and the CLI does not:
   screen can show why while the other runs stay usable (the CLI instead stops at the first);
 - k and split can be changed, which means a new protocol hash and a fresh ``evaluate`` of every
   run (the runs are not re-read);
+- several cutoffs at once (``--metrics P@5,P@10,nDCG@10``): each cutoff other than k is a
+  protocol of its own (``protocol.with_k(cutoff)``, its own hash), its runs scored by the same
+  ``evaluate``, held as a session of its own (``at_cutoff``) so the comparison, its statistics and
+  the drill-down work on it unchanged;
 - ``reload`` re-reads the protocol, qrels and run files from disk, keeping k and split;
 - which queries' labels were adjudicated (the qrels file's ``[adjudication]`` table), read with
   the labels in one pass, and the paired statistics (``core.evaluation.stats``) of every candidate against a
@@ -31,7 +35,7 @@ from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import Report, Run
-from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId
 from rankeval_tui.core.evaluation.paired_defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import (
@@ -44,6 +48,7 @@ from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, run
 from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
 from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.preread import Preread
+from rankeval_tui.core.session_cutoffs import NamedMetric, ShownMetric, metrics_at, shown_metrics
 from rankeval_tui.core.session_runs import (
     LoadedRun,
     RunSpec,
@@ -79,12 +84,16 @@ class ScoringSession:
     """Queries with at least one pair decided by an adjudicator (``core.adjudication``), read
     from the same qrels file as the labels: the labels of these queries were disputed once."""
     metrics: tuple[MetricId, ...] = PRIMARY
-    """The metrics every run is scored on and the screen shows (``score --metrics``' ids)."""
+    """The metrics every run is scored on at the session's k (``score --metrics``' ids)."""
     requested_baseline: str | None = None
     """``--baseline NAME`` as given (kept for ``reload``)."""
     baseline_choice: BaselineChoice | None = None
     """The baseline chosen at load by ``core.files.baseline`` (``--baseline``, ``runs/BASELINE``,
     first run with results), read in the loading worker so the screen never reads the file."""
+    named: tuple[NamedMetric, ...] = ()
+    """``--metrics`` as named, each with its cutoff or None (k): empty shows ``metrics`` at k."""
+    at_cutoffs: tuple[ScoringSession, ...] = field(default=(), compare=False, repr=False)
+    """The session at each other cutoff ``named`` holds, in order (``at_cutoff``); empty without one."""
 
     # ------------------------------------------------------------------ building
 
@@ -102,12 +111,15 @@ class ScoringSession:
         metrics: Sequence[MetricId] = PRIMARY,
         baseline: str | None = None,
         preread: Preread | None = None,
+        named: Sequence[NamedMetric] = (),
     ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
         score against), as do an unknown ``baseline`` and a bad ``runs/BASELINE``; a bad run
         does not (it is kept as rejected). No ``run_specs`` means every file in ``runs/``, as
         the CLI does. ``preread``: what the command line read of these files already
-        (``core.preread``), used instead of reading them again."""
+        (``core.preread``), used instead of reading them again. ``named``: metrics at cutoffs of
+        their own (``core.evaluation.metrics.named_metrics``, checked against k there); given,
+        they replace ``metrics``."""
         protocol_dir = Path(protocol_dir)
         base, qrels = (
             (preread.protocol, preread.qrels)
@@ -119,7 +131,7 @@ class ScoringSession:
         loaded = preread.runs_for(specs) if preread is not None else read_runs(specs)  # first: a child waits on it
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
         protocol = base.with_overrides(k, split)
-        chosen = tuple(metrics) or PRIMARY
+        chosen = metrics_at(named, protocol.k) if named else tuple(metrics) or PRIMARY
         scored = score_runs(protocol, loaded, chunk_map, chunk_map_path, chosen)
         return cls(
             protocol_dir,
@@ -135,17 +147,45 @@ class ScoringSession:
             chosen,
             baseline,
             baseline_at_load(scored, requested=baseline, protocol_dir=protocol_dir),
-        )
+            tuple(named),
+        ).with_cutoffs()
 
     def _rescored(self, protocol: Protocol) -> ScoringSession:
         scored = score_runs(protocol, self.loaded, self.chunk_map, self.chunk_map_path, self.metrics)
-        return replace(self, protocol=protocol, scored=scored)
+        return replace(self, protocol=protocol, scored=scored).with_cutoffs()
+
+    def with_cutoffs(self) -> ScoringSession:
+        """``at_cutoffs`` made for this session's protocol and runs: at each shown cutoff other
+        than k, every accepted run's report from ``evaluate`` under ``protocol.with_k(cutoff)``
+        (``rescored_at_k``: one evaluator, no second implementation). A run rejected at k stays
+        rejected at every cutoff, as ``score`` refuses it whole."""
+        groups: dict[int, list[MetricId]] = {}
+        for shown in self.shown:
+            if shown.cutoff != self.protocol.k:
+                groups.setdefault(shown.cutoff, []).append(shown.metric)
+        sessions = []
+        for cutoff, metrics in groups.items():
+            protocol = self.protocol.with_k(cutoff)
+            scored = rescored_at_k(self.scored, protocol, metrics)
+            sessions.append(replace(self, protocol=protocol, scored=scored, metrics=tuple(metrics), named=()))
+        return replace(self, at_cutoffs=tuple(sessions))
 
     def with_k(self, k: int) -> ScoringSession:
         """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read,
-        and runs are not checked again (``core.session_runs.rescored_at_k`` says why)."""
+        and runs are not checked again (``core.session_runs.rescored_at_k`` says why). The
+        metrics named without ``@`` follow k; one named with a cutoff keeps it, so k cannot go
+        below it (``ContractError``: a cutoff is at most the protocol's k, as ``score`` says)."""
+        fixed = [(cutoff, metric) for metric, cutoff in self.named if cutoff is not None]
+        if fixed and max(fixed)[0] > k:
+            cutoff, metric = max(fixed)
+            raise ContractError(
+                f"{DEFINITIONS[metric].name(cutoff)} is shown (--metrics), so k stays at least {cutoff}: "
+                f"a cutoff is at most the protocol's k"
+            )
         protocol = self.protocol.with_k(k)
-        return replace(self, protocol=protocol, scored=rescored_at_k(self.scored, protocol, self.metrics))
+        metrics = metrics_at(self.named, k) if self.named else self.metrics
+        scored = rescored_at_k(self.scored, protocol, metrics)
+        return replace(self, protocol=protocol, scored=scored, metrics=metrics).with_cutoffs()
 
     def with_split(self, split: str) -> ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
@@ -166,6 +206,7 @@ class ScoringSession:
             chunk_map_path=self.chunk_map_path,
             metrics=self.metrics,
             baseline=self.requested_baseline,
+            named=self.named,
         )
 
     def __repr__(self) -> str:
@@ -179,6 +220,32 @@ class ScoringSession:
         )
 
     # ------------------------------------------------------------------ views
+
+    @property
+    def shown(self) -> tuple[ShownMetric, ...]:
+        """The metric columns, in the order named: each ``named`` metric at its cutoff (k for
+        one named without ``@``), once each; without ``named``, ``metrics`` at k."""
+        return shown_metrics(self.named, self.metrics, self.protocol.k)
+
+    @property
+    def several_cutoffs(self) -> bool:
+        """Whether a shown metric is at a cutoff other than k: the views then name each column
+        by its cutoff (``P@5``) instead of ``P@k``."""
+        return any(shown.cutoff != self.protocol.k for shown in self.shown)
+
+    def at_cutoff(self, cutoff: int) -> ScoringSession:
+        """This session at one of its shown cutoffs: itself at k, else its ``at_cutoffs`` entry
+        (the same object each time, so the statistics computed for it stay its own)."""
+        if cutoff == self.protocol.k:
+            return self
+        for session in self.at_cutoffs:
+            if session.protocol.k == cutoff:
+                return session
+        raise KeyError(cutoff)
+
+    def report_at(self, name: str, shown: ShownMetric) -> Report:
+        """The report of an accepted run under ``shown``'s cutoff."""
+        return self.at_cutoff(shown.cutoff).report(name)
 
     @property
     def splits(self) -> tuple[str, ...]:
