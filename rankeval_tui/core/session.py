@@ -176,8 +176,8 @@ class ScoringSession:
         metrics named without ``@`` follow k; one named with a cutoff keeps it, so k cannot go
         below it (``ContractError``: a cutoff is at most the protocol's k, as ``score`` says)."""
         fixed = [(cutoff, metric) for metric, cutoff in self.named if cutoff is not None]
-        if fixed and max(fixed)[0] > k:
-            cutoff, metric = max(fixed)
+        if fixed and max(cutoff for cutoff, _ in fixed) > k:
+            cutoff, metric = max(fixed, key=lambda named: named[0])  # the first named at the deepest cutoff
             raise ContractError(
                 f"{DEFINITIONS[metric].name(cutoff)} is shown (--metrics), so k stays at least {cutoff}: "
                 f"a cutoff is at most the protocol's k"
@@ -228,10 +228,11 @@ class ScoringSession:
         return shown_metrics(self.named, self.metrics, self.protocol.k)
 
     @property
-    def several_cutoffs(self) -> bool:
-        """Whether a shown metric is at a cutoff other than k: the views then name each column
-        by its cutoff (``P@5``) instead of ``P@k``."""
-        return any(shown.cutoff != self.protocol.k for shown in self.shown)
+    def by_cutoff(self) -> bool:
+        """Whether the views name each metric by its cutoff (``P@5``) rather than ``P@k``: when a
+        shown metric is at a cutoff other than k, or was named with one (``--metrics P@10``),
+        so the headings do not change style as the k key moves k."""
+        return any(shown.fixed is not None or shown.cutoff != self.protocol.k for shown in self.shown)
 
     def at_cutoff(self, cutoff: int) -> ScoringSession:
         """This session at one of its shown cutoffs: itself at k, else its ``at_cutoffs`` entry

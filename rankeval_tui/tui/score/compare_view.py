@@ -115,7 +115,7 @@ class CompareView(ScoreView):
         bin) and decimals or exact fractions. With several cutoffs, the comparison is the one at
         the chosen metric's cutoff (``ScoreViewState.comparison``), its summary and statistics too."""
         shown = state.shown_in(session)
-        cutoff = shown.cutoff if session.several_cutoffs else None
+        cutoff = shown.cutoff if session.by_cutoff else None
         session = session.at_cutoff(shown.cutoff)
         metric, sort_mode, regressions_only = state.metric, state.sort_mode, state.regressions_only
         exact, delta_bin = state.exact, state.delta_bin

@@ -51,7 +51,7 @@ FILTER_LABELS = {
 
 def metric_column(shown: ShownMetric, by_cutoff: bool) -> tuple[str, str]:
     """A metric's column key and heading: ``("p", "P@k")`` at the session's k alone, and
-    ``("p@5", "P@5")`` when the session shows several cutoffs (``ScoringSession.several_cutoffs``)."""
+    ``("p@5", "P@5")`` when the session names them by cutoff (``ScoringSession.by_cutoff``)."""
     return (shown.key, shown.name) if by_cutoff else (shown.metric, label(shown.metric))
 
 
@@ -149,7 +149,7 @@ class RunView(ScoreView):
         summary = self.query_one("#score-run-summary", Static)
         if candidate is None:
             self.title.update(Text("no accepted run to show", style=STYLE_MISSING))
-            sync_table(table, run_columns(session.shown, session.several_cutoffs), [])
+            sync_table(table, run_columns(session.shown, session.by_cutoff), [])
             self.note(None)
             summary.update("")
             return
@@ -176,12 +176,12 @@ class RunView(ScoreView):
         memo: dict[int, Text] = {}
         sync_table(
             table,
-            run_columns(shown, session.several_cutoffs),
+            run_columns(shown, session.by_cutoff),
             [
                 (row.query, run_cells(row, values, row.query in adjudicated, memo, report.pooled))
                 for row, values in rows
             ],
         )
         self.note(None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING))
-        means = list(zip(shown, at_cutoffs)) if session.several_cutoffs else ()
+        means = list(zip(shown, at_cutoffs)) if session.by_cutoff else ()
         summary.update(run_summary(report, session.adjudicated_queries(), means))
