@@ -132,3 +132,38 @@ async def test_trec_eval_collection_p_at_5_column_is_trec_evals_p_5(tmp_path: Pa
 def test_app_refuses_a_cutoff_above_k_in_one_line(seed_dir: Path) -> None:
     refused = run_cli(seed_dir, "--metrics", "R@1,R@3")
     assert_one_line_error(refused, "R@3", "cutoff 3 is not the protocol's k (2)", "--k 3")
+
+
+DEMO = REPO / "protocols" / "help-docs-zh"
+
+
+def demo_at_cutoffs() -> RankevalApp:
+    return app_at_cutoffs(DEMO, "R@1,R@2,RR@2", 2, "fixture_A", "fixture_B")
+
+
+def test_snapshot_single_run_80x24(snap_compare) -> None:
+    assert snap_compare(demo_at_cutoffs(), terminal_size=(80, 24), run_before=settle)
+
+
+def test_snapshot_single_run_140x40(snap_compare) -> None:
+    assert snap_compare(demo_at_cutoffs(), terminal_size=(140, 40), run_before=settle)
+
+
+def test_snapshot_comparison_at_cutoff_1_80x24(snap_compare) -> None:
+    """``m`` from RR@2 to R@1: the comparison, its chart and statistics of the cutoff-1 protocol."""
+
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("v", "m")
+        await settle(pilot)
+
+    assert snap_compare(demo_at_cutoffs(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_snapshot_comparison_at_cutoff_1_140x40(snap_compare) -> None:
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("v", "m")
+        await settle(pilot)
+
+    assert snap_compare(demo_at_cutoffs(), terminal_size=(140, 40), run_before=run_before)
