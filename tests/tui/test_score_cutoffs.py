@@ -34,9 +34,7 @@ def labels(table: DataTable) -> list[str]:
 async def test_demo_shows_each_metric_at_its_cutoff_and_m_compares_at_it(seed_dir: Path) -> None:
     protocol = load_protocol(seed_dir)
     run_a, run_b = (load_run(seed_dir / "runs" / f"{name}.json") for name in ("fixture_A", "fixture_B"))
-    async with app_at_cutoffs(seed_dir, "R@1,R@2,RR@2", 2, "fixture_A", "fixture_B").run_test(
-        size=(140, 40)
-    ) as pilot:
+    async with app_at_cutoffs(seed_dir, "R@1,R@2,RR@2", 2, "fixture_A", "fixture_B").run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
         table = screen.query_one("#score-run-table", DataTable)
