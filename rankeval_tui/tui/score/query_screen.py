@@ -85,17 +85,14 @@ class QueryScreen(Screen[None]):
         session: ScoringSession,
         query: str,
         runs: Sequence[str],
-        metric: MetricId | None = None,
+        metric: ShownMetric | None = None,
         compared: bool = False,
-        cutoff: int | None = None,
     ) -> None:
         super().__init__()
         self.session = session
         self.query_id = query
         self.runs = list(runs)
-        at = session.protocol.k if cutoff is None else cutoff
-        wanted = [s for s in session.shown if (s.metric, s.cutoff) == (metric, at)]
-        self.shown: ShownMetric = wanted[0] if wanted else kept_shown("rr", None, session.shown)
+        self.shown = metric if metric in session.shown else kept_shown("rr", None, session.shown)
         """The metric each panel explains, at its own cutoff (``m``: the next of the session's)."""
         self.compared = compared and len(self.runs) == 2
         """The runs are the comparison's baseline and candidate: each document's move is shown."""

@@ -304,6 +304,5 @@ class ScoreScreen(Screen[None]):
         """Enter on a query: its text, need and every accepted run's ranking with labels."""
         if self.session is None or event.row_key.value is None:
             return
-        runs, comparing = self.state.drill_down(self.session), self.view == "compare"
-        cutoff = self.state.shown_in(self.session).cutoff
-        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, self.metric, comparing, cutoff))
+        runs, shown = self.state.drill_down(self.session), self.state.shown_in(self.session)  # explained at its cutoff
+        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, shown, self.view == "compare"))
