@@ -52,10 +52,12 @@ async def test_demo_shows_each_metric_at_its_cutoff_and_m_compares_at_it(seed_di
         compare = screen.query_one("#score-compare-table", DataTable)
         assert (screen.metric, screen.state.metric_cutoff) == ("rr", 2)  # RR@k first, as without cutoffs
         assert labels(compare)[1:4] == ["base RR@2", "cand RR@2", "Δ RR@2"]
+        assert "m RR@2  s" in plain(screen, "#score-compare-title")  # at k: the header's hash
         await pilot.press("m")  # R@1: the comparison of the cutoff-1 protocol
         await settle(pilot)
         assert (screen.metric, screen.state.metric_cutoff) == ("recall", 1)
-        assert "m R@1" in plain(screen, "#score-compare-title")
+        title = plain(screen, "#score-compare-title")
+        assert f"m R@1 (sha {protocol.with_k(1).protocol_sha256[:8]})" in title  # cutoff 1: its own protocol
         assert [key.value for key in compare.columns][1:4] == ["base_recall", "cand_recall", "delta_recall"]
         assert labels(compare)[1:4] == ["base R@1", "cand R@1", "Δ R@1"] and "base RR@2" not in labels(compare)
         at_one = (evaluate(protocol.with_k(1), run, ("recall",)) for run in (run_a, run_b))

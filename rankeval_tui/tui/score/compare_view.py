@@ -116,7 +116,9 @@ class CompareView(ScoreView):
         the chosen metric's cutoff (``ScoreViewState.comparison``), its summary and statistics too."""
         shown = state.shown_in(session)
         cutoff = shown.cutoff if session.by_cutoff else None
-        session = session.at_cutoff(shown.cutoff)
+        main_k, session = session.protocol.k, session.at_cutoff(shown.cutoff)
+        # another cutoff is another protocol: the title names its hash (the header names k's)
+        other = f" (sha {session.protocol.protocol_sha256[:8]})" if session.protocol.k != main_k else ""
         metric, sort_mode, regressions_only = state.metric, state.sort_mode, state.regressions_only
         exact, delta_bin = state.exact, state.delta_bin
         table = self.table
@@ -148,6 +150,7 @@ class CompareView(ScoreView):
                 (" (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
                 ("  m ", "dim"),
                 (METRIC_LABELS[metric] if cutoff is None else shown.name, "bold"),
+                (other, "dim"),
                 ("  s ", "dim"),
                 (SORT_LABELS[sort_mode], "bold"),
                 ("  f ", "dim"),
