@@ -34,7 +34,7 @@ from pathlib import Path
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.evaluate import Report
-from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.evaluation.paired_defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.stats import (
@@ -46,7 +46,7 @@ from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, run
 from rankeval_tui.core.files.baseline import BaselineChoice
 from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.preread import Preread
-from rankeval_tui.core.session_cutoffs import NamedMetric, ShownMetric, metrics_at
+from rankeval_tui.core.session_cutoffs import NamedMetric, ShownMetric, metrics_at, refuse_k_below_fixed
 from rankeval_tui.core.session_runs import (
     LoadedRun,
     RunSpec,
@@ -152,20 +152,27 @@ class ScoringSession(SessionViews):
         scored = score_runs(protocol, self.loaded, self.chunk_map, self.chunk_map_path, self.metrics)
         return replace(self, protocol=protocol, scored=scored).with_cutoffs()
 
-    def with_cutoffs(self) -> ScoringSession:
+    def with_cutoffs(self, kept: tuple[ScoringSession, ...] = ()) -> ScoringSession:
         """``at_cutoffs`` made for this session's protocol and runs: at each shown cutoff other
         than k, every accepted run's report from ``evaluate`` under ``protocol.with_k(cutoff)``
         (``rescored_at_k``: one evaluator, no second implementation). A run rejected at k stays
-        rejected at every cutoff, as ``score`` refuses it whole."""
+        rejected at every cutoff, as ``score`` refuses it whole. ``kept``: sessions at cutoffs of
+        the same runs and split (before a k change), reused where cutoff and metrics match."""
         groups: dict[int, list[MetricId]] = {}
         for shown in self.shown:
             if shown.cutoff != self.protocol.k:
                 groups.setdefault(shown.cutoff, []).append(shown.metric)
+        reuse = {(s.protocol.k, s.metrics): s for s in kept}
         sessions = []
         for cutoff, metrics in groups.items():
-            protocol = self.protocol.with_k(cutoff)
-            scored = rescored_at_k(self.scored, protocol, metrics)
-            sessions.append(replace(self, protocol=protocol, scored=scored, metrics=tuple(metrics), named=()))
+            session = reuse.get((cutoff, tuple(metrics)))
+            if session is None:
+                protocol = self.protocol.with_k(cutoff)
+                scored = rescored_at_k(self.scored, protocol, metrics)
+                session = replace(
+                    self, protocol=protocol, scored=scored, metrics=tuple(metrics), named=(), at_cutoffs=()
+                )
+            sessions.append(session)
         return replace(self, at_cutoffs=tuple(sessions))
 
     def with_k(self, k: int) -> ScoringSession:
@@ -173,17 +180,11 @@ class ScoringSession(SessionViews):
         and runs are not checked again (``core.session_runs.rescored_at_k`` says why). The
         metrics named without ``@`` follow k; one named with a cutoff keeps it, so k cannot go
         below it (``ContractError``: a cutoff is at most the protocol's k, as ``score`` says)."""
-        fixed = [(cutoff, metric) for metric, cutoff in self.named if cutoff is not None]
-        if fixed and max(cutoff for cutoff, _ in fixed) > k:
-            cutoff, metric = max(fixed, key=lambda named: named[0])  # the first named at the deepest cutoff
-            raise ContractError(
-                f"{DEFINITIONS[metric].name(cutoff)} is shown (--metrics), so k stays at least {cutoff}: "
-                f"a cutoff is at most the protocol's k"
-            )
+        refuse_k_below_fixed(self.named, k)
         protocol = self.protocol.with_k(k)
         metrics = metrics_at(self.named, k) if self.named else self.metrics
         scored = rescored_at_k(self.scored, protocol, metrics)
-        return replace(self, protocol=protocol, scored=scored, metrics=metrics).with_cutoffs()
+        return replace(self, protocol=protocol, scored=scored, metrics=metrics).with_cutoffs(kept=self.at_cutoffs)
 
     def with_split(self, split: str) -> ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId
 
 NamedMetric = tuple[MetricId, int | None]
@@ -51,3 +52,16 @@ def metrics_at(named: Sequence[NamedMetric], k: int) -> tuple[MetricId, ...]:
     """The metrics ``named`` asks at k (named without ``@``, or at ``@k``); Recall@k and RR@k
     when none is (the evaluator computes them always, and the session needs a report at k)."""
     return tuple(dict.fromkeys(metric for metric, cutoff in named if cutoff in (None, k))) or PRIMARY
+
+
+def refuse_k_below_fixed(named: Sequence[NamedMetric], k: int) -> None:
+    """``ContractError`` when a metric named with ``@`` is deeper than ``k`` (the k key's ``-``):
+    a cutoff is at most the protocol's k, as ``score`` says. The message names the first metric
+    named at the deepest such cutoff."""
+    fixed = [(cutoff, metric) for metric, cutoff in named if cutoff is not None]
+    if fixed and max(cutoff for cutoff, _ in fixed) > k:
+        cutoff, metric = max(fixed, key=lambda pair: pair[0])
+        raise ContractError(
+            f"{DEFINITIONS[metric].name(cutoff)} is shown (--metrics), so k stays at least {cutoff}: "
+            f"a cutoff is at most the protocol's k"
+        )

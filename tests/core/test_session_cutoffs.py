@@ -74,3 +74,13 @@ def test_shown_metrics_without_names_are_the_metrics_at_k() -> None:
     shown = shown_metrics((("p", None), ("p", 5), ("ndcg", 3)), (), 5)
     assert [s.name for s in shown] == ["P@5", "nDCG@3"]  # P and P@5 are one column at k 5
     assert metrics_at((("ndcg", 3),), 5) == ("recall", "rr")  # a report at k is always made
+
+
+def test_k_change_reuses_the_fixed_cutoffs_and_holds_no_older_sessions(seed_dir: Path) -> None:
+    """A cutoff named with ``@`` is the same protocol before and after a k change: its session is
+    kept (the statistics computed for it stay valid), and no session at a cutoff holds others."""
+    session = session_with(seed_dir, "R@1,RR")
+    deeper = session.with_k(3).with_k(4)
+    assert deeper.at_cutoff(1) is session.at_cutoff(1)
+    assert all(s.at_cutoffs == () for s in (*session.at_cutoffs, *deeper.at_cutoffs))
+    assert deeper.with_split("test").at_cutoff(1) is not session.at_cutoff(1)  # a split change scores afresh
