@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.evaluate import Run
-from rankeval_tui.core.evaluation.metrics import DEFINITIONS, PRIMARY, MetricId, parse_metric_name, resolve_metrics
+from rankeval_tui.core.evaluation.metrics import (
+    DEFINITIONS,
+    PRIMARY,
+    MetricId,
+    named_metrics,
+    parse_metric_name,
+    resolve_metrics,
+)
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import (
@@ -163,6 +170,12 @@ def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
         help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
         "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
     )
+
+
+def named_metrics_from_args(args: argparse.Namespace, protocol: Protocol) -> tuple[tuple[MetricId, int | None], ...]:
+    """``--metrics`` as the app takes them: each metric with its cutoff (None: the protocol's
+    k), several cutoffs allowed, none above k (``core.evaluation.metrics.named_metrics``)."""
+    return named_metrics([name for group in args.metrics for name in group], protocol.k)
 
 
 def metrics_from_args(args: argparse.Namespace, protocol: Protocol) -> tuple[MetricId, ...]:

@@ -19,7 +19,7 @@ from rankeval_tui.cli.common import (
     add_run_arguments,
     finish_judging,
     judge_command,
-    metrics_from_args,
+    named_metrics_from_args,
     protocol_dir,
     require_terminal,
 )
@@ -76,7 +76,7 @@ def preread_files(args: argparse.Namespace) -> Preread:
     prefetch = start_run_prefetch(specs or tuple((None, path) for path in run_files(directory)))
     try:
         base, qrels = load_protocol_and_qrels(directory, args.qrels)
-        metrics_from_args(args, base.with_overrides(args.k, args.split))
+        named_metrics_from_args(args, base.with_overrides(args.k, args.split))  # a cutoff above k: exit 2
         if args.chunk_map is not None:
             load_chunk_map(args.chunk_map)
         names = [name or path.stem for name, path in specs] or [path.stem for path in run_files(directory)]
@@ -100,7 +100,7 @@ def scoring_app(args: argparse.Namespace, preread: Preread) -> RankevalApp:
         k=args.k,
         split=args.split,
         chunk_map_path=args.chunk_map,
-        metrics=metrics_from_args(args, preread.protocol.with_overrides(args.k, args.split)),
+        named=named_metrics_from_args(args, preread.protocol.with_overrides(args.k, args.split)),
         baseline=args.baseline,
         preread=preread,
     )

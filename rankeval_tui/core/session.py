@@ -8,6 +8,10 @@ What it adds is the bookkeeping a screen needs and the CLI does not:
   screen can show why while the other runs stay usable (the CLI instead stops at the first);
 - k and split can be changed, which means a new protocol hash and a fresh ``evaluate`` of every
   run (the runs are not re-read);
+- several cutoffs at once (``--metrics P@5,P@10,nDCG@10``): each cutoff other than k is a
+  protocol of its own (``protocol.with_k(cutoff)``, its own hash), its runs scored by the same
+  ``evaluate``, held as a session of its own (``at_cutoff``) so the comparison, its statistics and
+  the drill-down work on it unchanged;
 - ``reload`` re-reads the protocol, qrels and run files from disk, keeping k and split;
 - which queries' labels were adjudicated (the qrels file's ``[adjudication]`` table), read with
   the labels in one pass, and the paired statistics (``core.evaluation.stats``) of every candidate against a
@@ -29,8 +33,7 @@ from pathlib import Path
 
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError, quote
-from rankeval_tui.core.evaluation.compare import Comparison, compare
-from rankeval_tui.core.evaluation.evaluate import Report, Run
+from rankeval_tui.core.evaluation.evaluate import Report
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.evaluation.paired_defaults import DEFAULT_ALPHA, DEFAULT_SAMPLES, DEFAULT_SEED
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -39,28 +42,28 @@ from rankeval_tui.core.evaluation.stats import (
     PairedStatistics,
     short,
 )
-from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, run_files
-from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
+from rankeval_tui.core.files.baseline import BaselineChoice
 from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.preread import Preread
+from rankeval_tui.core.session_cutoffs import NamedMetric, ShownMetric, metrics_at, refuse_k_below_fixed
 from rankeval_tui.core.session_runs import (
     LoadedRun,
     RunSpec,
     ScoredRun,
-    baseline_among,
     baseline_at_load,
-    empty_runs,
     read_runs,
     rescored_at_k,
     score_runs,
 )
 from rankeval_tui.core.session_statistics import family_statistics
+from rankeval_tui.core.session_views import SessionViews
 
 
 @dataclass(frozen=True)
-class ScoringSession:
-    """A protocol as loaded from disk, the current k and split, and every run scored under them."""
+class ScoringSession(SessionViews):
+    """A protocol as loaded from disk, the current k and split, and every run scored under them
+    (what it shows of them: ``core.session_views.SessionViews``)."""
 
     protocol_dir: Path
     base: Protocol
@@ -79,12 +82,16 @@ class ScoringSession:
     """Queries with at least one pair decided by an adjudicator (``core.adjudication``), read
     from the same qrels file as the labels: the labels of these queries were disputed once."""
     metrics: tuple[MetricId, ...] = PRIMARY
-    """The metrics every run is scored on and the screen shows (``score --metrics``' ids)."""
+    """The metrics every run is scored on at the session's k (``score --metrics``' ids)."""
     requested_baseline: str | None = None
     """``--baseline NAME`` as given (kept for ``reload``)."""
     baseline_choice: BaselineChoice | None = None
     """The baseline chosen at load by ``core.files.baseline`` (``--baseline``, ``runs/BASELINE``,
     first run with results), read in the loading worker so the screen never reads the file."""
+    named: tuple[NamedMetric, ...] = ()
+    """``--metrics`` as named, each with its cutoff or None (k): empty shows ``metrics`` at k."""
+    at_cutoffs: tuple[ScoringSession, ...] = field(default=(), compare=False, repr=False)
+    """The session at each other cutoff ``named`` holds, in order (``at_cutoff``); empty without one."""
 
     # ------------------------------------------------------------------ building
 
@@ -102,12 +109,15 @@ class ScoringSession:
         metrics: Sequence[MetricId] = PRIMARY,
         baseline: str | None = None,
         preread: Preread | None = None,
+        named: Sequence[NamedMetric] = (),
     ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
         score against), as do an unknown ``baseline`` and a bad ``runs/BASELINE``; a bad run
         does not (it is kept as rejected). No ``run_specs`` means every file in ``runs/``, as
         the CLI does. ``preread``: what the command line read of these files already
-        (``core.preread``), used instead of reading them again."""
+        (``core.preread``), used instead of reading them again. ``named``: metrics at cutoffs of
+        their own (``core.evaluation.metrics.named_metrics``, checked against k there); given,
+        they replace ``metrics``."""
         protocol_dir = Path(protocol_dir)
         base, qrels = (
             (preread.protocol, preread.qrels)
@@ -119,7 +129,7 @@ class ScoringSession:
         loaded = preread.runs_for(specs) if preread is not None else read_runs(specs)  # first: a child waits on it
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
         protocol = base.with_overrides(k, split)
-        chosen = tuple(metrics) or PRIMARY
+        chosen = metrics_at(named, protocol.k) if named else tuple(metrics) or PRIMARY
         scored = score_runs(protocol, loaded, chunk_map, chunk_map_path, chosen)
         return cls(
             protocol_dir,
@@ -135,17 +145,46 @@ class ScoringSession:
             chosen,
             baseline,
             baseline_at_load(scored, requested=baseline, protocol_dir=protocol_dir),
-        )
+            tuple(named),
+        ).with_cutoffs()
 
     def _rescored(self, protocol: Protocol) -> ScoringSession:
         scored = score_runs(protocol, self.loaded, self.chunk_map, self.chunk_map_path, self.metrics)
-        return replace(self, protocol=protocol, scored=scored)
+        return replace(self, protocol=protocol, scored=scored).with_cutoffs()
+
+    def with_cutoffs(self, kept: tuple[ScoringSession, ...] = ()) -> ScoringSession:
+        """``at_cutoffs`` made for this session's protocol and runs: at each shown cutoff other
+        than k, every accepted run's report from ``evaluate`` under ``protocol.with_k(cutoff)``
+        (``rescored_at_k``: one evaluator, no second implementation). A run rejected at k stays
+        rejected at every cutoff, as ``score`` refuses it whole. ``kept``: sessions at cutoffs of
+        the same runs and split (before a k change), reused where cutoff and metrics match."""
+        groups: dict[int, list[MetricId]] = {}
+        for shown in self.shown:
+            if shown.cutoff != self.protocol.k:
+                groups.setdefault(shown.cutoff, []).append(shown.metric)
+        reuse = {(s.protocol.k, s.metrics): s for s in kept}
+        sessions = []
+        for cutoff, metrics in groups.items():
+            session = reuse.get((cutoff, tuple(metrics)))
+            if session is None:
+                protocol = self.protocol.with_k(cutoff)
+                scored = rescored_at_k(self.scored, protocol, metrics)
+                session = replace(
+                    self, protocol=protocol, scored=scored, metrics=tuple(metrics), named=(), at_cutoffs=()
+                )
+            sessions.append(session)
+        return replace(self, at_cutoffs=tuple(sessions))
 
     def with_k(self, k: int) -> ScoringSession:
         """Every run re-scored under cutoff ``k`` (a new protocol hash); files are not re-read,
-        and runs are not checked again (``core.session_runs.rescored_at_k`` says why)."""
+        and runs are not checked again (``core.session_runs.rescored_at_k`` says why). The
+        metrics named without ``@`` follow k; one named with a cutoff keeps it, so k cannot go
+        below it (``ContractError``: a cutoff is at most the protocol's k, as ``score`` says)."""
+        refuse_k_below_fixed(self.named, k)
         protocol = self.protocol.with_k(k)
-        return replace(self, protocol=protocol, scored=rescored_at_k(self.scored, protocol, self.metrics))
+        metrics = metrics_at(self.named, k) if self.named else self.metrics
+        scored = rescored_at_k(self.scored, protocol, metrics)
+        return replace(self, protocol=protocol, scored=scored, metrics=metrics).with_cutoffs(kept=self.at_cutoffs)
 
     def with_split(self, split: str) -> ScoringSession:
         """Every run re-scored on ``split``; runs made for another split are rejected, as the CLI would."""
@@ -166,6 +205,7 @@ class ScoringSession:
             chunk_map_path=self.chunk_map_path,
             metrics=self.metrics,
             baseline=self.requested_baseline,
+            named=self.named,
         )
 
     def __repr__(self) -> str:
@@ -180,60 +220,19 @@ class ScoringSession:
 
     # ------------------------------------------------------------------ views
 
-    @property
-    def splits(self) -> tuple[str, ...]:
-        """The protocol's splits in order of first appearance."""
-        return tuple(dict.fromkeys(meta.split for meta in self.base.queries.values()))
+    def at_cutoff(self, cutoff: int) -> ScoringSession:
+        """This session at one of its shown cutoffs: itself at k, else its ``at_cutoffs`` entry
+        (the same object each time, so the statistics computed for it stay its own)."""
+        if cutoff == self.protocol.k:
+            return self
+        for session in self.at_cutoffs:
+            if session.protocol.k == cutoff:
+                return session
+        raise KeyError(cutoff)
 
-    @property
-    def accepted(self) -> tuple[ScoredRun, ...]:
-        return tuple(s for s in self.scored if not s.rejected)
-
-    @property
-    def rejected(self) -> tuple[ScoredRun, ...]:
-        return tuple(s for s in self.scored if s.rejected)
-
-    @property
-    def eligible_queries(self) -> int:
-        """Selected queries with at least one relevant document (the means' denominator)."""
-        relevant = self.protocol.relevant
-        return sum(1 for q in self.protocol.selected_queries if relevant[q])
-
-    def default_baseline(self) -> BaselineChoice | None:
-        """``core.session_runs.baseline_among`` the runs accepted now: the load's choice while it stays accepted."""
-        return baseline_among(self.accepted, self.baseline_choice)
-
-    def default_candidate(self, baseline: str | None) -> str | None:
-        """The run first compared with ``baseline``: the first other accepted run with results."""
-        return default_candidate([s.name for s in self.accepted], baseline, empty_runs(self.accepted))
-
-    def report(self, name: str) -> Report:
-        """The report of an accepted run; ``KeyError`` for an unknown or rejected one."""
-        for scored in self.scored:
-            if scored.name == name and scored.report is not None:
-                return scored.report
-        raise KeyError(name)
-
-    def scored_run(self, name: str) -> Run:
-        """The document run behind an accepted report (for showing rankings, not for scoring)."""
-        for scored in self.scored:
-            if scored.name == name and scored.run is not None and scored.report is not None:
-                return scored.run
-        raise KeyError(name)
-
-    def tie_order_summaries(self) -> list[str]:
-        """One line per accepted TREC run that trec_eval would rank otherwise (``core.evaluation.tie_order``):
-        what the screen says once, in a notification, never in its rows."""
-        reports = (tie_order_report(self.protocol, s.run, self.metrics) for s in self.accepted if s.run is not None)
-        return [report.summary() for report in reports if report is not None]
-
-    def comparison(self, baseline: str, candidate: str) -> Comparison:
-        """``core.evaluation.compare`` of two accepted runs (both were scored under ``self.protocol``)."""
-        return compare(self.report(baseline), self.report(candidate))
-
-    def adjudicated_queries(self) -> tuple[str, ...]:
-        """The selected queries whose labels were adjudicated, in protocol order (as ``score`` lists them)."""
-        return tuple(q for q in self.protocol.selected_queries if q in self.adjudicated)
+    def report_at(self, name: str, shown: ShownMetric) -> Report:
+        """The report of an accepted run under ``shown``'s cutoff."""
+        return self.at_cutoff(shown.cutoff).report(name)
 
     def statistics(
         self,

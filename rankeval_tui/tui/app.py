@@ -15,6 +15,7 @@ from textual.screen import Screen
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.preread import Preread
+from rankeval_tui.core.session_cutoffs import NamedMetric
 from rankeval_tui.tui.hangups import app_ended, guard_lock
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score.score_screen import LoadRequest, ScoreScreen
@@ -47,6 +48,7 @@ class RankevalApp(App[int | str | None]):
         metrics: tuple[MetricId, ...] = PRIMARY,
         baseline: str | None = None,
         preread: Preread | None = None,
+        named: tuple[NamedMetric, ...] = (),
     ) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
@@ -61,6 +63,8 @@ class RankevalApp(App[int | str | None]):
         self.metrics = metrics
         self.baseline = baseline
         self.preread = preread
+        self.named = named
+        """``--metrics`` with their cutoffs (``P@5,P@10``); given, they replace ``metrics``."""
 
     def score_request(self) -> LoadRequest:
         """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
@@ -74,6 +78,7 @@ class RankevalApp(App[int | str | None]):
             self.metrics,
             self.baseline,
             self.preread,
+            self.named,
         )
 
     def get_default_screen(self) -> Screen:

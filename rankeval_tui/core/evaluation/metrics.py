@@ -148,13 +148,12 @@ def resolve_metrics(names: Iterable[str], k: int) -> tuple[MetricId, ...]:
     return ordered_metrics(metrics)
 
 
-def metrics_by_cutoff(names: Iterable[str], k: int) -> list[tuple[int, tuple[MetricId, ...]]]:
-    """``P@5,P@10,nDCG@10`` -> [(5, ("p",)), (10, ("p", "ndcg"))]: the metrics asked per cutoff,
-    cutoffs in the order first named (a name without ``@`` means ``k``). Each cutoff is a
-    protocol of its own (k is hashed), scored by the same evaluator (``score``'s several cutoffs).
-    A cutoff above k is refused as ``resolve_metrics`` does: k is the depth the protocol was made
-    complete at (a pooled protocol's top k judged), so a deeper one is its own protocol (``--k``)."""
-    groups: dict[int, list[MetricId]] = {}
+def named_metrics(names: Iterable[str], k: int) -> tuple[tuple[MetricId, int | None], ...]:
+    """``P@5,nDCG`` -> (("p", 5), ("ndcg", None)): each metric as named, with its cutoff or None
+    for "the protocol's k", once each, in order. A cutoff above k is refused as
+    ``resolve_metrics`` does: k is the depth the protocol was made complete at (a pooled
+    protocol's top k judged), so a deeper one is its own protocol (``--k``)."""
+    named: list[tuple[MetricId, int | None]] = []
     for name in names:
         try:
             metric, cutoff = parse_metric_name(name)
@@ -162,6 +161,18 @@ def metrics_by_cutoff(names: Iterable[str], k: int) -> list[tuple[int, tuple[Met
             raise ContractError(str(error)) from None
         if cutoff is not None and cutoff > k:
             resolve_metrics([name], k)  # raises the cutoff rule's one message
+        if (metric, cutoff) not in named:
+            named.append((metric, cutoff))
+    return tuple(named)
+
+
+def metrics_by_cutoff(names: Iterable[str], k: int) -> list[tuple[int, tuple[MetricId, ...]]]:
+    """``P@5,P@10,nDCG@10`` -> [(5, ("p",)), (10, ("p", "ndcg"))]: the metrics asked per cutoff,
+    cutoffs in the order first named (a name without ``@`` means ``k``). Each cutoff is a
+    protocol of its own (k is hashed), scored by the same evaluator (``score``'s several cutoffs
+    and the scoring screen's columns). Cutoffs above k are refused (``named_metrics``)."""
+    groups: dict[int, list[MetricId]] = {}
+    for metric, cutoff in named_metrics(names, k):
         groups.setdefault(k if cutoff is None else cutoff, []).append(metric)
     return [(cutoff, ordered_metrics(metrics)) for cutoff, metrics in groups.items()]
 

@@ -32,14 +32,16 @@ from rankeval_tui.tui.score.score_view_state import ScoreViewState, paired_sort_
 SORT_LABELS = {"protocol": "protocol", "worst": "worst first", "best": "best first"}
 
 
-def compare_columns(metrics: Sequence[Metric], chosen: Metric) -> tuple[tuple[str, str], ...]:
+def compare_columns(
+    metrics: Sequence[Metric], chosen: Metric, cutoff: int | None = None
+) -> tuple[tuple[str, str], ...]:
     """The query, base / cand / Δ of the ``chosen`` metric (``m``), the verdict and the delta bar
     first, so they fit 80 columns together; then base / cand / Δ of every other compared metric
-    (ir_measures names: ``R@k``), to the right."""
+    (ir_measures names: ``R@k``, or ``R@5`` when a ``cutoff`` is given: a session of several), to the right."""
     ordered = [chosen, *(m for m in metrics if m != chosen)] if chosen in metrics else list(metrics)
     trios = []
     for metric in ordered:
-        name = DEFINITIONS[metric].prefix + "@k"
+        name = DEFINITIONS[metric].prefix + ("@k" if cutoff is None else f"@{cutoff}")
         trios.append(
             [(f"base_{metric}", f"base {name}"), (f"cand_{metric}", f"cand {name}"), (f"delta_{metric}", f"Δ {name}")]
         )
@@ -110,14 +112,20 @@ class CompareView(ScoreView):
 
     def show(self, session: ScoringSession, comparison: Comparison | None, state: ScoreViewState) -> None:
         """``comparison`` as ``state`` chose: its metric first, order, filters (``f``, a chart's
-        bin) and decimals or exact fractions."""
+        bin) and decimals or exact fractions. With several cutoffs, the comparison is the one at
+        the chosen metric's cutoff (``ScoreViewState.comparison``), its summary and statistics too."""
+        shown = state.shown_in(session)
+        cutoff = shown.cutoff if session.by_cutoff else None
+        main_k, session = session.protocol.k, session.at_cutoff(shown.cutoff)
+        # another cutoff is another protocol: the title names its hash (the header names k's)
+        other = f" (sha {session.protocol.protocol_sha256[:8]})" if session.protocol.k != main_k else ""
         metric, sort_mode, regressions_only = state.metric, state.sort_mode, state.regressions_only
         exact, delta_bin = state.exact, state.delta_bin
         table = self.table
         summary = self.query_one(CompareSummary)
         if comparison is None:
             self.title.update(Text("comparison needs two accepted runs (v: single run)", style=STYLE_MISSING))
-            sync_table(table, compare_columns(session.metrics, metric), [])
+            sync_table(table, compare_columns(session.metrics, metric, cutoff), [])
             self.histogram = None
             self.query_one(DeltaChart).show(None, None, False)
             self.note(None)
@@ -141,7 +149,8 @@ class CompareView(ScoreView):
                 (comparison.baseline.run, "bold"),
                 (" (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
                 ("  m ", "dim"),
-                (METRIC_LABELS[metric], "bold"),
+                (METRIC_LABELS[metric] if cutoff is None else shown.name, "bold"),
+                (other, "dim"),
                 ("  s ", "dim"),
                 (SORT_LABELS[sort_mode], "bold"),
                 ("  f ", "dim"),
@@ -154,7 +163,7 @@ class CompareView(ScoreView):
         memo: dict[tuple[Any, ...], list[Any]] = {}
         sync_table(
             table,
-            compare_columns(comparison.metrics, metric),
+            compare_columns(comparison.metrics, metric, cutoff),
             [(row.query, compare_cells(row, metric, row.query in adjudicated, memo, exact)) for row in rows],
         )
         if not rows and chosen is not None:

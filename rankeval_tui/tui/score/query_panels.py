@@ -69,13 +69,16 @@ def query_head(session: ScoringSession, query_id: str) -> Text:
 def run_title(session: ScoringSession, query_id: str, name: str) -> Text:
     """The run, its first relevant rank, its metric values and the row's status (missing, no relevant)."""
     row = session.report(name).row(query_id)
-    k = session.protocol.k
+    values = (
+        f"{label(s.metric, s.cutoff)} {exact_and_decimal(session.report_at(name, s).row(query_id).value(s.metric))}"
+        for s in session.shown
+    )
     first = "-" if row.first_relevant_rank is None else str(row.first_relevant_rank)
     text = Text.assemble(
         (name, "bold"),
         "  first relevant rank ",
         (first, "bold"),
-        "\n" + "  ".join(f"{label(m, k)} {exact_and_decimal(row.value(m))}" for m in session.metrics),
+        "\n" + "  ".join(values),
     )
     status = row_status(row, session.protocol.kind == "pooled")
     if status:

@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Static
 
 from rankeval_tui.core.evaluation.metrics import MetricId
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_cutoffs import ShownMetric
 from rankeval_tui.tui.score.cells import STYLE_WIN
 from rankeval_tui.tui.score.explain_text import explanation_text
 from rankeval_tui.tui.score.query_panels import (
@@ -37,7 +38,7 @@ from rankeval_tui.tui.score.query_panels import (
 from rankeval_tui.tui.score.row_table import RowTable
 from rankeval_tui.tui.score.score_footer import ScoreFooter
 from rankeval_tui.tui.score.score_table import cell_width
-from rankeval_tui.tui.score.score_view_state import kept_metric, next_option
+from rankeval_tui.tui.score.score_view_state import kept_shown, next_option
 
 PANEL_CHROME = 4
 """Cells of a run panel besides its columns: the border (2) and the table's vertical scrollbar (2)."""
@@ -84,15 +85,15 @@ class QueryScreen(Screen[None]):
         session: ScoringSession,
         query: str,
         runs: Sequence[str],
-        metric: MetricId | None = None,
+        metric: ShownMetric | None = None,
         compared: bool = False,
     ) -> None:
         super().__init__()
         self.session = session
         self.query_id = query
         self.runs = list(runs)
-        self.metric: MetricId = metric if metric in session.metrics else kept_metric("rr", session.metrics)
-        """The metric each panel explains (``m``: the next of the session's)."""
+        self.shown = metric if metric in session.shown else kept_shown("rr", None, session.shown)
+        """The metric each panel explains, at its own cutoff (``m``: the next of the session's)."""
         self.compared = compared and len(self.runs) == 2
         """The runs are the comparison's baseline and candidate: each document's move is shown."""
         self.first_shown = 0
@@ -160,11 +161,16 @@ class QueryScreen(Screen[None]):
         table.focus()
         self.show_document(table)
 
+    @property
+    def metric(self) -> MetricId:
+        return self.shown.metric
+
     def explanation(self, name: str) -> Text:
-        return explanation_text(self.session, self.query_id, name, self.metric)
+        """``shown`` explained from the session at its cutoff (``--metrics P@5,P@10``: P@5's terms at 5)."""
+        return explanation_text(self.session.at_cutoff(self.shown.cutoff), self.query_id, name, self.metric)
 
     def action_next_metric(self) -> None:
-        self.metric = next_option(self.session.metrics, self.metric)
+        self.shown = next_option(self.session.shown, self.shown)
         for index, name in enumerate(self.runs):
             self.query_one(f"#query-why-{index}", Static).update(self.explanation(name))
 

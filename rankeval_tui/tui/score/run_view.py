@@ -6,6 +6,7 @@ Formatting only: the rows and means come from a ``Report`` of the screen's ``Sco
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,9 @@ from rich.text import Text
 from textual.widgets import Static
 
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
-from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
+from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_cutoffs import ShownMetric
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
@@ -47,10 +49,16 @@ FILTER_LABELS = {
 }
 
 
-def run_columns(metrics: Sequence[MetricId]) -> tuple[tuple[str, str], ...]:
-    """The query, one column per metric of the session (keyed by metric id), then the
+def metric_column(shown: ShownMetric, by_cutoff: bool) -> tuple[str, str]:
+    """A metric's column key and heading: ``("p", "P@k")`` at the session's k alone, and
+    ``("p@5", "P@5")`` when the session names them by cutoff (``ScoringSession.by_cutoff``)."""
+    return (shown.key, shown.name) if by_cutoff else (shown.metric, label(shown.metric))
+
+
+def run_columns(shown: Sequence[ShownMetric], by_cutoff: bool = False) -> tuple[tuple[str, str], ...]:
+    """The query, one column per metric of the session (``metric_column``), then the
     evaluator's facts: the metrics come first so that 80 columns show them."""
-    return (("query", "query"), *((metric, label(metric)) for metric in metrics), *FACT_COLUMNS)
+    return (("query", "query"), *(metric_column(s, by_cutoff) for s in shown), *FACT_COLUMNS)
 
 
 def shown_path(path: Path, protocol_dir: Path) -> str:
@@ -63,14 +71,14 @@ def shown_path(path: Path, protocol_dir: Path) -> str:
 
 
 def run_cells(
-    row: QueryRow, metrics: Sequence[MetricId], adjudicated: bool, memo: dict[int, Text], pooled: bool = False
+    row: QueryRow, values: Sequence[Fraction | None], adjudicated: bool, memo: dict[int, Text], pooled: bool = False
 ) -> list[Any]:
-    """A row's cells. ``memo`` (one per refresh) holds each value's cell by the value's identity:
-    the evaluator shares one Fraction per value, and hashing a Fraction (for ``value_cell``'s
-    cache) was half of a 10,000-row refresh; the rows keep the values alive meanwhile."""
+    """A row's cells: the query, ``values`` (one per metric column), then the row's facts.
+    ``memo`` (one per refresh) holds each value's cell by the value's identity: the evaluator
+    shares one Fraction per value, and hashing a Fraction (for ``value_cell``'s cache) was half
+    of a 10,000-row refresh; the rows keep the values alive meanwhile."""
     cells = []
-    for metric in metrics:
-        value = row.value(metric)
+    for value in values:
         cell = memo.get(id(value))
         if cell is None:
             cell = memo[id(value)] = value_cell(value)
@@ -98,14 +106,17 @@ def kept(row: QueryRow, row_filter: RunFilter, adjudicated: Collection[str]) -> 
     return True
 
 
-def run_summary(report: Report, adjudicated: Sequence[str] = ()) -> Text:
-    """The means, then the missing / no-relevant / adjudicated queries (named when few,
-    counted when many: ``f`` shows them in the table), then the legend."""
-    k = report.k
+def run_summary(
+    report: Report, adjudicated: Sequence[str] = (), means: Sequence[tuple[ShownMetric, Report]] = ()
+) -> Text:
+    """The means (of ``report``'s metrics, or each shown metric of ``means`` from its cutoff's
+    report), then the missing / no-relevant / adjudicated queries (named when few, counted when
+    many: ``f`` shows them in the table), then the legend."""
     text = Text()
-    for index, metric in enumerate(report.metrics):
-        text.append(("   " if index else "mean ") + f"{mean_label(metric, k)} = ", style="bold")
-        text.append(exact_and_decimal(report.mean(metric)))
+    shown = means or [(ShownMetric(metric, report.k, None), report) for metric in report.metrics]
+    for index, (metric, at_cutoff) in enumerate(shown):
+        text.append(("   " if index else "mean ") + f"{mean_label(metric.metric, metric.cutoff)} = ", style="bold")
+        text.append(exact_and_decimal(at_cutoff.mean(metric.metric)))
     lists = (report.missing_queries, report.no_relevant_queries, adjudicated)
     text.append_text(
         Text.assemble(
@@ -138,13 +149,19 @@ class RunView(ScoreView):
         summary = self.query_one("#score-run-summary", Static)
         if candidate is None:
             self.title.update(Text("no accepted run to show", style=STYLE_MISSING))
-            sync_table(table, run_columns(session.metrics), [])
+            sync_table(table, run_columns(session.shown, session.by_cutoff), [])
             self.note(None)
             summary.update("")
             return
         report = session.report(candidate)
+        shown = session.shown
+        at_cutoffs = [session.report_at(candidate, s) for s in shown]  # rows in protocol order, as report's
         adjudicated = session.adjudicated
-        rows = [row for row in report.rows if kept(row, row_filter, adjudicated)]
+        rows = [
+            (row, [r.rows[index].value(s.metric) for s, r in zip(shown, at_cutoffs)])
+            for index, row in enumerate(report.rows)
+            if kept(row, row_filter, adjudicated)
+        ]
         showing = FILTER_LABELS[row_filter]
         self.title.update(
             Text.assemble(
@@ -156,12 +173,15 @@ class RunView(ScoreView):
                 ("   (enter: query detail)", "dim"),
             )
         )
-        metrics = report.metrics
         memo: dict[int, Text] = {}
         sync_table(
             table,
-            run_columns(metrics),
-            [(row.query, run_cells(row, metrics, row.query in adjudicated, memo, report.pooled)) for row in rows],
+            run_columns(shown, session.by_cutoff),
+            [
+                (row.query, run_cells(row, values, row.query in adjudicated, memo, report.pooled))
+                for row, values in rows
+            ],
         )
         self.note(None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING))
-        summary.update(run_summary(report, session.adjudicated_queries()))
+        means = list(zip(shown, at_cutoffs)) if session.by_cutoff else ()
+        summary.update(run_summary(report, session.adjudicated_queries(), means))

@@ -33,7 +33,8 @@ SCORE_BINDINGS: list[
 ]
 
 SCORE_HELP = (
-    "v run/compare · +/- k · t split · b/c baseline/candidate · m metric · s sort (ties: baseline value, "
+    "v run/compare · +/- k (and the --metrics named without @) · t split · b/c baseline/candidate · m metric (at its cutoff) · "
+    "s sort (ties: baseline value, "
     "other metrics, query ID) · ] / [ next / previous bin of the chart (its queries only; a click too) · "
     "x exact fractions · p page the statistics · "
     "f filter (comparison: regressions; single run: missing, no relevant, adjudicated) · "

@@ -29,6 +29,7 @@ from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_cutoffs import NamedMetric
 from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score.compare_summary import prepare_statistics
@@ -68,6 +69,8 @@ class LoadRequest:
     """``--baseline NAME``; None leaves the choice to ``runs/BASELINE`` and the first run."""
     preread: Preread | None = None
     """What the command line read already (``core.preread``): for the first load only."""
+    named: tuple[NamedMetric, ...] = ()
+    """``--metrics`` with their cutoffs (``core.session_cutoffs``); given, they replace ``metrics``."""
 
     def load(self, first: bool = False) -> ScoringSession:
         """The session; the ``first`` load uses ``preread``, any later one reads the files."""
@@ -81,6 +84,7 @@ class LoadRequest:
             metrics=self.metrics,
             baseline=self.baseline,
             preread=self.preread if first else None,
+            named=self.named,
         )
 
 
@@ -300,5 +304,5 @@ class ScoreScreen(Screen[None]):
         """Enter on a query: its text, need and every accepted run's ranking with labels."""
         if self.session is None or event.row_key.value is None:
             return
-        runs, comparing = self.state.drill_down(self.session), self.view == "compare"
-        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, self.metric, comparing))
+        runs, shown = self.state.drill_down(self.session), self.state.shown_in(self.session)  # explained at its cutoff
+        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, shown, self.view == "compare"))

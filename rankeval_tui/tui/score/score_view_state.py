@@ -16,6 +16,7 @@ from typing import Literal, TypeVar
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, PairedRow
 from rankeval_tui.core.evaluation.metrics import PRIMARY
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.session_cutoffs import ShownMetric
 
 Option = TypeVar("Option")
 
@@ -30,7 +31,7 @@ Redraw = Literal["all", "compare", "run"]
 """What a state change redraws: everything (``ScoreScreen.refresh_all``), or one view."""
 SHOWN_EVERYWHERE = attrgetter("view", "baseline", "candidate")
 """The fields the header, the runs line and both views show."""
-COMPARISON_ORDER = attrgetter("metric", "sort_mode", "regressions_only", "exact", "delta_bin")
+COMPARISON_ORDER = attrgetter("metric", "metric_cutoff", "sort_mode", "regressions_only", "exact", "delta_bin")
 """The fields that order, filter and format the comparison's rows only."""
 
 SortKey = tuple[bool, Fraction, Fraction, tuple[Fraction, ...], str]
@@ -110,6 +111,17 @@ def kept_metric(current: Metric, metrics: Sequence[Metric]) -> Metric:
     return "rr" if "rr" in metrics else metrics[0]
 
 
+def kept_shown(metric: Metric, cutoff: int | None, shown: Sequence[ShownMetric]) -> ShownMetric:
+    """The shown metric named as ``metric`` at ``cutoff`` (``ShownMetric.fixed``: None follows
+    k) if the session still shows it; else ``kept_metric``'s choice among the metrics, at the
+    first cutoff showing it. ``shown`` is never empty."""
+    for candidate in shown:
+        if (candidate.metric, candidate.fixed) == (metric, cutoff):
+            return candidate
+    fallback = kept_metric(metric, [s.metric for s in shown])
+    return next(s for s in shown if s.metric == fallback)
+
+
 def drill_down_runs(comparing: bool, baseline: str | None, candidate: str | None, accepted: Sequence[str]) -> list[str]:
     """Runs the query detail shows, in order: the compared pair in a comparison, else the shown
     run first and then every accepted run (each once)."""
@@ -154,6 +166,9 @@ class ScoreViewState:
     """Name of the accepted run shown in the single-run view and compared against the baseline."""
     metric: Metric = "rr"
     """Metric of the delta chart, the sort and the regressions filter (RR@k first: the seed's q2)."""
+    metric_cutoff: int | None = None
+    """The chosen metric's cutoff as named with ``@`` (``ShownMetric.fixed``), None for the session's
+    k: the comparison is the one at that cutoff (``--metrics P@5,P@10``: each its own protocol)."""
     sort_mode: SortMode = "protocol"
     """Order of the comparison rows; deltas are sorted as exact Fractions."""
     regressions_only: bool = False
@@ -185,9 +200,16 @@ class ScoreViewState:
         return replace(self, candidate=candidate, chosen_runs=(self.baseline, candidate))
 
     def next_metric(self, session: ScoringSession | None) -> ScoreViewState:
-        """``m``: the next of the session's metrics (``--metrics``; Recall@k and RR@k by default)."""
-        metric = next_option(session.metrics if session is not None else PRIMARY, self.metric)
-        return replace(self, metric=metric, delta_bin=None)  # a bin of another metric's chart
+        """``m``: the next of the session's metrics (``--metrics``, each at its cutoff; Recall@k
+        and RR@k by default)."""
+        if session is None:
+            return replace(self, metric=next_option(PRIMARY, self.metric), delta_bin=None)
+        chosen = next_option(session.shown, self.shown_in(session))
+        return replace(self, metric=chosen.metric, metric_cutoff=chosen.fixed, delta_bin=None)  # a bin of another chart
+
+    def shown_in(self, session: ScoringSession) -> ShownMetric:
+        """The chosen metric at its cutoff in ``session`` (``kept_shown``)."""
+        return kept_shown(self.metric, self.metric_cutoff, session.shown)
 
     def next_sort(self) -> ScoreViewState:
         """``s``: the next of the comparison's orders."""
@@ -219,20 +241,22 @@ class ScoreViewState:
         """The state for a new session: the chosen runs where it accepts them (``choose_runs``),
         the metric where it still shows it (``kept_metric``); the view and filters are kept."""
         choice = choose_runs(session, self.chosen_runs)
+        shown = self.shown_in(session)
         return replace(
             self,
             baseline=choice.baseline,
             candidate=choice.candidate,
             chosen_runs=choice.chosen,
-            metric=kept_metric(self.metric, session.metrics),
+            metric=shown.metric,
+            metric_cutoff=shown.fixed,
         )
 
     def comparison(self, session: ScoringSession | None) -> Comparison | None:
-        """The candidate against the baseline; None without both, or with fewer than two accepted
-        runs (the comparison view then says it needs two)."""
+        """The candidate against the baseline at the chosen metric's cutoff; None without both, or
+        with fewer than two accepted runs (the comparison view then says it needs two)."""
         if session is None or self.baseline is None or self.candidate is None or len(session.accepted) < 2:
             return None
-        return session.comparison(self.baseline, self.candidate)
+        return session.at_cutoff(self.shown_in(session).cutoff).comparison(self.baseline, self.candidate)
 
     def drill_down(self, session: ScoringSession) -> list[str]:
         """The runs ``Enter`` shows a query's rankings of, in order (``drill_down_runs``)."""
