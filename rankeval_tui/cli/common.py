@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
@@ -51,13 +52,13 @@ def finish_judging(session: JudgingSession, resume: str) -> int:
     except (ContractError, OSError) as error:
         session.close()
         reason = error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
-        print(
+        say(
             f"error: qrels NOT written: {reason}; every label is safe in {session.journal_path}; "
             f"run `{resume}` again to finish the write",
             file=sys.stderr,
         )
         return 1
-    print(message)
+    say(message)
     return 0
 
 
@@ -214,7 +215,7 @@ def write_output(text: str, output: Path | None, summary: str) -> None:
         sys.stdout.write(text)
     else:
         atomic_write_text(output, text)
-        print(f"wrote {output}: {summary}", file=sys.stderr)
+        say(f"wrote {output}: {summary}", file=sys.stderr)
 
 
 def protocol_dir(args: argparse.Namespace) -> Path:
@@ -255,5 +256,5 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
         ]
     for run in runs:
         for warning in run.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            say(f"warning: {warning}", file=sys.stderr)
     return runs

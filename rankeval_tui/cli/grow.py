@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.growth import apply_growth, plan_growth
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
@@ -73,15 +74,15 @@ def run_grow(args: argparse.Namespace) -> int:
     }
     growth = plan_growth(definition, corpus=corpus, queries=queries, runs=runs, sources=sources, titles=titles)
     if growth.empty:
-        print(f"nothing new: every document and query given is already in {args.protocol}; nothing written")
+        say(f"nothing new: every document and query given is already in {args.protocol}; nothing written")
         return 0
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     migrated = apply_growth(args.protocol, growth, qrels_path=qrels_path)
-    print(
+    say(
         f"grew {args.protocol}: +{len(growth.documents)} documents, +{len(growth.queries)} queries "
         f"({len(growth.after.documents)} documents, {len(growth.after.queries)} queries); "
         f"{growth.new_pairs} new pairs are holes, every existing label kept"
         + ("; the open judging journal was carried over" if migrated else "")
     )
-    print(f"next: {judge_command(args.protocol, qrels_path)}")
+    say(f"next: {judge_command(args.protocol, qrels_path)}")
     return 0

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from rankeval_tui.cli.common import positive_int
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, plan_protocol, write_protocol
 from rankeval_tui.core.files.runs import parse_run_argument
 
@@ -73,17 +74,17 @@ def run_init(args: argparse.Namespace) -> int:
     write_protocol(plan)
     definition = plan.definition
     for notice in plan.notices:
-        print(f"notice: {notice}")
+        say(f"notice: {notice}")
     in_split = len(definition.selected_queries)
-    print(
+    say(
         f"wrote {args.directory}: {len(definition.documents)} documents, {len(definition.queries)} queries "
         f"({in_split} in split {definition.split!r}), k {definition.k}, runs: {', '.join(plan.run_files) or 'none'}"
     )
-    print(
+    say(
         f"labels: {plan.label_count} imported, {plan.hole_count} of {definition.pair_count} pairs to judge "
         f"(never filled with 0)"
     )
-    print(
+    say(
         f"next: rankeval-tui judge {args.directory}"
         if plan.hole_count
         else f"next: rankeval-tui score {args.directory}"
