@@ -29,6 +29,7 @@ from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.adjudicate_keys import ADJUDICATE_BINDINGS
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen
+from rankeval_tui.tui.safe_text import plain, safe_cell
 from rankeval_tui.tui.widgets.adjudicate_text import (
     COLUMNS,
     REASON_WIDTH,
@@ -88,7 +89,7 @@ class AdjudicateScreen(Screen[str | None]):
         for key, label in COLUMNS:  # the reason column is sized for reasons typed later, not its header
             table.add_column(label, key=key, width=REASON_WIDTH if key == "reason" else None)
         for i, item in enumerate(self.session.items):
-            table.add_row(*row_cells(self.session, i, item), key=row_key(item))
+            table.add_row(*map(safe_cell, row_cells(self.session, i, item)), key=row_key(item))  # IDs: never markup
         for warning in self.session.warnings:
             self.notify(warning, severity="warning", timeout=10)
         self.decided = self.session.decided
@@ -170,7 +171,7 @@ class AdjudicateScreen(Screen[str | None]):
         index = self.session.positions[(item.query, item.document)]
         cells = row_cells(self.session, index, item)
         table.update_cell(key, "final", cells[5])
-        table.update_cell(key, "reason", cells[6])
+        table.update_cell(key, "reason", safe_cell(cells[6]))
         self.decided = self.session.decided
         self.action_cancel()
         table.move_cursor(row=self.session.index)
@@ -203,7 +204,7 @@ class AdjudicateScreen(Screen[str | None]):
         self.write_output(self.session.snapshot())
 
     def set_status(self, text: str) -> None:
-        self.query_one("#adjudicate-status", Static).update(text)
+        self.query_one("#adjudicate-status", Static).update(plain(text))  # names pairs: never markup
 
     def write_output(self, snapshot: AdjudicationSnapshot) -> Worker[None]:
         """Write ``snapshot`` in a worker (atomic; a large protocol's TOML takes a while)."""

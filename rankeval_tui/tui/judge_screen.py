@@ -25,6 +25,7 @@ from rankeval_tui.core.annotation.judging import Change, JudgingSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen, NoteScreen
 from rankeval_tui.tui.judge_keys import JUDGE_BINDINGS
@@ -47,6 +48,7 @@ from rankeval_tui.tui.judge_messages import (
     write_refused,
 )
 from rankeval_tui.tui.overview_screen import QUIT, OverviewScreen
+from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.widgets.judge_head import JudgeHead, current_pair_line
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
@@ -117,7 +119,7 @@ class JudgeScreen(Screen[None]):
         self.query_one("#judge-doc", VerticalScroll).scroll_home(animate=False)
 
     def set_status(self, text: str) -> None:
-        self.query_one("#judge-status", Static).update(text)
+        self.query_one("#judge-status", Static).update(plain(text))  # names pairs: never markup
 
     # ------------------------------------------------------------ recording
 
@@ -244,8 +246,8 @@ def document_text(definition: ProtocolDefinition, doc: str) -> Text:
     """The document as the annotator reads it: its title (where the source had one) in bold
     above the text, so a title-only hint is judged together with the body it heads."""
     title = definition.titles.get(doc)
-    body = Text(definition.documents[doc])
-    return Text.assemble((title, "bold"), "\n\n", body) if title else body
+    body = Text(printable(definition.documents[doc], multiline=True))
+    return Text.assemble((printable(title), "bold"), "\n\n", body) if title else body
 
 
 def open_judge_screen(app: App) -> None:

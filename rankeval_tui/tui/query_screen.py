@@ -23,6 +23,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.tui.safe_text import safe_cell
 from rankeval_tui.tui.widgets.delta_chart import STYLE_WIN
 from rankeval_tui.tui.widgets.query_panels import (
     CUTOFF_KEY,
@@ -169,7 +171,7 @@ class QueryScreen(Screen[None]):
             table.add_column(column, key=key)
         rows = ranking_rows(self.session, self.query_id, name)
         for key, row in rows:
-            table.add_row(*row, key=key)
+            table.add_row(*map(safe_cell, row), key=key)  # document IDs: never markup
         return panel_width([row for _, row in rows], RANKING_HEADER)
 
     @on(DataTable.RowHighlighted)
@@ -191,6 +193,6 @@ class QueryScreen(Screen[None]):
                 ("  label ", "dim"),
                 (str(label), STYLE_WIN if label else "dim"),
                 "  ",
-                self.session.protocol.documents[doc],
+                printable(self.session.protocol.documents[doc], multiline=True),
             )
         )

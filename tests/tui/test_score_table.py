@@ -17,6 +17,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
 from rankeval_tui.tui.widgets.delta_chart import delta_bar, value_cell
+from rankeval_tui.tui.widgets.row_table import RowTable
 from rankeval_tui.tui.widgets.score_table import ScoreTable, cell_width, sync_table
 
 COLUMNS = (("q", "query"), ("v", "value"), ("w", "wide label for a narrow column"), ("x", "x"))
@@ -40,7 +41,9 @@ def rows(n: int, scale: int = 1) -> list[tuple[str, list[Any]]]:
 
 class Pair(App[None]):
     def compose(self) -> ComposeResult:
-        yield DataTable(id="stock")
+        # Textual's add_row path through RowTable: it shows a markup str as it is, as ScoreTable
+        # does (issue 30 G: an ID like q3[/] crashed the stock table), so both must agree.
+        yield RowTable(id="stock")
         yield ScoreTable(id="fast")
 
 

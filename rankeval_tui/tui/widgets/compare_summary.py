@@ -20,6 +20,7 @@ from rankeval_tui.core.evaluation.metrics import mean_label
 from rankeval_tui.core.evaluation.stats import PairedStatistics
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_statistics import prepare_statistics_process, statistics_in_process
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.widgets.delta_chart import STYLE_LOSS, signed_and_decimal
 from rankeval_tui.tui.widgets.hanging_text import HangingStatic
@@ -129,8 +130,8 @@ class CompareSummary(HangingStatic):
             worse = comparison.regressions(metric)
             text.append(f"{mean_label(metric, k):<9}", style="bold reverse" if metric == chosen else "bold")
             text.append(
-                f" {base.run} {exact_and_decimal(base.mean(metric))} → "
-                f"{cand.run} {exact_and_decimal(cand.mean(metric))}  Δ {signed_and_decimal(comparison.mean_delta(metric))}"
+                f" {printable(base.run)} {exact_and_decimal(base.mean(metric))} → "
+                f"{printable(cand.run)} {exact_and_decimal(cand.mean(metric))}  Δ {signed_and_decimal(comparison.mean_delta(metric))}"
                 f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}  "
             )
             text.append(f"regressions: {listed(worse)}\n", style=STYLE_LOSS if worse else "")

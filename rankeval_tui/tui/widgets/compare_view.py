@@ -15,6 +15,7 @@ from textual.widget import Widget
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.score_view_state import SortMode
 from rankeval_tui.tui.widgets.compare_summary import CompareSummary
 from rankeval_tui.tui.widgets.delta_chart import (
@@ -120,9 +121,9 @@ class CompareView(ScoreView):
         self.title.update(
             Text.assemble(
                 ("candidate ", "dim"),
-                (comparison.candidate.run, "bold"),
+                (printable(comparison.candidate.run), "bold"),
                 (" vs baseline ", "dim"),
-                (comparison.baseline.run, "bold"),
+                (printable(comparison.baseline.run), "bold"),
                 ("   (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
                 ("   chart/sort: ", "dim"),
                 (METRIC_LABELS[metric], "bold"),

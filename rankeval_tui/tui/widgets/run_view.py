@@ -15,6 +15,7 @@ from textual.widgets import Static
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score_view_state import RunFilter
 from rankeval_tui.tui.widgets.delta_chart import (
@@ -147,8 +148,8 @@ class RunView(ScoreView):
         self.title.update(
             Text.assemble(
                 ("run ", "dim"),
-                (report.run, "bold"),
-                (f"  {shown_path(report.source, protocol_dir)}" if report.source else "", "dim"),
+                (printable(report.run), "bold"),
+                (printable(f"  {shown_path(report.source, protocol_dir)}") if report.source else "", "dim"),
                 ("   showing: ", "dim"),
                 (showing if row_filter == "all" else f"{showing} ({len(rows)} of {len(report.rows)})", "bold"),
                 ("   (enter: query detail)", "dim"),
