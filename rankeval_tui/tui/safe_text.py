@@ -28,10 +28,10 @@ def plain(text: str, style: str | Style = "", *, multiline: bool = False, **opti
 
 
 def safe_cell(value: object) -> object:
-    """A table cell or label: a ``str`` that markup could change (a ``[`` tag, a ``:emoji:`` code)
-    or that holds a control character becomes the ``Text`` Textual would make of it without
-    markup (one line, no wrap); any other value is kept as it is, which Textual shows unchanged
-    (``"0"``, ``"d1"``: cells stay cheap to compare and read back)."""
-    if isinstance(value, str) and ("[" in value or ":" in value or printable(value) != value):
+    """A table cell or label: a ``str`` that markup could change (a ``[`` tag, a ``:emoji:`` code,
+    which needs two colons) or that holds a control character becomes the ``Text`` Textual would
+    make of it without markup (one line, no wrap); any other value is kept as it is, which
+    Textual shows unchanged (``"0"``, ``"q:1001"``: cells stay cheap to compare and read back)."""
+    if isinstance(value, str) and ("[" in value or value.count(":") > 1 or printable(value) != value):
         return Text(printable(value), no_wrap=True, end="")
     return value

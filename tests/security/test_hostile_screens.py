@@ -62,11 +62,11 @@ def protocol(tmp_path: Path) -> Path:
     return hostile.build(tmp_path / "received")
 
 
-Q2, Q3, D3 = hostile.rename("q2"), hostile.rename("q3"), hostile.rename("d3")
+Q2, Q3, Q4, D3 = (hostile.rename(name) for name in ("q2", "q3", "q4", "d3"))
 
 SCORE_WALK: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
-    ((), (Q2, Q3)),  # the scoring table (single run), header with the protocol name, runs line
-    (("v",), (Q2, Q3)),  # comparison: table, summary, regressions named
+    ((), (Q2, Q3, Q4)),  # the scoring table (single run), header with the protocol name, runs line
+    (("v",), (Q2, Q3, Q4)),  # comparison: table, summary, regressions named
     (("enter",), ()),  # drill-down of the highlighted query: text, need, rankings, a document
     (("down", "enter"), ()),  # and another document's text
     (("escape",), ()),
