@@ -22,7 +22,13 @@ ESCAPES = OSC52 + "\x1b]0;pwned-title\x07" + "\x1b[2J\x1b[31m" + "\x9b31m" + "\u
 """OSC 52, OSC 0 (window title), CSI clear screen and colour, a one-byte C1 CSI, a bidi override, CR."""
 MARKUP = "[reverse]rev[/reverse] [/] [bold red]x[/bold red] [link=https://evil.example]l[/link]"
 
-ID_RENAMES = {"q2": "[reverse]q2[/reverse]", "q3": "q3[/]", "q4": "q:thumbs_up:4", "d3": "wiki[en]/Paris", "d5": "[/]d5"}
+ID_RENAMES = {
+    "q2": "[reverse]q2[/reverse]",
+    "q3": "q3[/]",
+    "q4": "q:thumbs_up:4",
+    "d3": "wiki[en]/Paris",
+    "d5": "[/]d5",
+}
 """IDs the documented ID rules allow (no whitespace, no control character) that are markup
 (``:thumbs_up:`` is an emoji code to Rich's markup)."""
 RUN_NAMES = {"fixture_B": "[bold]B", "fixture_A": "fix[reverse]A", "all_empty": "empty[link=x]"}
