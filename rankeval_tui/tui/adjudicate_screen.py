@@ -29,7 +29,7 @@ from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.adjudicate_keys import ADJUDICATE_BINDINGS
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge_dialogs import HelpScreen
-from rankeval_tui.tui.safe_text import plain, safe_cell
+from rankeval_tui.tui.safe_text import edited, plain, printable, safe_cell
 from rankeval_tui.tui.widgets.adjudicate_text import (
     COLUMNS,
     REASON_WIDTH,
@@ -66,6 +66,8 @@ class AdjudicateScreen(Screen[str | None]):
         self.session = session
         self._write_worker: Worker[None] | None = None
         self._written_message: str | None = None
+        self.prefilled_reason = ""
+        """The recorded reason put in the reason field (``safe_text.edited``)."""
 
     # ------------------------------------------------------------ layout
 
@@ -144,7 +146,8 @@ class AdjudicateScreen(Screen[str | None]):
         self.pending_final = final
         reason = self.query_one("#adjudicate-reason", Input)
         decision = self.session.decision_of(item)
-        reason.value = decision.reason if decision is not None else ""
+        self.prefilled_reason = decision.reason if decision is not None else ""
+        reason.value = printable(self.prefilled_reason)  # from the journal: shown safe, kept unless edited
         reason.focus()
 
     def action_cancel(self) -> None:
@@ -159,7 +162,8 @@ class AdjudicateScreen(Screen[str | None]):
         item = self.session.current
         assert item is not None
         try:
-            self.session.decide(self.pending_final, event.value)  # journaled before anything is shown
+            # journaled before anything is shown
+            self.session.decide(self.pending_final, edited(event.value, self.prefilled_reason))
         except ContractError as error:
             self.notify(error.one_line(), severity="error")
             return

@@ -19,12 +19,19 @@ from rich.text import Text
 
 from rankeval_tui.core.terminal_text import printable
 
-__all__ = ["plain", "printable", "safe_cell"]
+__all__ = ["edited", "plain", "printable", "safe_cell"]
 
 
 def plain(text: str, style: str | Style = "", *, multiline: bool = False, **options: Any) -> Text:
     """``text`` as a ``Text``: no markup read, control characters shown (``\\x1b``)."""
     return Text(printable(text, multiline=multiline), style=style, **options)
+
+
+def edited(value: str, original: str) -> str:
+    """What an ``Input`` prefilled with ``printable(original)`` (a note, a reason) holds, back as
+    data: ``original`` itself when the shown text was left as it was, so that opening and saving
+    never rewrites a note with escapes; otherwise what the user typed."""
+    return original if value == printable(original) else value
 
 
 def safe_cell(value: object) -> object:

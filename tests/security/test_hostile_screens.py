@@ -79,6 +79,7 @@ SCORE_WALK: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
     (("r",), ()),  # reload
     (("j",), ()),  # judging over the scoring screen (review of the complete qrels)
     (("n",), ()),  # the note dialog on the current pair
+    (("escape", "right_square_bracket", "right", "right", "n", "home"), ("a note",)),  # a hostile note, from its start
     (("escape", "o"), ()),  # overview matrix
     (("escape", "question_mark"), ()),  # judging keys
     (("escape", "right", "right"), ()),  # more pairs of the query
@@ -123,15 +124,28 @@ async def test_adjudication_queue(protocol: Path, tmp_path: Path, size: tuple[in
     a.write_text(tomli_w.dumps(qrels), encoding="utf-8")
     b.write_text(tomli_w.dumps(other), encoding="utf-8")
     session = AdjudicationSession.open(load_definition(protocol), a, b, tmp_path / "final.toml", adjudicator="c")
+    reason = hostile.hostile("a reason")
+    session.decide(1, reason)  # a recorded reason is shown in the queue and put back in the reason field
     app = RankevalApp(protocol, start="adjudicate", adjudication_session=session)
     try:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
             check(app, "start", (Q2,) if size == (140, 40) else ())
-            for keys in (("down",), ("down",), ("1",), ("escape",), ("question_mark",), ("escape",)):
+            for keys in (
+                ("up", "1", "home"),
+                ("escape",),
+                ("down",),
+                ("down",),
+                ("1",),
+                ("escape",),
+                ("question_mark",),
+            ):
                 await pilot.press(*keys)
                 await pilot.pause()
                 check(app, " ".join(keys))
+            await pilot.press("escape", "up", "up", "0", "enter")  # the shown reason, unedited, recorded again
+            await pilot.pause()
+        assert session.decision_of(session.items[0]).reason == reason  # kept as it was, not escaped
     finally:
         session.close()
 
