@@ -66,8 +66,7 @@ class AdjudicateScreen(Screen[str | None]):
         self.session = session
         self._write_worker: Worker[None] | None = None
         self._written_message: str | None = None
-        self.prefilled_reason = ""
-        """The recorded reason put in the reason field (``safe_text.edited``)."""
+        self.prefilled_reason = ""  # the recorded reason put in the reason field (safe_text.edited)
 
     # ------------------------------------------------------------ layout
 
