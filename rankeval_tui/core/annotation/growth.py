@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from rankeval_tui.core.annotation.binding import definition_sha256, growth_ancestors, needs_rebinding, rebind_journal
-from rankeval_tui.core.annotation.journal import journal_of
+from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -159,9 +159,13 @@ def open_journals(directory: Path, qrels_path: Path) -> list[Path]:
     (one per annotator: ``qrels-alice.toml.journal``, ``qrels-bob.toml.journal``, adjudication
     journals) and the one of ``--qrels``, wherever it is. Moving only the given one would lock
     the other annotators out of their own labels."""
-    candidates = [*directory.glob(f"*{JOURNAL_SUFFIX}"), journal_of(qrels_path), adjudication_journal_of(qrels_path)]
-    # A link is never followed: a received protocol's link could point anywhere outside it.
-    return sorted({path for path in candidates if path.is_file() and not path.is_symlink()})
+    own = [journal_of(qrels_path), adjudication_journal_of(qrels_path)]
+    # A link is never followed: a received protocol's link could point anywhere outside it. The
+    # journals of the qrels this grow is for are refused as ``judge`` refuses them (one line naming
+    # the link: the grow would leave them behind); other annotators' links are left alone.
+    found = {path for path in own if journal_exists(path) and path.is_file()}
+    found.update(path for path in directory.glob(f"*{JOURNAL_SUFFIX}") if path.is_file() and not path.is_symlink())
+    return sorted(found)
 
 
 def adjudication_journal_of(qrels_path: Path) -> Path:

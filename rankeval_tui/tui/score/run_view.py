@@ -15,6 +15,7 @@ from textual.widgets import Static
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.metrics import MetricId, label, mean_label
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
@@ -149,8 +150,8 @@ class RunView(ScoreView):
         self.title.update(
             Text.assemble(
                 ("run ", "dim"),
-                (report.run, "bold"),
-                (f"  {shown_path(report.source, protocol_dir)}" if report.source else "", "dim"),
+                (printable(report.run), "bold"),
+                (printable(f"  {shown_path(report.source, protocol_dir)}") if report.source else "", "dim"),
                 ("   showing: ", "dim"),
                 (showing if row_filter == "all" else f"{showing} ({len(rows)} of {len(report.rows)})", "bold"),
                 ("   (enter: query detail)", "dim"),
@@ -163,5 +164,7 @@ class RunView(ScoreView):
             run_columns(metrics),
             [(row.query, run_cells(row, metrics, row.query in adjudicated, memo, report.pooled)) for row in rows],
         )
-        self.note(None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING))
+        self.note(
+            None if rows else Text(f"no {showing} in run {printable(report.run)} (f: next filter)", style=STYLE_MISSING)
+        )
         summary.update(run_summary(report, session.adjudicated_queries()))
