@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from rankeval_tui import __version__
 from rankeval_tui.cli.commands import COMMAND_MODULES, COMMANDS, summary
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 
 APP_COMMAND = "inspect"
@@ -138,12 +139,12 @@ def run(argv: list[str]) -> int:
     try:
         return int(args.func(args))
     except ContractError as error:
-        print(f"error: {error.one_line()}", file=sys.stderr)
+        say(f"error: {error.one_line()}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise
     except OSError as error:  # writing an output failed (disk full, read-only): one line, not a traceback
-        print(f"error: {describe_os_error(error)}", file=sys.stderr)
+        say(f"error: {describe_os_error(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -14,6 +14,7 @@ from pathlib import Path
 from rankeval_tui.cli.agree import locate
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_output_option, add_protocol_directory, require_terminal
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, AdjudicationSession
 from rankeval_tui.core.annotation.journal import journal_exists
 from rankeval_tui.core.errors import ContractError
@@ -99,7 +100,7 @@ def run_adjudicate(
         raise
     message = run_adjudication_app(protocol, session)
     if message:
-        print(message, file=sys.stderr)
+        say(message, file=sys.stderr)
     return 0 if session.written else 1
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_directory
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreement_of_files
 from rankeval_tui.core.annotation.pace import pace_line
 from rankeval_tui.core.evaluation.render import grid
@@ -107,5 +107,5 @@ def run_agree(args: argparse.Namespace) -> int:
         data = {"protocol": definition.name, **result.to_json()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        sys.stdout.write(render_agreement(result))
+        say(render_agreement(result), end="")
     return 0

@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import (
@@ -58,13 +59,13 @@ def finish_judging(session: JudgingSession, resume: str) -> int:
     except (ContractError, OSError) as error:
         session.close()
         reason = error.one_line() if isinstance(error, ContractError) else describe_os_error(error)
-        print(
+        say(
             f"error: qrels NOT written: {reason}; every label is safe in {session.journal_path}; "
             f"run `{resume}` again to finish the write",
             file=sys.stderr,
         )
         return 1
-    print(message)
+    say(message)
     return 0
 
 
@@ -237,7 +238,7 @@ def write_output(text: str, output: Path | None, summary: str) -> None:
         sys.stdout.write(text)
     else:
         atomic_write_text(output, text)
-        print(f"wrote {output}: {summary}", file=sys.stderr)
+        say(f"wrote {output}: {summary}", file=sys.stderr)
 
 
 def protocol_dir(args: argparse.Namespace) -> Path:
@@ -277,10 +278,10 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
         ]
     for run in runs:
         for warning in run.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+            say(f"warning: {warning}", file=sys.stderr)
         ties = tie_order_report(protocol, run)
         if ties is not None:
             details = ties.details() if getattr(args, "tie_order_details", False) else []
             for line in (ties.summary(), *details):
-                print(f"warning: {line}", file=sys.stderr)
+                say(f"warning: {line}", file=sys.stderr)
     return runs

@@ -10,6 +10,7 @@ import argparse
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.files.demo import copy_demo
 
 
@@ -27,5 +28,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     target = copy_demo(args.directory)
-    print(f"copied the demo protocol to {target}; judge it with: rankeval-tui judge {target}")
+    say(f"copied the demo protocol to {target}; judge it with: rankeval-tui judge {target}")
     return 0

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import positive_int
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.growth import apply_growth, carry_over, growing, plan_growth
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
@@ -88,7 +89,7 @@ def run_gap_growth(args: argparse.Namespace) -> int:
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     with growing(args.protocol, qrels_path) as recovered:
         for notice in recovered:
-            print(f"note: {notice}")
+            say(f"note: {notice}")
         definition = load_definition(args.protocol)  # read under the lock: a concurrent grow is not lost
         split = args.split if args.split is not None else definition.split
         queries = read_queries(args.queries, split) if args.queries is not None else None
@@ -98,9 +99,9 @@ def run_gap_growth(args: argparse.Namespace) -> int:
         growth, added = plan_gap(definition, runs, k, texts, sources, queries)
         if not added and not growth.documents and not growth.queries:
             finished = carry_over(args.protocol, definition, qrels_path)
-            print(f"nothing new: every top-{k} pair of the run is in the pools of {args.protocol}; nothing written")
+            say(f"nothing new: every top-{k} pair of the run is in the pools of {args.protocol}; nothing written")
             if finished:
-                print(
+                say(
                     f"finished an interrupted grow: moved {_listed(finished)} to the grown protocol.toml, every label kept"
                 )
             return 0
@@ -108,12 +109,12 @@ def run_gap_growth(args: argparse.Namespace) -> int:
     gap_queries = sum(
         1 for q in definition.queries if len(growth.after.documents_of(q)) > len(definition.documents_of(q))
     )
-    print(
+    say(
         f"grew {args.protocol}: +{added} pool pairs in {gap_queries} queries (holes to judge, every existing label "
         f"kept), +{len(growth.documents)} document texts, +{len(growth.queries)} query texts"
         + (f"; carried over {_listed(migrated)}" if migrated else "")
     )
-    print(f"next: {judge_command(args.protocol, qrels_path)}")
+    say(f"next: {judge_command(args.protocol, qrels_path)}")
     return 0
 
 
@@ -135,30 +136,30 @@ def run_grow(args: argparse.Namespace) -> int:
     }
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     for notice in notices:
-        print(f"notice: {notice}")
+        say(f"notice: {notice}")
     with growing(args.protocol, qrels_path) as recovered:
         for notice in recovered:
-            print(f"note: {notice}")
+            say(f"note: {notice}")
         definition = load_definition(args.protocol)  # read under the lock: a concurrent grow is not lost
         split = args.split if args.split is not None else definition.split
         queries = read_queries(args.queries, split) if args.queries is not None else None
         growth = plan_growth(definition, corpus=corpus, queries=queries, runs=runs, sources=sources, titles=titles)
         if growth.empty:
             finished = carry_over(args.protocol, definition, qrels_path)
-            print(f"nothing new: every document and query given is already in {args.protocol}; nothing added")
+            say(f"nothing new: every document and query given is already in {args.protocol}; nothing added")
             if finished:
-                print(
+                say(
                     f"finished an interrupted grow: moved {_listed(finished)} to the grown protocol.toml, every label kept"
                 )
             return 0
         migrated = apply_growth(args.protocol, growth, qrels_path=qrels_path)
-    print(
+    say(
         f"grew {args.protocol}: +{len(growth.documents)} documents, +{len(growth.queries)} queries "
         f"({len(growth.after.documents)} documents, {len(growth.after.queries)} queries); "
         f"{growth.new_pairs} new pairs are holes, every existing label kept"
         + (f"; carried over {_listed(migrated)}" if migrated else "")
     )
-    print(f"next: {judge_command(args.protocol, qrels_path)}")
+    say(f"next: {judge_command(args.protocol, qrels_path)}")
     return 0
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import positive_int
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.files.pooled_init import plan
 from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, write_protocol
 from rankeval_tui.core.files.runs import parse_run_argument
@@ -114,26 +115,26 @@ def run_init(args: argparse.Namespace) -> int:
     write_protocol(planned)
     definition = planned.definition
     for notice in planned.notices:
-        print(f"notice: {notice}")
+        say(f"notice: {notice}")
     in_split = len(definition.selected_queries)
     if definition.pools is not None:
-        print(
+        say(
             f"wrote {args.directory}: pooled protocol, {len(definition.queries)} queries ({in_split} in split "
             f"{definition.split!r}), {len(definition.document_ids)} pooled documents "
             f"({len(definition.documents)} with text), k {definition.k}, runs: {', '.join(planned.run_files) or 'none'}"
         )
-        print(f"pools: {definition.pool_rule}")
+        say(f"pools: {definition.pool_rule}")
     else:
-        print(
+        say(
             f"wrote {args.directory}: {len(definition.documents)} documents, {len(definition.queries)} queries "
             f"({in_split} in split {definition.split!r}), k {definition.k}, "
             f"runs: {', '.join(planned.run_files) or 'none'}"
         )
-    print(
+    say(
         f"labels: {planned.label_count} imported, {planned.hole_count} of {definition.pair_count} pairs to judge "
         f"(never filled with 0)"
     )
-    print(
+    say(
         f"next: rankeval-tui judge {args.directory}"
         if planned.hole_count
         else f"next: rankeval-tui score {args.directory}"

@@ -22,6 +22,7 @@ from rankeval_tui.cli.common import (
     judge_command,
     require_terminal,
 )
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError
@@ -144,7 +145,7 @@ def run_judge(args: argparse.Namespace) -> int:
         session.abandon()
         raise
     if priority is not None:
-        print(
+        say(
             f"{first} holes inside some run's top {definition.k} come first"
             + (
                 " (pooled protocol: judged by value; scorable once they are judged)"
@@ -154,8 +155,8 @@ def run_judge(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     for warning in session.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    print(session.start_summary(), file=sys.stderr)
+        say(f"warning: {warning}", file=sys.stderr)
+    say(session.start_summary(), file=sys.stderr)
     result = None
     try:
         from rankeval_tui.tui.app import RankevalApp  # textual only once the input is known good

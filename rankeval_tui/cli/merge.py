@@ -9,6 +9,7 @@ from pathlib import Path
 from rankeval_tui.cli.agree import locate
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_output_option, add_protocol_directory, check_output
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.merge import merge_files
 from rankeval_tui.core.files import load_definition, write_qrels
 from rankeval_tui.core.files.outputs import QRELS
@@ -40,7 +41,7 @@ def run_merge(args: argparse.Namespace) -> int:
     check_output(args, inputs=[(shard, "one of the shards") for shard in shards], may_replace=[QRELS])
     merged = merge_files(definition, shards)
     write_qrels(args.output, merged, definition)
-    print(
+    say(
         f"wrote {args.output}: {definition.pair_count} pairs from "
         f"{len(shards)} shards, annotators: {', '.join(merged.provenance['annotators']) or 'unnamed'}",
         file=sys.stderr,

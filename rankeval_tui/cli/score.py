@@ -22,6 +22,7 @@ from rankeval_tui.cli.common import (
     positive_int,
     protocol_dir,
 )
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
@@ -147,9 +148,9 @@ def append_step_summary(markdown: str) -> None:
         existing = read_utf8(path) if path.exists() else ""
         atomic_write_text(path, existing + ("\n" if existing and not existing.endswith("\n") else "") + markdown)
     except ContractError as error:
-        print(f"warning: step summary not written: {error.one_line()}", file=sys.stderr)
+        say(f"warning: step summary not written: {error.one_line()}", file=sys.stderr)
     except OSError as error:
-        print(f"warning: step summary not written: {path}: {error.strerror}", file=sys.stderr)
+        say(f"warning: step summary not written: {path}: {error.strerror}", file=sys.stderr)
 
 
 def gate_verdict(name: str, failures: list[str]) -> list[str]:
@@ -343,5 +344,5 @@ def run_score(args: argparse.Namespace) -> int:
             )
     failures = threshold_failures + regressions
     for failure in failures:
-        print(failure, file=sys.stderr)
+        say(failure, file=sys.stderr)
     return 1 if failures else 0

@@ -19,6 +19,7 @@ from rankeval_tui.cli.common import (
     positive_int,
     write_output,
 )
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.files import (
     load_definition,
     load_protocol,
@@ -114,7 +115,7 @@ def run_qrels_import(args: argparse.Namespace) -> int:
         sys.stdout.write(qrels_to_toml(qrels, definition))
     else:
         write_qrels(args.output, qrels, definition)
-        print(
+        say(
             f"wrote {args.output}: {pairs} judged pairs"
             + (f", threshold rel >= {args.threshold} -> 1" if args.threshold is not None else ""),
             file=sys.stderr,
@@ -131,6 +132,6 @@ def run_run_export(args: argparse.Namespace) -> int:
     run = load_run(path, name)
     text, warnings = run_to_trec(protocol, run, tag=args.tag)
     for warning in warnings:
-        print(f"warning: {run.source}: {warning}", file=sys.stderr)
+        say(f"warning: {run.source}: {warning}", file=sys.stderr)
     write_output(text, args.output, f"{text.count(chr(10))} lines, run tag {args.tag or run.name}")
     return 0

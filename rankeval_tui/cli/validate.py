@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, protocol_dir
+from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.annotation.pace import Pace, pace_line
 from rankeval_tui.core.errors import ContractError
@@ -59,7 +60,7 @@ def run_validate(args: argparse.Namespace) -> int:
     result = validate_directory(directory, args.qrels, specs)
     journal = read_journal(result)
     for notice in [] if args.run else skipped_run_notices(directory):
-        print(notice)
+        say(notice)
     print_validation(result, args.max_problems, journal)
     return 2 if result.problems or result.holes else 0
 
@@ -91,50 +92,50 @@ def print_validation(result: Validation, limit: int, journal: JudgingState | Non
             line += f", pooled: {counted(len(definition.document_ids), 'pooled document')} ({definition.pool_rule})"
         if result.protocol is not None:
             line += f", {counted(definition.pair_count, 'judged pair')}, sha256 {result.protocol.protocol_sha256}"
-        print(line)
+        say(line)
     for path, run in result.runs:  # a run is only ever valid against a definition
         if run is not None:
-            print(f"ok: run {run.name} ({path}): {counted(len(run.rankings), 'query')}")
+            say(f"ok: run {run.name} ({path}): {counted(len(run.rankings), 'query')}")
             for warning in run.warnings:
-                print(f"warning: {warning}")
+                say(f"warning: {warning}")
             ties = tie_order_report(result.protocol, run) if result.protocol is not None else None
             if ties is not None:
-                print(f"warning: {ties.summary()}")
+                say(f"warning: {ties.summary()}")
     for warning in result.warnings:
-        print(f"warning: {warning}")
+        say(f"warning: {warning}")
     for problem in result.problems[:limit]:
-        print(f"error: {problem.one_line()}")
+        say(f"error: {problem.one_line()}")
     if len(result.problems) > limit:
-        print(f"error: ... and {counted(len(result.problems) - limit, 'more problem')} ({len(result.problems)} in all)")
+        say(f"error: ... and {counted(len(result.problems) - limit, 'more problem')} ({len(result.problems)} in all)")
     if definition is None:
-        print("note: qrels and runs not checked against the protocol: protocol.toml must be valid first")
+        say("note: qrels and runs not checked against the protocol: protocol.toml must be valid first")
     else:
         print_holes(result, definition, journal)
     if result.next_command:
-        print(f"next: {result.next_command}")
+        say(f"next: {result.next_command}")
     elif result.problems:
         them = "it" if len(result.problems) == 1 else "them"
-        print(f"{counted(len(result.problems), 'problem')}; fix {them} and run validate again")
+        say(f"{counted(len(result.problems), 'problem')}; fix {them} and run validate again")
 
 
 def print_holes(result: Validation, definition: ProtocolDefinition, journal: JudgingState | None) -> None:
     if result.holes:
-        print(
+        say(
             f"holes: {result.hole_count} of {counted(definition.pair_count, 'pair')} unjudged in {len(result.holes)} "
             f"of {counted(len(definition.queries), 'query')} (never read as 0):"
         )
         for query, count in list(result.holes.items())[:HOLE_ROWS_SHOWN]:
-            print(f"  {query!r}: {count} of {len(definition.documents_of(query))} unjudged")
+            say(f"  {query!r}: {count} of {len(definition.documents_of(query))} unjudged")
         if len(result.holes) > HOLE_ROWS_SHOWN:
-            print(f"  ... and {counted(len(result.holes) - HOLE_ROWS_SHOWN, 'more query')} with holes")
+            say(f"  ... and {counted(len(result.holes) - HOLE_ROWS_SHOWN, 'more query')} with holes")
     if journal is not None:
-        print(
+        say(
             f"journal: {journal.judged} of {counted(journal.total, 'pair')} judged so far ({journal.journal_path}); "
             f"{result.qrels_path.name} is written when judging "
             + ("finishes" if journal.complete else "finishes with every pair judged")
         )
-        print(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.clock.pace())} (this journal)")
+        say(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.clock.pace())} (this journal)")
     provenance = result.qrels.provenance if result.qrels is not None else {}
     recorded = Pace.from_provenance(provenance.get("pace"))
     if recorded is not None:
-        print(f"pace: {provenance.get('annotator', 'annotator')}: {pace_line(recorded)} ({result.qrels_path.name})")
+        say(f"pace: {provenance.get('annotator', 'annotator')}: {pace_line(recorded)} ({result.qrels_path.name})")

@@ -14,6 +14,8 @@ import reprlib
 from collections.abc import Callable
 from pathlib import Path
 
+from rankeval_tui.core.terminal_text import printable
+
 QUOTE_LIMIT = 60
 """Characters of an ID or value an error message shows; a longer one is cut and its length given.
 Without a limit, a run holding one 100 MB document ID printed a 100 MB ``error:`` line."""
@@ -36,12 +38,9 @@ class ContractError(ValueError):
     def one_line(self) -> str:
         """``file: where: rule`` with the parts that are known, on one line."""
         parts = [p for p in (self.file, self.where, self.rule) if p]
-        text = ": ".join(parts)
-        if text.isprintable():
-            return text
-        # Escape every non-printable character, not only \n and \r: U+2028, \x85, \x0b ... also
-        # break lines in terminals and in str.splitlines(), and an ID from a hostile file may hold them.
-        return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text)
+        # Not only \n and \r: U+2028, \x85, \x0b ... also break lines in terminals and in
+        # str.splitlines(), and ESC starts a control sequence; a hostile file's text may hold them.
+        return printable(": ".join(parts))
 
     def located(self, *, file: str | Path | None = None, where: str | None = None) -> ContractError:
         """The same rule with a file or place filled in where it was not known yet."""

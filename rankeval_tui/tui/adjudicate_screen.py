@@ -28,6 +28,7 @@ from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.adjudicate_keys import ADJUDICATE_BINDINGS
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
+from rankeval_tui.tui.safe_text import edited, plain, printable, safe_cell
 from rankeval_tui.tui.widgets.adjudicate_text import (
     COLUMNS,
     REASON_WIDTH,
@@ -65,6 +66,7 @@ class AdjudicateScreen(Screen[str | None]):
         self.session = session
         self._write_worker: Worker[None] | None = None
         self._written_message: str | None = None
+        self.prefilled_reason = ""  # the recorded reason put in the reason field (safe_text.edited)
 
     # ------------------------------------------------------------ layout
 
@@ -88,7 +90,7 @@ class AdjudicateScreen(Screen[str | None]):
         for key, label in COLUMNS:  # the reason column is sized for reasons typed later, not its header
             table.add_column(label, key=key, width=REASON_WIDTH if key == "reason" else None)
         for i, item in enumerate(self.session.items):
-            table.add_row(*row_cells(self.session, i, item), key=row_key(item))
+            table.add_row(*map(safe_cell, row_cells(self.session, i, item)), key=row_key(item))  # IDs: never markup
         for warning in self.session.warnings:
             self.notify(warning, severity="warning", timeout=10)
         self.decided = self.session.decided
@@ -143,7 +145,8 @@ class AdjudicateScreen(Screen[str | None]):
         self.pending_final = final
         reason = self.query_one("#adjudicate-reason", Input)
         decision = self.session.decision_of(item)
-        reason.value = decision.reason if decision is not None else ""
+        self.prefilled_reason = decision.reason if decision is not None else ""
+        reason.value = printable(self.prefilled_reason)  # from the journal: shown safe, kept unless edited
         reason.focus()
 
     def action_cancel(self) -> None:
@@ -158,7 +161,8 @@ class AdjudicateScreen(Screen[str | None]):
         item = self.session.current
         assert item is not None
         try:
-            self.session.decide(self.pending_final, event.value)  # journaled before anything is shown
+            # journaled before anything is shown
+            self.session.decide(self.pending_final, edited(event.value, self.prefilled_reason))
         except ContractError as error:
             self.notify(error.one_line(), severity="error")
             return
@@ -170,7 +174,7 @@ class AdjudicateScreen(Screen[str | None]):
         index = self.session.positions[(item.query, item.document)]
         cells = row_cells(self.session, index, item)
         table.update_cell(key, "final", cells[5])
-        table.update_cell(key, "reason", cells[6])
+        table.update_cell(key, "reason", safe_cell(cells[6]))
         self.decided = self.session.decided
         self.action_cancel()
         table.move_cursor(row=self.session.index)
@@ -203,7 +207,7 @@ class AdjudicateScreen(Screen[str | None]):
         self.write_output(self.session.snapshot())
 
     def set_status(self, text: str) -> None:
-        self.query_one("#adjudicate-status", Static).update(text)
+        self.query_one("#adjudicate-status", Static).update(plain(text))  # names pairs: never markup
 
     def write_output(self, snapshot: AdjudicationSnapshot) -> Worker[None]:
         """Write ``snapshot`` in a worker (atomic; a large protocol's TOML takes a while)."""

@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Literal
 
 from textual.app import App
+from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session_cutoffs import NamedMetric
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.hangups import app_ended, guard_lock
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score.score_screen import LoadRequest, ScoreScreen
@@ -102,6 +105,28 @@ class RankevalApp(App[int | str | None]):
             from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
 
             self.push_screen(AdjudicateScreen(self.adjudication_session), callback=self.exit)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Every toast of every screen: shown as it is, never as markup, its control characters made
+        visible (``safe_text``). Toasts carry error lines and warnings with IDs, run and file names
+        from the protocol: ``r`` after a run named ``[/]x`` crashed the error toast."""
+        del markup  # no toast of this app is markup
+        super().notify(
+            printable(message, multiline=True), title=printable(title), severity=severity, timeout=timeout, markup=False
+        )
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """Every screen's title line, control characters made visible: titles name the protocol
+        and the annotator, both from files the protocol's sender wrote."""
+        return super().format_title(printable(title), printable(sub_title))
 
     def on_open_judging(self, message: OpenJudging) -> None:
         self.open_judging()

@@ -45,9 +45,18 @@ def test_only_the_rows_asked_for_are_wrapped() -> None:
 
 def test_prepare_makes_control_characters_visible_and_expands_tabs() -> None:
     document = prepare("a\tb\x1b[31m red\x07\r\nnext", "Ti\x1btle", Matcher.for_query("red"))
-    assert document.lines == ["Ti␛tle", "", "a   b␛[31m red␇", "next"]
+    # printable's form (the one every screen and the CLI use): the escape repr shows
+    assert document.lines == ["Ti\\x1btle", "", "a   b\\x1b[31m red\\x07", "next"]
     assert document.head == 2
-    assert [(m.line, m.start, m.end) for m in document.query_matches] == [(2, 11, 14)]
+    assert [(m.line, m.start, m.end) for m in document.query_matches] == [(2, 14, 17)]
+
+
+def test_prepare_shows_bidi_controls_separators_and_lone_surrogates() -> None:
+    """Beyond C0/C1: a bidi override reorders what the annotator reads ("Trojan Source"), a line
+    separator breaks a line the layout does not know of, and a lone surrogate cannot be written
+    to the terminal at all (issue 30 B)."""
+    document = prepare("paid\u202e01$ \u2028x\ud800", "T\u2066i", Matcher.for_query("paid"))
+    assert document.lines == ["T\\u2066i", "", "paid\\u202e01$ \\u2028x\\ud800"]
 
 
 def test_match_cursor_steps_by_line_and_wraps() -> None:

@@ -17,6 +17,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
 from rankeval_tui.tui.score.cells import delta_bar, value_cell
+from rankeval_tui.tui.score.row_table import RowTable
 from rankeval_tui.tui.score.score_table import ScoreTable, cell_width, sync_table
 
 COLUMNS = (("q", "query"), ("v", "value"), ("w", "wide label for a narrow column"), ("x", "x"))
@@ -40,7 +41,9 @@ def rows(n: int, scale: int = 1) -> list[tuple[str, list[Any]]]:
 
 class Pair(App[None]):
     def compose(self) -> ComposeResult:
-        yield DataTable(id="stock")
+        # Textual's add_row path through RowTable: it shows a markup str as it is, as ScoreTable
+        # does (issue 30 G: an ID like q3[/] crashed the stock table), so both must agree.
+        yield RowTable(id="stock")
         yield ScoreTable(id="fast")
 
 
@@ -161,3 +164,20 @@ def test_cell_width_leaves_markup_and_other_types_to_textual() -> None:
     assert cell_width(Text("a\nlonger")) == 6
     assert cell_width("plain") == 5 and cell_width(None) == 0
     assert cell_width("[b]x[/b]") is None and cell_width(3) is None and cell_width("a\nb") is None
+
+
+async def test_reorder_in_place_with_markup_ids() -> None:
+    """A new sort of the same rows (sync_table's in-place path) with query IDs that markup could
+    change: their first cell is a Text (safe_cell), which is not hashable, so the reorder cannot
+    look rows up by that cell (TypeError: the merged comparison view crashed on the hostile walk)."""
+    ids = ["q3[/]", "[reverse]q2[/reverse]", "q:thumbs_up:4", "q5"]
+    app = Pair()
+    async with app.run_test(size=(200, 40)) as pilot:
+        fast = app.query_one("#fast", ScoreTable)
+        sync_table(fast, COLUMNS[:2], [(q, [q, i]) for i, q in enumerate(ids)])
+        backwards = [(q, [q, i]) for i, q in reversed(list(enumerate(ids)))]
+        sync_table(fast, COLUMNS[:2], backwards)
+        await pilot.pause()
+        assert [row.key.value for row in fast.ordered_rows] == ids[::-1]
+        shown = [fast.get_row_at(i)[0] for i in range(len(ids))]
+        assert [cell.plain if isinstance(cell, Text) else cell for cell in shown] == ids[::-1]

@@ -20,6 +20,7 @@ from rankeval_tui.core.evaluation.histogram import Interval, comparison_charts
 from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
 if TYPE_CHECKING:  # statistics are computed (and stats imported) only when asked for
@@ -377,4 +378,5 @@ def render_text(
     for comparison in pairs:
         lines += comparison_block(comparison, markdown, statistics, fractions)
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    # The protocol's name and the run names come from files a protocol's sender wrote.
+    return printable("\n".join(lines).rstrip() + "\n", multiline=True)

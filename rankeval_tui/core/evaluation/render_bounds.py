@@ -14,6 +14,7 @@ from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted
 
 NO_VALUE = "no relevant in pool"
@@ -67,7 +68,8 @@ def render_bounds_text(
     lines = [("## " if markdown else "") + head, "", *kind_lines(protocol, markdown)]
     for report in reports:
         lines += [*bounds_block(report, markdown, fractions), ""]
-    return "\n".join(lines).rstrip() + "\n"
+    # The protocol's name, query IDs and run names come from files a protocol's sender wrote.
+    return printable("\n".join(lines).rstrip() + "\n", multiline=True)
 
 
 def bound_json(bound: Bound) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from rankeval_tui.tui.safe_text import edited, printable
+
 
 class NoteScreen(ModalScreen[str | None]):
     """A note for one pair. Keys typed here go to the Input only: no judging shortcut fires."""
@@ -36,10 +38,12 @@ class NoteScreen(ModalScreen[str | None]):
                     "\nEnter saves, empty removes, Esc cancels",
                 )
             )
-            yield Input(self.text, placeholder="why this label, what is disputed", id="note-input")
+            # The note comes from the qrels or journal: shown through printable (an Input draws
+            # its value as it is), saved unchanged unless edited.
+            yield Input(printable(self.text), placeholder="why this label, what is disputed", id="note-input")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+        self.dismiss(edited(event.value, self.text))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

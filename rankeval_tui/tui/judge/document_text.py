@@ -15,16 +15,10 @@ from rich.cells import cell_len, get_character_cell_size
 
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.annotation.term_match import Match, Matcher, best_passage
+from rankeval_tui.core.terminal_text import printable
 
 PASSAGE_LINES = 10
 """The stretch of source lines a best passage is scored over (a screenful at 80x24)."""
-VISIBLE_CONTROLS = {
-    **{code: 0x2400 + code for code in range(0x20) if code not in (0x09, 0x0A)},
-    0x7F: 0x2421,
-    **{code: 0xFFFD for code in range(0x80, 0xA0)},
-}
-"""Control characters drawn as their visible symbols (``␛`` for ESC), never sent to the terminal."""
-
 Row = tuple[int, int, int]
 """One screen row: (display line, start, end) characters of that line."""
 Spans = dict[int, list[tuple[int, int, str]]]
@@ -45,10 +39,11 @@ class PreparedDocument:
 
 
 def prepare(text: str, title: str | None, matcher: Matcher) -> PreparedDocument:
-    """Split ``text`` (tabs expanded, control characters made visible) under its ``title`` and
-    find ``matcher``'s terms in both."""
-    body = text.replace("\r\n", "\n").expandtabs(4).translate(VISIBLE_CONTROLS).split("\n")
-    heading = title.translate(VISIBLE_CONTROLS).split("\n") + [""] if title else []
+    """Split ``text`` (tabs expanded, control characters made visible by ``printable``, the one
+    terminal-safe form every screen uses: ``\\x1b``, bidi controls and lone surrogates too) under
+    its ``title`` and find ``matcher``'s terms in both."""
+    body = printable(text.replace("\r\n", "\n").expandtabs(4), multiline=True).split("\n")
+    heading = printable(title, multiline=True).split("\n") + [""] if title else []
     head = len(heading)
     title_matches = matcher.find(heading[:-1]) if heading else []
     query_matches = [Match(m.line + head, m.start, m.end, m.term) for m in matcher.find(body)]

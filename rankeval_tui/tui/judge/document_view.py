@@ -22,6 +22,7 @@ from textual.widget import Widget
 
 from rankeval_tui.core.annotation.term_match import passage_weight
 from rankeval_tui.tui.judge.document_text import MatchCursor, PreparedDocument, Row, Rows, Spans, painted
+from rankeval_tui.tui.safe_text import plain
 
 CONTEXT = 2
 """Rows shown above a passage jumped to, so the sentence leading into it is in view."""
@@ -195,7 +196,7 @@ class DocumentView(Widget, can_focus=True):
         self._rows = None
         opened = f" · opened at line {self.opened_on + 1:,}, Home: the start" if self.opened_on is not None else ""
         self.border_title = self.position() + opened
-        self.border_subtitle = self.matches.caption()
+        self.border_subtitle = plain(self.matches.caption())  # quotes what find was given: never markup
         self.refresh()
 
     def render_line(self, y: int) -> Strip:

@@ -16,6 +16,7 @@ from textual.widgets import ProgressBar, Static
 
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.evaluation.protocol import Query
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import floored_percent
 
 LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
@@ -36,7 +37,7 @@ class JudgeHead(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="judge-query")
         yield Static(id="judge-need")
-        yield Static(Text.assemble(("Relevance: ", "bold"), self.relevance), id="judge-criterion")
+        yield Static(Text.assemble(("Relevance: ", "bold"), printable(self.relevance)), id="judge-criterion")
         with Horizontal(id="judge-progress"):
             yield Static(id="judge-query-count")
             yield ProgressBar(show_eta=False, show_percentage=False, id="judge-query-bar")
@@ -57,16 +58,16 @@ class JudgeHead(Vertical):
                 ("Query ", "bold"),
                 (query, "bold"),
                 ("  split ", "dim"),
-                meta.split,
+                printable(meta.split),
                 ("  ", ""),
                 (f"{position} of {count}", "dim"),
                 "\n",
-                meta.shown_text,
+                printable(meta.shown_text),
             )
         )
         need = self.query_one("#judge-need", Static)
         need.display = bool(meta.need)
-        need.update(Text.assemble(("Need ", "bold"), ("(e) ", "dim"), meta.need or ""))
+        need.update(Text.assemble(("Need ", "bold"), ("(e) ", "dim"), printable(meta.need or "")))
 
     def show_progress(self, query_done: int, query_size: int, judged: int) -> None:
         self.query_one("#judge-query-count", Static).update(progress_text("query", query_done, query_size))
@@ -100,7 +101,7 @@ class PairRow(Horizontal):
         pair.update(line)
         self.query_one("#judge-position", Static).update(position)
         note_line.display = note is not None
-        note_line.update(Text.assemble(("note: ", "bold cyan"), note or "", ("   (n: edit)", "dim")))
+        note_line.update(Text.assemble(("note: ", "bold cyan"), printable(note or ""), ("   (n: edit)", "dim")))
 
 
 class StatusRow(Horizontal):

@@ -50,6 +50,7 @@ from rankeval_tui.tui.judge.messages import (
     write_refused,
 )
 from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
+from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
@@ -122,7 +123,7 @@ class JudgeScreen(Screen[None]):
         self.call_after_refresh(self.documents.prepare_neighbours)  # after this frame, while the annotator reads
 
     def set_status(self, text: str) -> None:
-        self.query_one("#judge-status", Static).update(text)
+        self.query_one("#judge-status", Static).update(plain(text))  # names pairs: never markup
 
     # ------------------------------------------------------------ recording
 

@@ -26,6 +26,7 @@ from rankeval_tui.core.session_statistics import (
     prepare_statistics_process,
     statistics_in_process,
 )
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score.cells import STYLE_LOSS, signed_and_decimal, signed_decimal
 from rankeval_tui.tui.score.hanging_text import HangingStatic
@@ -159,8 +160,8 @@ class CompareSummary(HangingStatic):
             worse = comparison.regressions(metric)
             text.append(f"{mean_label(metric, k):<9}", style="bold reverse" if metric == chosen else "bold")
             text.append(
-                f" {base.run} {mean(base.mean(metric))} → "
-                f"{cand.run} {mean(cand.mean(metric))}  Δ {change(comparison.mean_delta(metric))}"
+                f" {printable(base.run)} {mean(base.mean(metric))} → "
+                f"{printable(cand.run)} {mean(cand.mean(metric))}  Δ {change(comparison.mean_delta(metric))}"
                 f"  win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}\n"
             )
             if base.run != cand.run and (len(comparison.metrics) <= DETAILED_METRICS or metric == chosen):

@@ -15,6 +15,7 @@ from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metr
 from rankeval_tui.core.evaluation.histogram import DeltaHistogram, delta_histogram
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
@@ -144,9 +145,9 @@ class CompareView(ScoreView):
         showing = f"regressions, any metric ({len(rows)})" if regressions_only else "all queries"
         self.title.update(
             Text.assemble(
-                (comparison.candidate.run, "bold"),
+                (printable(comparison.candidate.run), "bold"),
                 (" vs ", "dim"),
-                (comparison.baseline.run, "bold"),
+                (printable(comparison.baseline.run), "bold"),
                 (" (same run)" if comparison.baseline.run == comparison.candidate.run else "", STYLE_MISSING),
                 ("  m ", "dim"),
                 (METRIC_LABELS[metric] if cutoff is None else shown.name, "bold"),
@@ -169,7 +170,7 @@ class CompareView(ScoreView):
         if not rows and chosen is not None:
             self.note(Text(f"no query with {chosen.range_text()} under this filter (f, [ ])", style=STYLE_MISSING))
         elif not rows:
-            empty = f"no regressions: {comparison.candidate.run} is worse than {comparison.baseline.run} on no query"
+            empty = f"no regressions: {printable(comparison.candidate.run)} is worse than {printable(comparison.baseline.run)} on no query"
             self.note(Text(f"{empty} (f: all queries)", style=STYLE_MISSING))
         else:
             self.note(None)

@@ -14,6 +14,7 @@ from rich.text import Text
 from rankeval_tui.core.evaluation.explain import Explanation, RankChange, explain
 from rankeval_tui.core.evaluation.metrics import MetricId, label
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score.cells import STYLE_LOSS, STYLE_NO_RELEVANT, STYLE_WIN
 
@@ -76,7 +77,7 @@ def explanation_text(session: ScoringSession, query_id: str, name: str, metric: 
         text.append(f"; below k at {', '.join(map(str, why.below))}", style="dim")
     text.append("; never returned: ", style="dim")
     never = why.never if len(why.never) <= NAMED else (f"{len(why.never)} ({why.never[0]}, …)",)
-    text.append(", ".join(never) if never else "none", style=STYLE_LOSS if never else "")
+    text.append(printable(", ".join(never)) if never else "none", style=STYLE_LOSS if never else "")
     return text
 
 

@@ -14,6 +14,7 @@ from rankeval_tui.core.evaluation.metrics import label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import row_status
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score.cells import STYLE_MISSING, STYLE_NO_RELEVANT, STYLE_WIN
 from rankeval_tui.tui.score.explain_text import movement_cell
@@ -45,16 +46,16 @@ def query_head(session: ScoringSession, query_id: str) -> Text:
         ("query ", "dim"),
         (query_id, "bold"),
         ("  split ", "dim"),
-        meta.split,
+        printable(meta.split),
         ("  k ", "dim"),
         str(protocol.k),
         ("  sha256 ", "dim"),
         protocol.protocol_sha256[:12],
         "\n",
-        (meta.shown_text, "bold"),
+        (printable(meta.shown_text), "bold"),
     )
     if meta.need:
-        text.append(f"\nneed: {meta.need}", style="italic")
+        text.append(f"\nneed: {printable(meta.need)}", style="italic")
     text.append("\nrelevant: ", style="dim")
     if relevant:
         text.append(", ".join(relevant), style=STYLE_WIN)
@@ -75,7 +76,7 @@ def run_title(session: ScoringSession, query_id: str, name: str) -> Text:
     )
     first = "-" if row.first_relevant_rank is None else str(row.first_relevant_rank)
     text = Text.assemble(
-        (name, "bold"),
+        (printable(name), "bold"),
         "  first relevant rank ",
         (first, "bold"),
         "\n" + "  ".join(values),

@@ -25,6 +25,8 @@ from textual.widgets import DataTable, Static
 from rankeval_tui.core.evaluation.metrics import MetricId
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import ShownMetric
+from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.tui.safe_text import safe_cell
 from rankeval_tui.tui.score.cells import STYLE_WIN
 from rankeval_tui.tui.score.explain_text import explanation_text
 from rankeval_tui.tui.score.query_panels import (
@@ -203,7 +205,7 @@ class QueryScreen(Screen[None]):
             table.add_column(column, key=key)
         rows = ranking_rows(self.session, self.query_id, name, other, candidate_side=name == self.runs[-1])
         for key, row in rows:
-            table.add_row(*row, key=key)
+            table.add_row(*map(safe_cell, row), key=key)  # document IDs: never markup
         return panel_width([row for _, row in rows], header)
 
     @on(DataTable.RowHighlighted)
@@ -226,6 +228,6 @@ class QueryScreen(Screen[None]):
                 ("  label ", "dim"),
                 ("unjudged" if label is None else str(label), STYLE_WIN if label else "dim"),
                 "  ",
-                protocol.documents.get(doc, "(no text for this document in the protocol)"),
+                printable(protocol.documents.get(doc, "(no text for this document in the protocol)"), multiline=True),
             )
         )

@@ -17,6 +17,7 @@ from rankeval_tui.core.evaluation.evaluate import QueryRow, Report
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import ShownMetric
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
@@ -166,8 +167,8 @@ class RunView(ScoreView):
         self.title.update(
             Text.assemble(
                 ("run ", "dim"),
-                (report.run, "bold"),
-                (f"  {shown_path(report.source, protocol_dir)}" if report.source else "", "dim"),
+                (printable(report.run), "bold"),
+                (printable(f"  {shown_path(report.source, protocol_dir)}") if report.source else "", "dim"),
                 ("   showing: ", "dim"),
                 (showing if row_filter == "all" else f"{showing} ({len(rows)} of {len(report.rows)})", "bold"),
                 ("   (enter: query detail)", "dim"),
@@ -182,6 +183,8 @@ class RunView(ScoreView):
                 for row, values in rows
             ],
         )
-        self.note(None if rows else Text(f"no {showing} in run {report.run} (f: next filter)", style=STYLE_MISSING))
+        self.note(
+            None if rows else Text(f"no {showing} in run {printable(report.run)} (f: next filter)", style=STYLE_MISSING)
+        )
         means = list(zip(shown, at_cutoffs)) if session.by_cutoff else ()
         summary.update(run_summary(report, session.adjudicated_queries(), means))

@@ -6,6 +6,7 @@ from rich.text import Text
 
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.session import ScoringSession
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.score.cells import STYLE_LOSS, STYLE_MISSING, STYLE_WIN
 
 
@@ -17,16 +18,16 @@ def header_text(session: ScoringSession) -> Text:
     protocol = session.protocol
     changed = protocol.k != session.base.k or protocol.split != session.base.split
     return Text.assemble(
-        (protocol.name, "bold"),
+        (printable(protocol.name), "bold"),
         ("  ", "dim"),
         (protocol.protocol_sha256[:12], "bold"),
         ("  split ", "dim"),
-        (protocol.split, "bold"),
+        (printable(protocol.split), "bold"),
         ("  k ", "dim"),
         (str(protocol.k), "bold"),
         ("  queries ", "dim"),
         (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
-        (f"  (files say k {session.base.k}, split {session.base.split})" if changed else "", "yellow"),
+        (f"  (files say k {session.base.k}, split {printable(session.base.split)})" if changed else "", "yellow"),
         *pooled_words(protocol),
     )
 
@@ -36,7 +37,7 @@ def pooled_words(protocol: Protocol) -> tuple[tuple[str, str], ...]:
     header stays as it was); folded by the screen's width like the rest of the line."""
     if protocol.kind != "pooled":
         return ()
-    return (("  pooled: ", "dim"), (protocol.definition.pool_rule or "pool rule not recorded", "bold"))
+    return (("  pooled: ", "dim"), (printable(protocol.definition.pool_rule or "pool rule not recorded"), "bold"))
 
 
 RUNS_INDENT = len("runs: ")
@@ -54,13 +55,13 @@ def runs_text(session: ScoringSession, baseline: str | None, candidate: str | No
     for scored in session.accepted:
         roles = [r for r, n in ((base_role, baseline), ("candidate", candidate)) if n == scored.name]
         text.append("✓ ", style=STYLE_WIN)
-        text.append(scored.name, style="bold" if roles else "")
+        text.append(printable(scored.name), style="bold" if roles else "")
         text.append(f" [{', '.join(roles)}]  " if roles else "  ", style="cyan")
     for scored in session.rejected:
         text.append("\n✗ REJECTED ", style=STYLE_LOSS)
-        text.append(scored.name, style="bold")
-        text.append(f": {scored.error}")
+        text.append(printable(scored.name), style="bold")
+        text.append(printable(f": {scored.error}"))
     for scored in session.scored:
         for warning in scored.warnings:
-            text.append(f"\n⚠ {scored.name}: {warning}", style="yellow")
+            text.append(printable(f"\n⚠ {scored.name}: {warning}", multiline=True), style="yellow")
     return text

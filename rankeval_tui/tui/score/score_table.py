@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from rankeval_tui.core.evaluation.evaluate import distinct_objects
+from rankeval_tui.tui.safe_text import safe_cell
 from rankeval_tui.tui.score.row_table import RowTable
 
 
@@ -80,7 +81,7 @@ class ScoreTable(RowTable):
             if len(cells) > len(columns):
                 raise ValueError("More values provided than there are columns.")
             self._row_locations[row_key] = index
-            self._data[row_key] = {column: cell for column, cell in zip_longest(columns, cells)}
+            self._data[row_key] = {column: safe_cell(cell) for column, cell in zip_longest(columns, cells)}
             self.rows[row_key] = Row(row_key, 1, None, False)
             self._new_rows.add(row_key)
         if not rows:
@@ -96,7 +97,7 @@ class ScoreTable(RowTable):
         """``update_cell(row, column, value, update_width=True)`` for each existing cell of
         ``changes``, with one refresh: a k change updates thousands of cells."""
         for row_key, column_key, value in changes:
-            self._data[row_key][column_key] = value
+            self._data[row_key][column_key] = safe_cell(value)
             self._updated_cells.add(CellKey(row_key, column_key))
         if changes:
             self._update_count += len(changes)
@@ -183,7 +184,11 @@ def sync_table(
         table.set_cells(changed_cells(table, rows))
         if current != wanted:
             index = {key: i for i, key in enumerate(wanted)}
-            table.sort(key=lambda row: index[row[0]])
+            # Textual's sort sees a row's cells, not its key: each row is found by its first cell
+            # object, since that cell is the key itself only while safe_cell keeps it a str (an ID
+            # that markup could change, ``q3[/]``, is shown as a Text, which is not hashable).
+            position = {id(next(iter(cells.values()))): index[str(key.value)] for key, cells in table._data.items()}
+            table.sort(key=lambda row: position[id(row[0])])
         return
     table.clear()
     table.add_keyed_rows(rows)
@@ -205,6 +210,8 @@ def changed_cells(table: ScoreTable, rows: Sequence[tuple[str, Sequence[Any]]]) 
         # comparison is by identity first (the keys are the columns' own objects).
         old_cells = row.values() if list(row) == column_objects else [row.get(c) for c in column_objects]
         for column, old, value in zip(column_objects, old_cells, cells):
-            if old is not value and old != value:
-                changed.append((row_key, column, value))
+            if old is not value:
+                value = safe_cell(value)  # the shown cell is the safe one (str IDs become Text)
+                if old != value:
+                    changed.append((row_key, column, value))
     return changed

@@ -17,6 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
+from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.score.score_table import ScoreTable
 
 TABLE_ROWS = 10
@@ -93,6 +94,6 @@ class ScoreView(Vertical):
     def note(self, message: str | Text | None) -> None:
         """One line above the table (why it is empty), hidden when there is nothing to say."""
         widget = self.query_one(f"#score-{self.name_in_ids}-note", Static)
-        widget.update(message or "")
+        widget.update(plain(message) if isinstance(message, str) else message or "")
         widget.display = bool(message)
         self.fit()

@@ -13,6 +13,7 @@ from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.annotation.adjudication_journal import Decision
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
 COLUMNS = (
@@ -46,7 +47,7 @@ def row_cells(session: AdjudicationSession, index: int, item: Disagreement) -> l
         str(item.labels[0]),
         str(item.labels[1]),
         "-" if decision is None else str(decision.final),
-        "" if decision is None else short(decision.reason, REASON_WIDTH),
+        "" if decision is None else short(printable(decision.reason), REASON_WIDTH),
     ]
 
 
@@ -63,7 +64,7 @@ def summary_text(session: AdjudicationSession, decided: int) -> Text:
         state = f"{decided}/{len(session.items)} decided, {len(session.items) - decided} left"
     return Text.assemble(
         ("Adjudication ", "bold"),
-        f"A = {a}, B = {b}; adjudicator {session.adjudicator}; ",
+        printable(f"A = {a}, B = {b}; adjudicator {session.adjudicator}; "),
         f"kappa {kappa}, {counted(overall.pairs, 'pair')}; ",
         (state, "bold"),
     )
@@ -76,16 +77,18 @@ def pair_text(definition: ProtocolDefinition, item: Disagreement) -> Text:
         ("query ", "dim"),
         (item.query, "bold"),
         "  ",
-        query.shown_text,
+        printable(query.shown_text),
         "\n",
-        *((("need ", "dim"), query.need, "\n") if query.need else ()),
+        *((("need ", "dim"), printable(query.need), "\n") if query.need else ()),
         ("relevance ", "dim"),
-        definition.relevance,
+        printable(definition.relevance),
         "\n",
         ("document ", "dim"),
         (item.document, "bold"),
         "  ",
-        definition.documents.get(item.document, "(no text for this document in the protocol)"),
+        printable(
+            definition.documents.get(item.document, "(no text for this document in the protocol)"), multiline=True
+        ),
     )
 
 
@@ -94,10 +97,10 @@ def labels_text(annotators: tuple[str, str], item: Disagreement) -> Text:
     parts: list = []
     for name, label, note in zip(annotators, item.labels, item.notes):
         parts += [
-            (f"{name}: ", "bold"),
+            (f"{printable(name)}: ", "bold"),
             (f"{label} {'relevant' if label else 'not relevant'}", "green" if label else ""),
             ("  note: ", "dim"),
-            note if note else ("(no note)", "dim"),
+            printable(note) if note else ("(no note)", "dim"),
             "\n",
         ]
     return Text.assemble(*parts)
@@ -108,7 +111,9 @@ def decision_text(decision: Decision | None, pending_final: int | None) -> Text:
     recorded = (
         Text("undecided", style="yellow")
         if decision is None
-        else Text.assemble(("decided ", "dim"), (str(decision.final), "bold"), ("  reason: ", "dim"), decision.reason)
+        else Text.assemble(
+            ("decided ", "dim"), (str(decision.final), "bold"), ("  reason: ", "dim"), printable(decision.reason)
+        )
     )
     if pending_final is not None:
         recorded.append(

@@ -1,0 +1,21 @@
+"""``say``: ``print`` for every text line a command shows a person, through ``printable``.
+
+Run names, file names, protocol names, annotator names and notes in those lines come from a
+protocol directory, which is untrusted input: ``say`` makes their control characters visible
+(``core.terminal_text``) instead of sending them to the terminal or a CI log. Machine output
+(``--format json``, TOML and TREC on stdout) is data and is written as it is, with ``print`` or
+``sys.stdout.write``; a test (tests/security) runs every text output on a hostile protocol.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from rankeval_tui.core.terminal_text import printable
+
+
+def say(*values: object, file: TextIO | None = None, end: str = "\n") -> None:
+    """``print(*values, file=file, end=end)``, every line of it terminal-safe."""
+    text = " ".join(map(str, values))
+    print(printable(text, multiline=True), file=sys.stdout if file is None else file, end=end)
