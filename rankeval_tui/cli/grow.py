@@ -8,6 +8,8 @@ input is valid.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
@@ -15,6 +17,7 @@ from rankeval_tui.cli.common import positive_int
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.growth import apply_growth, carry_over, growing, plan_growth
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
 from rankeval_tui.core.files.additions import read_documents, read_queries, source_file
 from rankeval_tui.core.files.holes import judge_command
@@ -87,10 +90,7 @@ def run_gap_growth(args: argparse.Namespace) -> int:
     if args.corpus is not None:
         sources["corpus"] = [str(source_file(args.corpus))]
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
-    with growing(args.protocol, qrels_path) as recovered:
-        for notice in recovered:
-            say(f"note: {notice}")
-        definition = load_definition(args.protocol)  # read under the lock: a concurrent grow is not lost
+    with read_under_lock(args.protocol, qrels_path) as definition:
         split = args.split if args.split is not None else definition.split
         queries = read_queries(args.queries, split) if args.queries is not None else None
         if args.queries is not None:
@@ -98,13 +98,8 @@ def run_gap_growth(args: argparse.Namespace) -> int:
         k = args.k if args.k is not None else definition.k
         growth, added = plan_gap(definition, runs, k, texts, sources, queries)
         if not added and not growth.documents and not growth.queries:
-            finished = carry_over(args.protocol, definition, qrels_path)
-            say(f"nothing new: every top-{k} pair of the run is in the pools of {args.protocol}; nothing written")
-            if finished:
-                say(
-                    f"finished an interrupted grow: moved {_listed(finished)} to the grown protocol.toml, every label kept"
-                )
-            return 0
+            what = f"every top-{k} pair of the run is in the pools of {args.protocol}; nothing written"
+            return nothing_new(args.protocol, definition, qrels_path, what)
         migrated = apply_gap(args.protocol, growth, added, qrels_path=qrels_path)
     gap_queries = sum(
         1 for q in definition.queries if len(growth.after.documents_of(q)) > len(definition.documents_of(q))
@@ -137,21 +132,13 @@ def run_grow(args: argparse.Namespace) -> int:
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     for notice in notices:
         say(f"notice: {notice}")
-    with growing(args.protocol, qrels_path) as recovered:
-        for notice in recovered:
-            say(f"note: {notice}")
-        definition = load_definition(args.protocol)  # read under the lock: a concurrent grow is not lost
+    with read_under_lock(args.protocol, qrels_path) as definition:
         split = args.split if args.split is not None else definition.split
         queries = read_queries(args.queries, split) if args.queries is not None else None
         growth = plan_growth(definition, corpus=corpus, queries=queries, runs=runs, sources=sources, titles=titles)
         if growth.empty:
-            finished = carry_over(args.protocol, definition, qrels_path)
-            say(f"nothing new: every document and query given is already in {args.protocol}; nothing added")
-            if finished:
-                say(
-                    f"finished an interrupted grow: moved {_listed(finished)} to the grown protocol.toml, every label kept"
-                )
-            return 0
+            what = f"every document and query given is already in {args.protocol}; nothing added"
+            return nothing_new(args.protocol, definition, qrels_path, what)
         migrated = apply_growth(args.protocol, growth, qrels_path=qrels_path)
     say(
         f"grew {args.protocol}: +{len(growth.documents)} documents, +{len(growth.queries)} queries "
@@ -160,6 +147,26 @@ def run_grow(args: argparse.Namespace) -> int:
         + (f"; carried over {_listed(migrated)}" if migrated else "")
     )
     say(f"next: {judge_command(args.protocol, qrels_path)}")
+    return 0
+
+
+@contextmanager
+def read_under_lock(protocol: Path, qrels_path: Path) -> Iterator[ProtocolDefinition]:
+    """protocol.toml read under grow's locks (``growing``: a concurrent grow's addition is not
+    lost to a read made before it), after saying which stale locks were recovered."""
+    with growing(protocol, qrels_path) as recovered:
+        for notice in recovered:
+            say(f"note: {notice}")
+        yield load_definition(protocol)
+
+
+def nothing_new(protocol: Path, definition: ProtocolDefinition, qrels_path: Path, what: str) -> int:
+    """Nothing to add; the journals an interrupted grow left behind are still moved, so running
+    the same grow again is what repairs it."""
+    finished = carry_over(protocol, definition, qrels_path)
+    say(f"nothing new: {what}")
+    if finished:
+        say(f"finished an interrupted grow: moved {_listed(finished)} to the grown protocol.toml, every label kept")
     return 0
 
 
