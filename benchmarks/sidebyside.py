@@ -52,9 +52,12 @@ class Sample:
     stdout: bytes
 
 
-def run_process(argv: Sequence[str], env: dict[str, str], cwd: Path = ROOT) -> Sample:
+def run_process(argv: Sequence[str], env: dict[str, str], cwd: Path = ROOT, stdout_limit: int = -1) -> Sample:
     """One process from start to exit (its output into temporary files, so no pipe can stall it);
-    a failure stops the benchmark with its stderr."""
+    a failure stops the benchmark with its stderr. Only the first ``stdout_limit`` bytes of its
+    output are kept (all by default): a child starts with this process's peak RSS as its own
+    (Linux carries the high-water mark over exec), so a benchmark that held the 60 MB reports of
+    earlier runs would raise every later process's peak."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=cwd, env=env)
@@ -65,7 +68,7 @@ def run_process(argv: Sequence[str], env: dict[str, str], cwd: Path = ROOT) -> S
         err.seek(0)
         if proc.returncode != 0:
             raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}):\n{err.read().decode()[-2000:]}")
-        return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read())
+        return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read(stdout_limit))
 
 
 def best_median(values: Sequence[float], unit: str = "s", digits: int = 3) -> str:
