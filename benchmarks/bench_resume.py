@@ -35,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.sidebyside import best_median, checkout, code_env, run_process  # noqa: E402
+from benchmarks.sidebyside import best_median, code_env, compared_trees, run_process  # noqa: E402
 
 STAGES = ("decode", "read", "resume", "write")
 
@@ -170,14 +170,9 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--before", metavar="REV", default=None, help="also run this commit's code, side by side")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="bench-resume-") as tmp:
-        if args.before is None:
-            for size in args.sizes:
-                measure(size, {"now": ROOT}, Path(tmp), args.runs)
-            return 0
-        with checkout(args.before) as before:
-            for size in args.sizes:
-                measure(size, {"now": ROOT, args.before[:10]: before}, Path(tmp), args.runs)
+    with tempfile.TemporaryDirectory(prefix="bench-resume-") as tmp, compared_trees(args.before) as trees:
+        for size in args.sizes:
+            measure(size, trees, Path(tmp), args.runs)
     return 0
 
 

@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import peers  # noqa: E402
-from benchmarks.sidebyside import Sample, best_median, checkout, code_env, run_process  # noqa: E402
+from benchmarks.sidebyside import Sample, best_median, code_env, compared_trees, run_process  # noqa: E402
 from benchmarks.synth import SynthSpec, make_data, trec_qrels, trec_run, write_protocol  # noqa: E402
 
 K = 10
@@ -293,11 +293,8 @@ def main() -> int:
             start = time.perf_counter()
             shape = made_apart(name, args.scale, tmp)
             print(f"\n== {name}: {shape.description} (made in {time.perf_counter() - start:.1f} s)")
-            if args.before is None:
-                ok &= measure(name, shape, {"now": ROOT}, args, pyc)
-            else:
-                with checkout(args.before) as before:
-                    ok &= measure(name, shape, {"now": ROOT, args.before[:10]: before}, args, pyc)
+            with compared_trees(args.before) as trees:
+                ok &= measure(name, shape, trees, args, pyc)
     print("\nevery tool agrees with ours after adjusting conventions" if ok else "\nDISAGREEMENT: see above")
     return 0 if ok else 1
 

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.sidebyside import Sample, best_median, checkout, code_env, run_process  # noqa: E402
+from benchmarks.sidebyside import Sample, best_median, code_env, compared_trees, run_process  # noqa: E402
 
 FLOOR = "import argparse, pathlib, dataclasses, fractions, json, hashlib"
 DEMO = "rankeval_tui/demo/help-docs-zh"
@@ -54,11 +54,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=20, help="rounds (each command once per round)")
     parser.add_argument("--before", metavar="REV", default=None, help="also run this commit's code, side by side")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="rankeval-pyc-") as pycache:
-        if args.before is None:
-            return measure({"now": ROOT}, Path(pycache), args.runs)
-        with checkout(args.before) as before:
-            return measure({"now": ROOT, args.before[:10]: before}, Path(pycache), args.runs)
+    with tempfile.TemporaryDirectory(prefix="rankeval-pyc-") as pycache, compared_trees(args.before) as trees:
+        return measure(trees, Path(pycache), args.runs)
 
 
 def measure(roots: dict[str, Path], pycache: Path, runs: int) -> int:

@@ -33,6 +33,17 @@ def checkout(rev: str) -> Iterator[Path]:
         yield Path(tmp) / "tree"
 
 
+@contextmanager
+def compared_trees(before: str | None) -> Iterator[dict[str, Path]]:
+    """The code trees to time side by side, by label: this checkout (``now``) and, with
+    ``--before REV``, that commit's tree beside it (``checkout``), removed afterwards."""
+    if before is None:
+        yield {"now": ROOT}
+        return
+    with checkout(before) as tree:
+        yield {"now": ROOT, before[:10]: tree}
+
+
 def code_env(code_root: Path, pycache: Path) -> dict[str, str]:
     """The environment that runs ``code_root``'s package with its bytecode cached in ``pycache``
     (as an installed package has it): ``PYTHONDONTWRITEBYTECODE`` would recompile every module
