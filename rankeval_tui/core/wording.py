@@ -50,3 +50,11 @@ def exact_and_decimal(value: Fraction | None, places: int = 4) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value} ({float(value):.{places}f})"
+
+
+def fraction_fits(value: Fraction | None, places: int = 4) -> bool:
+    """Whether ``value``'s fraction is no wider than its decimal (``5/6`` beside ``0.8333``), so
+    showing both costs a reader nothing. nDCG's and AP's fractions run to 20-odd digits
+    (``689540520441/4543559338088``): a table at 80 columns shows their decimal alone, and the
+    exact value stays a key away (the drill-down, ``x`` in the comparison, the JSON)."""
+    return value is None or value.denominator == 1 or len(str(value)) <= places + 2

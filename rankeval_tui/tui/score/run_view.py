@@ -18,12 +18,13 @@ from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import ShownMetric
 from rankeval_tui.core.terminal_text import printable
-from rankeval_tui.core.wording import exact_and_decimal
+from rankeval_tui.core.wording import exact_and_decimal, fraction_fits
 from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
     STYLE_NO_RELEVANT,
     count_cell,
+    decimal_places,
     status_cell,
     value_cell,
 )
@@ -82,7 +83,7 @@ def run_cells(
     for value in values:
         cell = memo.get(id(value))
         if cell is None:
-            cell = memo[id(value)] = value_cell(value)
+            cell = memo[id(value)] = value_cell(value, exact=fraction_fits(value))
         cells.append(cell)
     return [
         row.query,
@@ -117,7 +118,8 @@ def run_summary(
     shown = means or [(ShownMetric(metric, report.k, None), report) for metric in report.metrics]
     for index, (metric, at_cutoff) in enumerate(shown):
         text.append(("   " if index else "mean ") + f"{mean_label(metric.metric, metric.cutoff)} = ", style="bold")
-        text.append(exact_and_decimal(at_cutoff.mean(metric.metric)))
+        mean = at_cutoff.mean(metric.metric)
+        text.append(decimal_places(mean) if mean is not None and not fraction_fits(mean) else exact_and_decimal(mean))
     lists = (report.missing_queries, report.no_relevant_queries, adjudicated)
     text.append_text(
         Text.assemble(
