@@ -16,6 +16,7 @@ from rankeval_tui.cli.common import (
     add_protocol_argument,
     add_run_arguments,
     add_tie_order_arguments,
+    collector_paused,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
     metrics_from_args,
@@ -248,6 +249,11 @@ def sample_count(text: str) -> int:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    with collector_paused():
+        return score_command(args)
+
+
+def score_command(args: argparse.Namespace) -> int:
     if args.bounds:
         return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
     protocol, qrels = load_protocol_and_qrels_from_args(args)

@@ -36,6 +36,12 @@ CASES = [
     GOOD.replace(" 4 96.5 ", " 4 96.5 extra "),
     GOOD.replace(" 5 95.5 ", " 0005 95.5 "),
     GOOD.replace(" 5 95.5 ", " 1234567890123456789 95.5 "),
+    GOOD.replace(" Q0 ", "  Q0 \t "),  # runs of blanks between fields
+    # Q0 and tag columns holding whitespace that splits on str.split() but not on spaces and tabs:
+    # the line-by-line reader keeps each as one field, so the columns must not shift
+    GOOD.replace(" bm25\n", " bm\xa025\n"),
+    GOOD.replace("q:1002 Q0 ", "q:1002 Q\x0c0 "),
+    GOOD.replace(" bm25\n", " bm\u300025\n", 1),
 ]
 
 
@@ -58,3 +64,19 @@ def test_a_well_formed_run_reads_without_a_python_step_per_line() -> None:
         rankings, warnings = runs.parse_trec_run(GOOD, Path("runs/A.run"))
     assert list(rankings) == ["q:1001", "q:1002", "q:1003"] and not warnings
     assert rankings["q:1002"][0] == "msmarco_v2.1_doc_00_1002001"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("", "trec"),
+        ("\n \t\r\n", "trec"),
+        ("\n\n \nq:1\tmsmarco_v2.1_doc_00_1\t1\n", "msmarco"),
+        ("q:1\tmsmarco_v2.1_doc_00_1\t1\r\n", "msmarco"),
+        ("\nq:1\tmsmarco_v2.1_doc_00_1\t1", "msmarco"),  # the last line, without its newline
+        ("\n" + GOOD, "trec"),
+        ("q:1 Q0 d 1 1.0 t\nq:1\td\t1\n", "trec"),  # the first non-blank line decides
+    ],
+)
+def test_the_format_is_the_first_non_blank_lines(text: str, kind: str) -> None:
+    assert runs.run_text_format(text) == kind

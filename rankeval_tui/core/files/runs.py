@@ -134,10 +134,16 @@ def check_unique_run_names(runs: Sequence[Run]) -> None:
 
 def run_text_format(text: str) -> str:
     """``msmarco`` when the first non-blank line is three tab-separated fields, else ``trec``
-    (whose parser then names any line that is not six fields)."""
-    for line in text.split("\n"):
+    (whose parser then names any line that is not six fields). Lines are taken one at a time, not
+    by splitting the whole text: a 1M-line run was split only to look at its first line."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
         if line.strip(" \t\r"):
             return "msmarco" if len(line.rstrip("\r").split("\t")) == 3 else "trec"
+        start = end + 1
     return "trec"
 
 
