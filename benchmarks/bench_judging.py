@@ -31,9 +31,7 @@ from pathlib import Path
 
 import tomli_w
 
-from rankeval_tui.core.annotation.binding import binding_fields
-from rankeval_tui.core.annotation.journal import JOURNAL_VERSION
-from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession, journal_header
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge.label_matrix import LabelMatrix
@@ -68,16 +66,7 @@ def generate_protocol(directory: Path, queries: int, docs: int, seed: int = 3) -
 def write_journal(directory: Path, judged: int) -> None:
     """A journal with ``judged`` label entries in corpus order, as ``JudgingSession`` writes them."""
     definition = load_definition(directory)
-    header = {
-        "op": "start",
-        "version": JOURNAL_VERSION,
-        "protocol": definition.name,
-        **binding_fields(definition),
-        "order": "corpus",
-        "seed": None,
-        "annotator": "bench",
-        "pairs": definition.pair_count,
-    }
+    header = journal_header(definition, "corpus", None, "bench")  # as JudgingSession starts one
     lines = [json.dumps(header)]
     rng = random.Random(5)
     for query in definition.queries:

@@ -42,8 +42,7 @@ STAGES = ("decode", "read", "resume", "write")
 
 def make_protocol(directory: Path, queries: int, documents: int) -> None:
     """protocol.toml and qrels.toml.journal (complete) for ``queries`` x ``documents`` pairs."""
-    from rankeval_tui.core.annotation.binding import binding_fields
-    from rankeval_tui.core.annotation.journal import JOURNAL_VERSION
+    from rankeval_tui.core.annotation.judging import journal_header
     from rankeval_tui.core.files import load_definition
     from rankeval_tui.core.files.tomlio import dump_toml
 
@@ -60,16 +59,7 @@ def make_protocol(directory: Path, queries: int, documents: int) -> None:
     directory.mkdir(parents=True)
     (directory / "protocol.toml").write_text(dump_toml(data), encoding="utf-8")
     definition = load_definition(directory)
-    header = {
-        "op": "start",
-        "version": JOURNAL_VERSION,
-        "protocol": definition.name,
-        **binding_fields(definition),
-        "order": "corpus",
-        "seed": None,
-        "annotator": "bench",
-        "pairs": definition.pair_count,
-    }
+    header = journal_header(definition, "corpus", None, "bench")  # as JudgingSession starts one
     at = 1_765_000_000.0
     lines = [json.dumps(header, ensure_ascii=False, separators=(",", ":"))]
 
