@@ -129,3 +129,23 @@ def test_grow_refuses_a_linked_journal(seed_copy: Path, tmp_path: Path, outside:
     result = run_cli("grow", seed_copy, "--corpus", corpus)
     assert_one_line_error(result, "qrels.toml.journal", "symbolic link")
     assert outside.read_text(encoding="utf-8") == "alias ll='ls -l'\n"
+
+
+def test_hard_linked_journal_is_refused_and_the_other_name_is_unchanged(blank: Path, tmp_path: Path) -> None:
+    """A second name of the journal (a planted hard link, or a ``cp -al`` backup of the protocol)
+    would be appended to and truncated along with it: refused, neither name changed."""
+    session = JudgingSession.open(load_definition(blank), blank / "qrels.toml", annotator="alice")
+    session.close()
+    journal = blank / "qrels.toml.journal"
+    backup = tmp_path / "backup.journal"
+    os.link(journal, backup)
+    before = backup.read_bytes()
+    with pytest.raises(ContractError) as raised:
+        JudgingSession.open(load_definition(blank), blank / "qrels.toml", annotator="alice")
+    assert raised.value.file == str(journal) and "2 hard links" in raised.value.rule
+    assert backup.read_bytes() == before == journal.read_bytes()
+    assert not (blank / "qrels.toml.lock").exists()
+    assert_one_line_error(run_cli("judge", blank), "qrels.toml.journal", "hard links")
+    with pytest.raises(ContractError, match="hard links"):
+        Journal(journal).open_for_append()
+    assert backup.read_bytes() == before

@@ -23,7 +23,14 @@ from typing import Any
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.files.atomic import fsync_directory
 from rankeval_tui.core.files.journal_names import JUDGING_JOURNAL_SUFFIX as JOURNAL_SUFFIX
-from rankeval_tui.core.files.safe_read import O_NOFOLLOW, entry_exists, kind_of, read_input_bytes, refuse_link
+from rankeval_tui.core.files.safe_read import (
+    O_NOFOLLOW,
+    entry_exists,
+    kind_of,
+    read_input_bytes,
+    refuse_hard_link,
+    refuse_link,
+)
 from rankeval_tui.core.gc_pause import paused_gc
 
 JOURNAL_VERSION = 2
@@ -150,7 +157,13 @@ class Journal:
             refuse_link(self.path, A_JOURNAL)
             refuse_special(self.path, os.lstat(self.path).st_mode)
             raise
-        refuse_special(self.path, os.fstat(self.fd).st_mode, self.close)
+        status = os.fstat(self.fd)
+        refuse_special(self.path, status.st_mode, self.close)
+        try:  # the name may have gained a second one since the lstat before the open
+            refuse_hard_link(self.path, status, A_JOURNAL)
+        except ContractError:
+            self.close()
+            raise
         if truncate_to is not None:
             os.ftruncate(self.fd, truncate_to)
             os.fsync(self.fd)

@@ -194,6 +194,20 @@ def refuse_link(path: str | Path, what: str) -> None:
         )
 
 
+def refuse_hard_link(path: str | Path, status: os.stat_result, what: str) -> None:
+    """Refuse a regular file with more than one name: appending to or truncating ``what`` in place
+    changes every other name's content too, one outside the protocol (a planted hard link) or a
+    backup made with ``cp -al`` / rsnapshot. Copying the file gives it a name of its own. Checked
+    on the open descriptor before the first write (reading through a second name is harmless; a
+    lock is never written in place, and is published by a link, so it has two names for a moment)."""
+    if stat.S_ISREG(status.st_mode) and status.st_nlink > 1:
+        raise ContractError(
+            f"has {status.st_nlink} hard links; {what} is written in place, so every other name of it "
+            "would change too: give it a name of its own (cp it to a new file, then mv that over it)",
+            file=path,
+        )
+
+
 def entry_exists(path: str | Path, what: str) -> bool:
     """Whether a file the tool writes in place is there, a symbolic link being refused (``refuse_link``)."""
     refuse_link(path, what)
