@@ -8,7 +8,6 @@ import sys
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error
@@ -36,6 +35,7 @@ from rankeval_tui.core.files.demo import BUNDLED_DEMO
 from rankeval_tui.core.files.outputs import check_output_target
 from rankeval_tui.core.files.runs import check_unique_run_names
 
+TYPE_CHECKING = False  # typing is for annotations here: importing it costs every start-up ~3 ms (issue 32)
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
 

@@ -18,13 +18,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any
 
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.files.atomic import fsync_directory
 from rankeval_tui.core.files.journal_names import JUDGING_JOURNAL_SUFFIX as JOURNAL_SUFFIX
 from rankeval_tui.core.files.safe_read import O_NOFOLLOW, entry_exists, kind_of, read_input_bytes, refuse_link
 from rankeval_tui.core.gc_pause import paused_gc
+
+TYPE_CHECKING = False  # typing is for annotations here: importing it costs every start-up ~3 ms (issue 32)
+if TYPE_CHECKING:
+    from typing import Any
 
 JOURNAL_VERSION = 2
 """Version 2 headers record the hash of each part a label's meaning depends on (``binding.py``)."""

@@ -13,14 +13,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
 from rankeval_tui.core.evaluation.gaps import refuse_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, exact_ratio, extra_values, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing is for annotations here: importing it costs every start-up ~3 ms (issue 32)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
 
 from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
@@ -23,7 +22,10 @@ from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
+TYPE_CHECKING = False  # typing is for annotations here: importing it costs every start-up ~3 ms (issue 32)
 if TYPE_CHECKING:  # statistics are computed (and stats imported) only when asked for
+    from typing import Any
+
     from rankeval_tui.core.evaluation.stats import PairedStatistics
 
 SCHEMA_VERSION = 1

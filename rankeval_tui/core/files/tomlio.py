@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import fasttoml, toml_writer
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.safe_read import read_input_bytes
+
+TYPE_CHECKING = False  # typing is for annotations here: importing it costs every start-up ~3 ms (issue 32)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def read_utf8(path: Path) -> str:
