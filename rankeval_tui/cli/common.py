@@ -32,7 +32,6 @@ from rankeval_tui.core.files import (
 )
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
-from rankeval_tui.core.files.outputs import check_output_target
 from rankeval_tui.core.files.runs import check_unique_run_names
 
 TYPE_CHECKING = False  # typing is for annotations here: importing it costs every start-up ~3 ms (issue 32)
@@ -224,6 +223,8 @@ def check_output(
     target = output if output is not None else args.output
     if target is None:
         return
+    from rankeval_tui.core.files.outputs import check_output_target  # with -o only: start-up of score
+
     check_output_target(
         target,
         force=args.force,

@@ -7,7 +7,6 @@ Renderers and screens format a ``Report``; they never recompute a metric.
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -289,6 +288,8 @@ def unknown_document(definition: ProtocolDefinition, run: Run, query: str, ranki
 
 def grow_hint(definition: ProtocolDefinition, run: Run) -> str:
     """The command that adds a run's unknown documents to the protocol (as holes to judge)."""
+    import shlex  # for an error's hint only: start-up
+
     directory = shlex.quote(str(definition.source.parent)) if definition.source is not None else "PROTOCOL"
     run_file = shlex.quote(str(run.source)) if run.source is not None else "RUN"
     return f"to add the run's new documents: rankeval-tui grow {directory} --run {run_file} --corpus CORPUS"
