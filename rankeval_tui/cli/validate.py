@@ -4,21 +4,20 @@ holes per query, and say which command to run next."""
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_argument, positive_int, protocol_dir
 from rankeval_tui.cli.say import say
-from rankeval_tui.core.annotation.journal import journal_exists, journal_of
-from rankeval_tui.core.annotation.pace import Pace, pace_line
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import parse_run_argument, run_files
+from rankeval_tui.core.files.journal_names import open_journals_of
 from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
 from rankeval_tui.core.wording import counted
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:
     from rankeval_tui.core.annotation.judging_state import JudgingState
 
@@ -71,9 +70,14 @@ def read_journal(result: Validation) -> JudgingState | None:
     if result.definition is None:
         return None
     try:
+        if "judging" not in open_journals_of(result.qrels_path):  # nothing there, not even a link
+            return None
+        # with something there only (start-up: the journal, judging and pace modules are not small)
+        from rankeval_tui.core.annotation.journal import journal_exists, journal_of
+
         if not journal_exists(journal_of(result.qrels_path)):  # a link there is refused, even dangling
             return None
-        from rankeval_tui.core.annotation.judging import journal_progress  # with a journal only: start-up
+        from rankeval_tui.core.annotation.judging import journal_progress
 
         return journal_progress(result.definition, result.qrels_path)
     except ContractError as error:
@@ -128,6 +132,11 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             say(f"  {query!r}: {count} of {len(definition.documents_of(query))} unjudged")
         if len(result.holes) > HOLE_ROWS_SHOWN:
             say(f"  ... and {counted(len(result.holes) - HOLE_ROWS_SHOWN, 'more query')} with holes")
+    provenance = result.qrels.provenance if result.qrels is not None else {}
+    if journal is None and "pace" not in provenance:
+        return  # nothing timed: the pace module (statistics, random) is not imported
+    from rankeval_tui.core.annotation.pace import Pace, pace_line
+
     if journal is not None:
         say(
             f"journal: {journal.judged} of {counted(journal.total, 'pair')} judged so far ({journal.journal_path}); "
@@ -135,7 +144,6 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             + ("finishes" if journal.complete else "finishes with every pair judged")
         )
         say(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.clock.pace())} (this journal)")
-    provenance = result.qrels.provenance if result.qrels is not None else {}
     recorded = Pace.from_provenance(provenance.get("pace"))
     if recorded is not None:
         say(f"pace: {provenance.get('annotator', 'annotator')}: {pace_line(recorded)} ({result.qrels_path.name})")

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Any
 
 from rankeval_tui.core.errors import ContractError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+if TYPE_CHECKING:
+    from typing import Any
 
 PAUSE_SECONDS = 300.0
 """A gap longer than five minutes between two labels is a pause, not a judgment's time."""

@@ -7,20 +7,22 @@ Renderers and screens format a ``Report``; they never recompute a metric.
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
 from rankeval_tui.core.evaluation.gaps import refuse_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, exact_ratio, extra_values, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,8 @@ def unknown_document(definition: ProtocolDefinition, run: Run, query: str, ranki
 
 def grow_hint(definition: ProtocolDefinition, run: Run) -> str:
     """The command that adds a run's unknown documents to the protocol (as holes to judge)."""
+    import shlex  # for an error's hint only: start-up
+
     directory = shlex.quote(str(definition.source.parent)) if definition.source is not None else "PROTOCOL"
     run_file = shlex.quote(str(run.source)) if run.source is not None else "RUN"
     return f"to add the run's new documents: rankeval-tui grow {directory} --run {run_file} --corpus CORPUS"

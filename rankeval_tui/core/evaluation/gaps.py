@@ -9,7 +9,6 @@ Pairs below k change no metric at k, so they are never part of a gap.
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -36,6 +35,8 @@ def run_gap(
 
 def gap_command(definition: ProtocolDefinition, run_source: Path | None, k: int) -> str:
     """The one command that adds a run's gap to the pools as holes (``judge`` asks them next)."""
+    import shlex  # for an error's hint only: start-up
+
     directory = shlex.quote(str(definition.source.parent)) if definition.source is not None else "PROTOCOL"
     run_file = shlex.quote(str(run_source)) if run_source is not None else "RUN"
     at_k = f" --k {k}" if k != definition.k else ""

@@ -13,7 +13,10 @@ import json
 from collections.abc import Callable
 from itertools import chain
 from json.encoder import encode_basestring
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+if TYPE_CHECKING:
+    from typing import Any
 
 INDENT = "  "
 _MARK = "\x00"

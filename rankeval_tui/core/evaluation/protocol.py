@@ -21,10 +21,13 @@ from functools import cached_property
 from itertools import compress
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any, Literal
 
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.pools import check_binary_row, check_pooled_qrels, check_pools
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
 
 NO_QUERY_TEXT = "(no query text in this protocol: add it with rankeval-tui grow PROTOCOL --queries FILE)"
 
@@ -52,7 +55,7 @@ class Query:
         return data
 
 
-Kind = Literal["exhaustive", "pooled"]
+Kind: TypeAlias = "Literal['exhaustive', 'pooled']"
 KINDS: tuple[Kind, ...] = ("exhaustive", "pooled")
 
 

@@ -11,19 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
 
 from rankeval_tui import __version__
-from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, distinct_objects, exact_fields
-from rankeval_tui.core.evaluation.histogram import Interval, comparison_charts
 from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
-if TYPE_CHECKING:  # statistics are computed (and stats imported) only when asked for
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+if TYPE_CHECKING:  # stats, compare (two runs or more), histogram (tables): imported when used
+    from typing import Any
+
+    from rankeval_tui.core.evaluation.compare import Comparison, Metric
+    from rankeval_tui.core.evaluation.histogram import Interval
     from rankeval_tui.core.evaluation.stats import PairedStatistics
 
 SCHEMA_VERSION = 1
@@ -171,6 +173,8 @@ def comparisons(reports: Sequence[Report], baseline: str | None = None) -> list[
     """Each report against the baseline (the first report unless named)."""
     if len(reports) < 2:
         return []
+    from rankeval_tui.core.evaluation.compare import compare  # with two runs or more: start-up of one
+
     base = next((r for r in reports if r.run == baseline), reports[0])
     return [compare(base, r) for r in reports if r is not base]
 
@@ -336,6 +340,8 @@ def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, ma
     """The distribution of each metric's per-query deltas, drawn as the scoring screen draws it
     (``core.evaluation.histogram``), with the bootstrap CI when ``--test bootstrap`` computed it;
     fenced in Markdown so the step summary keeps the columns."""
+    from rankeval_tui.core.evaluation.histogram import comparison_charts  # tables only: start-up of JSON
+
     mine = None if statistics is None else statistics.get(comparison.candidate.run)
     intervals: dict[Metric, Interval] = {}
     for metric in comparison.metrics:
