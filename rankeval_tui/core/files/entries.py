@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, quote, raise_problem
-from rankeval_tui.core.files.ids import NOT_IN_AN_ID, check_id
+from rankeval_tui.core.files.ids import check_id, only_id_characters
 
 
 def id_is_valid(kind: str, value: object, *, file: Path, where: str, report: Reporter) -> bool:
@@ -77,11 +77,11 @@ ABSENT = _Absent()
 
 def plain_entries(table: Mapping[Any, Any], required: Mapping[str, type], optional: Mapping[str, type]) -> bool:
     """Whether every entry of ``table`` passes ``check_id`` and ``check_table``, decided per
-    column in C: the IDs are nonempty strings and one regex search over all of them together
-    finds no character ``check_id`` refuses; every entry is a table whose keys are the required
+    column in C: the IDs are nonempty strings and one search over all of them together
+    finds no character ``check_id`` refuses (``only_id_characters``); every entry is a table whose keys are the required
     ones plus some optional ones (each distinct key tuple looked at once); and each key's values
     are all of its exact type (``set(map(type, ...))``). False says only "look entry by entry"."""
-    if not table or set(map(type, table)) != {str} or "" in table or NOT_IN_AN_ID.search("".join(table)):
+    if not table or set(map(type, table)) != {str} or "" in table or not only_id_characters("".join(table)):
         return False
     entries = table.values()
     if set(map(type, entries)) != {dict}:

@@ -18,7 +18,7 @@ import re
 from itertools import groupby, repeat
 from operator import gt, lt
 
-from rankeval_tui.core.files.ids import NOT_IN_AN_ID
+from rankeval_tui.core.files.ids import NOT_IN_AN_ID, only_id_characters
 
 _ID = rf"[^{NOT_IN_AN_ID.pattern[1:-1]}]+"
 _FIELD = r"\S+"
@@ -34,10 +34,6 @@ Q0 or tag column holding other whitespace than spaces and tabs, which ``str.spli
 Matched with ``fullmatch``: one possessive loop over the lines, no match object or string per
 line (half the time of a ``findall`` of the fields). Only for texts ``plain_tokens`` leaves
 (non-ASCII IDs, tabs, runs of blanks): it is most of the time of a plain one."""
-PLAIN_BYTES = bytes(range(0x21, 0x7F)) + b" \n"
-"""Printable ASCII, the space and the newline: no ID character is refused among them
-(``NOT_IN_AN_ID`` refuses whitespace and controls only), and ``str.split()`` splits on exactly
-the space and the newline of them."""
 SCORE_BYTES = b"0123456789.eE+-"
 """The characters of a score (``runs.TREC_SCORE``). ``float()`` also takes ``inf``, ``nan`` and
 ``1_0``, none made of these; of strings made of these it takes exactly the ones the pattern
@@ -50,11 +46,13 @@ def plain_tokens(text: str) -> list[str] | None:
     """The whitespace-separated tokens of a text of lines of six fields separated by single
     spaces, in printable ASCII (the usual run), or None.
 
-    Checked at C speed, without a regex: every byte is plain (``PLAIN_BYTES``), every line holds
+    Checked at C speed, without a regex: every character is printable ASCII, a space or a
+    newline (``only_id_characters``: no ID character is refused among them, and ``str.split()``
+    splits on exactly the space and the newline of them), every line holds
     exactly five spaces, and the text splits into six tokens a line, so no line starts or ends
     with a space, holds two in a row or is blank (each would give a line fewer tokens); the
     columns of the tokens are then the fields of the lines. A last line may lack its newline."""
-    if not text.isascii() or text.encode("ascii").translate(None, PLAIN_BYTES):
+    if not text.isascii() or not only_id_characters(text, " \n"):
         return None
     lines = text.split("\n")
     if not lines[-1]:
