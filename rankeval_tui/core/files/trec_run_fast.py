@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 import re
-from itertools import groupby, repeat
-from operator import gt, lt
+from itertools import compress, islice, repeat
+from operator import gt, lt, ne, sub
 
 from rankeval_tui.core.files.ids import NOT_IN_AN_ID, only_id_characters
 
@@ -78,9 +78,12 @@ def read_well_formed_run(text: str) -> tuple[dict[str, list[str]], dict[str, lis
         # them, so str.split() yields six tokens a line and each column is a slice.
         tokens = text.split()
     queries, docs, ranks, score_texts = tokens[0::6], tokens[2::6], tokens[3::6], tokens[4::6]
-    sizes = [len(list(lines)) for _, lines in groupby(queries)]
-    if len(sizes) != len(set(queries)):
+    # Where the query changes, compared pair by pair in C; the lines are grouped by query iff the
+    # queries starting the groups are distinct (10,000 hashed, not a million).
+    starts = [0, *compress(range(1, len(queries)), map(ne, queries, islice(queries, 1, None)))]
+    if len(set(map(queries.__getitem__, starts))) != len(starts):
         return None  # a query's lines in two places
+    ends = [*starts[1:], len(queries)]
     if "".join(score_texts).encode("ascii", "replace").translate(None, SCORE_BYTES):
         return None  # not a number as the careful reader reads one (``inf``, ``1_0``)
     try:
@@ -90,12 +93,11 @@ def read_well_formed_run(text: str) -> tuple[dict[str, list[str]], dict[str, lis
     if not all(map(math.isfinite, scores)):
         return None  # a score of 1e999: named there
     # The usual ranks are 1, 2, 3, ... in order: compared as the strings, not converted each.
-    naturals = list(map(str, range(1, max(sizes) + 1)))
+    naturals = list(map(str, range(1, max(map(sub, ends, starts)) + 1)))
     rankings: dict[str, list[str]] = {}
     scores_of: dict[str, list[float]] = {}
-    start = 0
-    for size in sizes:
-        end = start + size
+    for start, end in zip(starts, ends):
+        size = end - start
         query, ranking, values = queries[start], docs[start:end], scores[start:end]
         given = ranks[start:end]
         if given != naturals[:size]:
@@ -110,7 +112,6 @@ def read_well_formed_run(text: str) -> tuple[dict[str, list[str]], dict[str, lis
         if len(set(ranking)) != size:
             return None  # a document twice in one query: named there
         rankings[query], scores_of[query] = ranking, values
-        start = end
     return rankings, scores_of
 
 
