@@ -5,11 +5,13 @@ row-by-row checks give, and load_protocol names the problems in the same order a
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.files import protocol_files
 from rankeval_tui.core.files.protocol_files import definition_to_toml, load_protocol
 from rankeval_tui.core.files.tomlio import dump_toml
 from tests.core.test_pools import POOLS, QRELS, pooled
@@ -138,3 +140,51 @@ def test_load_names_exhaustive_problems_in_order(tmp_path: Path, labels: dict, m
     with pytest.raises(ContractError) as caught:
         load_protocol(tmp_path)
     assert message in str(caught.value)
+
+
+TABLES = [
+    {"q:9": {"docs/a.md": 1}},  # an unknown query
+    {"q:1001": [1, 0]},  # not a table
+    {"q:1001": "docs/a.md"},
+    {"q:1001": {"docs/z.md": 1}},  # a document of no pool, not in the corpus
+    {"q:1002": {"docs/a.md": 1, "docs/z.md": 0}},
+]
+
+
+@pytest.mark.parametrize("kind", ["exhaustive", "pooled"])
+@pytest.mark.parametrize("bad", TABLES)
+def test_pair_tables_name_each_problem_as_row_by_row(kind: str, bad: dict) -> None:
+    definition = EXHAUSTIVE if kind == "exhaustive" else pooled(documents={"docs/a.md": "a"})
+    table = {**{q: dict(row) for q, row in QRELS.items()}, **bad}
+
+    def read() -> tuple[dict, list[str]]:
+        problems: list[ContractError] = []
+        return protocol_files.pair_tables(table, "qrels", definition, Path("q.toml"), report=problems.append), [
+            str(problem) for problem in problems
+        ]
+
+    fast = read()
+    with mock.patch.object(protocol_files, "within_protocol", return_value=False):
+        assert fast == read()
+    assert fast[1], "a problem is reported"
+
+
+@pytest.mark.parametrize("kind", ["exhaustive", "pooled"])
+def test_pair_tables_take_good_rows_whole(kind: str) -> None:
+    definition = EXHAUSTIVE if kind == "exhaustive" else pooled()
+    table = FULL if kind == "exhaustive" else QRELS
+    assert protocol_files.within_protocol(table, definition)
+    assert protocol_files.pair_tables(table, "qrels", definition, Path("q.toml")) == table
+    if kind == "pooled":  # a row outside its own pool but inside the corpus is the pool check's, after
+        outside = with_label(QRELS, "q:1002", "docs/a.md", 0)
+        assert not protocol_files.within_protocol(outside, definition)
+        assert protocol_files.pair_tables(outside, "qrels", definition, Path("q.toml")) == outside
+
+
+def test_the_first_query_without_text_is_named_and_the_split_keeps_protocol_order() -> None:
+    queries = {"q:3": Query("c", "dev"), "q:1": Query(None, "test"), "q:2": Query(None, "test")}
+    with pytest.raises(ContractError) as caught:
+        ProtocolDefinition("p", 2, "test", "r", DOCS, queries)
+    assert str(caught.value) == "query 'q:1': query text required in an exhaustive protocol"
+    queries = {"q:3": Query("c", "test"), "q:1": Query("a", "dev"), "q:2": Query("b", "test")}
+    assert ProtocolDefinition("p", 2, "test", "r", DOCS, queries).selected_queries == ("q:3", "q:2")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress, repeat
 from json.encoder import encode_basestring
-from operator import eq, methodcaller
+from operator import attrgetter, eq, is_, methodcaller
 from pathlib import Path
 from typing import Any, Literal
 
@@ -94,13 +94,14 @@ class ProtocolDefinition:
                 raise ContractError("pool_rule is for a pooled protocol only", file=self.source)
             if not self.documents:
                 raise ContractError("nonempty corpus required: no [documents]", file=self.source)
-            for query, meta in self.queries.items():
-                if meta.text is None:
-                    raise ContractError(
-                        "query text required in an exhaustive protocol",
-                        file=self.source,
-                        where=describe_id("query", query),
-                    )
+            texts = map(attrgetter("text"), self.queries.values())
+            untold = next(compress(self.queries, map(is_, texts, repeat(None))), None)  # in C: 100,000 queries
+            if untold is not None:
+                raise ContractError(
+                    "query text required in an exhaustive protocol",
+                    file=self.source,
+                    where=describe_id("query", untold),
+                )
         else:  # the sets the check builds are the cached ``pool_sets`` (a frozen dataclass's own dict)
             self.__dict__["pool_sets"] = check_pools(self.pools, self.queries, file=self.source)
         if not self.queries:
@@ -114,7 +115,8 @@ class ProtocolDefinition:
     @cached_property
     def selected_queries(self) -> tuple[str, ...]:
         """The fixed denominator: query IDs of the split, in protocol order."""
-        return tuple(q for q, meta in self.queries.items() if meta.split == self.split)
+        splits = map(attrgetter("split"), self.queries.values())
+        return tuple(compress(self.queries, map(eq, splits, repeat(self.split))))
 
     @property
     def kind(self) -> Kind:

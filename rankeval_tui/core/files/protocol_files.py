@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import itemgetter
+from operator import itemgetter, le
 from pathlib import Path
 from typing import Any
 
@@ -264,18 +264,14 @@ def pair_tables(
     if not isinstance(table, dict):
         report(ContractError(f"[{name}] must be a table of per-query tables", file=path))
         return {}
-    if not table:
-        return {}  # no [notes] or [disputed]: the usual case
+    if within_protocol(table, definition):
+        return dict(table)  # tables of their own, fresh from the parser
     result: dict[str, dict[str, Any]] = {}
-    queries = definition.queries
-    # Pooled kind: a row inside its query's pool is inside the corpus (the pools' union, built
-    # only for a row outside: 0.1 s at 1M pooled pairs) and looked up in a set of ~100, not ~600k.
-    known = definition.pool_sets if definition.pools is not None else dict.fromkeys(queries, definition.document_ids)
+    queries, corpus = definition.queries, definition.document_ids
     for query, row in table.items():
-        if type(row) is dict and query in known and row.keys() <= known[query]:  # the common case, at C speed
-            result[query] = row  # a table of its own, fresh from the parser
+        if query in queries and type(row) is dict and row.keys() <= corpus:
+            result[query] = row
             continue
-        corpus = definition.document_ids
         where = f"[{name}.{brief(query)}]"
         if query not in queries:
             report(ContractError(f"unknown query {quote(query)}: not in the protocol", file=path, where=where))
@@ -292,6 +288,24 @@ def pair_tables(
             row = {doc: value for doc, value in row.items() if doc in corpus}
         result[query] = dict(row)
     return result
+
+
+def within_protocol(table: dict[Any, Any], definition: ProtocolDefinition) -> bool:
+    """Whether every row of a ``[name.QUERY]`` table is a table of the protocol's documents for
+    one of its queries, decided per table in C (a Python step per row was 0.2 s on 100,000
+    queries); False says only "look row by row". A pooled row is looked up in its query's pool,
+    a set of ~100, inside the corpus (the pools' union, not built at all then: 0.1 s at 1M pairs)."""
+    rows = table.values()
+    if not set(map(type, rows)) <= {dict}:
+        return False
+    if definition.pools is not None:
+        pool_sets = definition.pool_sets
+        return table.keys() <= pool_sets.keys() and all(
+            map(le, map(dict.keys, rows), map(pool_sets.__getitem__, table))
+        )
+    return table.keys() <= definition.queries.keys() and all(
+        map(le, map(dict.keys, rows), repeat(definition.document_ids))
+    )
 
 
 def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:
