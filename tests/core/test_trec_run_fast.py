@@ -8,7 +8,7 @@ from unittest import mock
 import pytest
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import runs
+from rankeval_tui.core.files import runs, trec_run_fast
 
 GOOD = "".join(
     f"q:{q} Q0 msmarco_v2.1_doc_00_{q}{d:03d} {d} {100 - d}.5 bm25\n" for q in range(1001, 1004) for d in range(1, 6)
@@ -42,6 +42,32 @@ CASES = [
     GOOD.replace(" bm25\n", " bm\xa025\n"),
     GOOD.replace("q:1002 Q0 ", "q:1002 Q\x0c0 "),
     GOOD.replace(" bm25\n", " bm\u300025\n", 1),
+    # what the plain-text check (printable ASCII, single spaces) must leave to the other readers
+    GOOD.replace(" 3 97.5 ", " 3 inf "),
+    GOOD.replace(" 3 97.5 ", " 3 nan "),
+    GOOD.replace(" 3 97.5 ", " 3 1e "),
+    GOOD.replace(" 3 97.5 ", " 3 . "),
+    GOOD.replace(" 3 97.5 ", " 3 1.2.3 "),
+    GOOD.replace(" 3 97.5 ", " 3 +.5e-3 "),
+    GOOD.replace(" 3 97.5 ", " 3 7.e1 "),
+    GOOD.replace(" 3 97.5 ", " 3 +3 "),
+    GOOD.replace(" 3 97.5 ", " +3 97.5 "),
+    GOOD.replace(" 3 97.5 ", " 3x 97.5 "),
+    GOOD.replace(" 4 96.5 ", " 40 96.5 "),  # a gap in the ranks, still in order
+    GOOD.replace(" bm25\n", " bm\x0125\n", 1),  # a control character in the tag column
+    GOOD.replace("q:1002 Q0", "q:1002 Q\x010"),
+    GOOD.replace("msmarco_v2.1_doc_00_1002001", "msmarco_\x01doc"),
+    GOOD.replace("msmarco_v2.1_doc_00_1002001", "doc_\u00e9t\u00e9"),  # non-ASCII IDs
+    GOOD.replace(" bm25\nq:1001 Q0 msmarco_v2.1_doc_00_1001002 ", "\nbm25 q:1001 Q0 msmarco_v2.1_doc_00_1001002 "),
+    GOOD.replace("\nq:1001 Q0 msmarco_v2.1_doc_00_1001002 ", " q:1001\nQ0 msmarco_v2.1_doc_00_1001002 "),
+    GOOD.replace(" bm25\n", " \n", 1),  # a trailing space
+    GOOD.replace("\nq:1002", "\n\nq:1002", 1),  # a blank line
+    GOOD.replace("\n", "\n ", 1),  # a leading space
+    GOOD + "\n\n",
+    "q:1 Q0 d 1 1 t",
+    "q:1 Q0 d 1 1 t\n",
+    "\n",
+    "",
 ]
 
 
@@ -64,6 +90,15 @@ def test_a_well_formed_run_reads_without_a_python_step_per_line() -> None:
         rankings, warnings = runs.parse_trec_run(GOOD, Path("runs/A.run"))
     assert list(rankings) == ["q:1001", "q:1002", "q:1003"] and not warnings
     assert rankings["q:1002"][0] == "msmarco_v2.1_doc_00_1002001"
+
+
+def test_a_plain_run_is_checked_without_the_line_pattern() -> None:
+    """Printable ASCII with single spaces (the usual run) is checked without the whole-text regex
+    (most of the read); what it leaves, the pattern still reads (tabs, runs of blanks)."""
+    with mock.patch.object(trec_run_fast, "TREC_RUN_TEXT", mock.Mock(fullmatch=mock.Mock(return_value=None))):
+        assert trec_run_fast.read_well_formed_run(GOOD) is not None
+        assert trec_run_fast.read_well_formed_run(GOOD.replace(" Q0 ", "\tQ0\t")) is None
+    assert trec_run_fast.read_well_formed_run(GOOD.replace(" Q0 ", "\tQ0\t")) is not None
 
 
 @pytest.mark.parametrize(

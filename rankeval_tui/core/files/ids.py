@@ -30,3 +30,19 @@ def check_id(kind: str, value: object, *, file: Path | None, where: str | None =
             f"{kind} ID {quote(value)} contains whitespace or a control character", file=file, where=where
         )
     return value
+
+
+ID_BYTES = bytes(range(0x21, 0x7F))
+"""Printable ASCII but the space: every one may stand in an ID (``NOT_IN_AN_ID`` refuses none),
+and every other ASCII character is refused by it."""
+
+
+def only_id_characters(text: str, separators: str = "") -> bool:
+    """Whether ``text`` holds nothing but characters an ID may hold and ``separators``: for
+    ASCII text a ``bytes.translate`` (about ten times the speed of the regex, which was most of
+    checking a million pooled IDs), else ``NOT_IN_AN_ID`` over the text without the separators."""
+    if text.isascii():
+        return not text.encode("ascii").translate(None, ID_BYTES + separators.encode("ascii"))
+    for separator in separators:
+        text = text.replace(separator, "")
+    return not NOT_IN_AN_ID.search(text)

@@ -12,11 +12,13 @@ pools were made; the exhaustive kind has neither key, so its file stays the seed
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import repeat
+from operator import contains
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, quote
 from rankeval_tui.core.evaluation.protocol import KINDS, ProtocolDefinition
-from rankeval_tui.core.files.ids import NOT_IN_AN_ID, QUERY_OPTIONAL, QUERY_REQUIRED, check_id
+from rankeval_tui.core.files.ids import NOT_IN_AN_ID, QUERY_OPTIONAL, QUERY_REQUIRED, check_id, only_id_characters
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:
@@ -57,7 +59,11 @@ def read_pools(table: object, path: Path, report: Reporter) -> dict[str, tuple[s
     if not isinstance(table, dict):
         report(ContractError('[pools] must be a table of query = "DOC DOC ..."', file=path))
         return {}
-    pools: dict[str, tuple[str, ...]] = {}
+    if plain_pools(table):
+        pools = {query: tuple(text.split(" ")) if text else () for query, text in table.items()}
+        if not any(map(contains, pools.values(), repeat(""))):  # an empty ID: two spaces, or one at an end
+            return pools
+    pools = {}
     for query, text in table.items():
         where = f"[pools] {brief(query)}"
         if type(text) is not str:
@@ -89,6 +95,19 @@ def read_pools(table: object, path: Path, report: Reporter) -> dict[str, tuple[s
             continue
         pools[query] = pool
     return pools
+
+
+def plain_pools(table: Mapping[Any, Any]) -> bool:
+    """Whether every query ID of ``[pools]`` is valid and every pool a string of ID characters
+    and spaces, decided over the whole table at once (``only_id_characters``); False says only
+    "look query by query" (``read_pools`` names each problem)."""
+    return (
+        set(map(type, table)) <= {str}
+        and "" not in table
+        and only_id_characters("".join(table))
+        and set(map(type, table.values())) <= {str}
+        and only_id_characters("".join(table.values()), " ")
+    )
 
 
 def pools_table(definition: ProtocolDefinition) -> dict[str, str]:

@@ -3,22 +3,22 @@
 Why: ``init --run`` keeps a TREC run as it came, so ``score`` of a pooled protocol reads it every
 time, and reading it line by line in Python (split, two ID checks, an integer and a score check,
 the rank placement: about 15 us a line) was most of ``score`` on 10,000 queries x 100 (issue
-32). Here one ``fullmatch`` checks every line against the usual layout (``qid Q0 docid rank score
-tag``, spaces or tabs between fields, no blank line, no carriage return, a rank of at most 18
-digits, IDs free of whitespace and control characters) and one ``str.split`` gives the fields,
-each column a slice; what is left is a few C calls per query. A text where any line differs, or where a rank clashes or a document repeats in
-a query, gets ``None``: the line-by-line reader then reads it and names the line at fault, so
-every message and every accepted file stay what they were.
+32). Here the text is checked as a whole (``plain_tokens``: printable ASCII, single spaces, six
+fields a line; else one ``fullmatch`` of the usual layout), one ``str.split`` gives the fields,
+each column a slice, and what is left is a few C calls per query. A text where any line differs,
+or where a rank clashes or a document repeats in a query, gets ``None``: the line-by-line reader
+then reads it and names the line at fault, so every message and every accepted file stay what
+they were.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from itertools import groupby
-from operator import gt, lt
+from itertools import compress, islice, repeat
+from operator import gt, lt, ne, sub
 
-from rankeval_tui.core.files.ids import NOT_IN_AN_ID
+from rankeval_tui.core.files.ids import NOT_IN_AN_ID, only_id_characters
 
 _ID = rf"[^{NOT_IN_AN_ID.pattern[1:-1]}]+"
 _FIELD = r"\S+"
@@ -32,7 +32,35 @@ TREC_RUN_TEXT = re.compile(rf"(?:{_LINE}(?:\n|\Z))++")
 (leading or trailing blanks, a blank line, a negative rank: refused there with its message; a
 Q0 or tag column holding other whitespace than spaces and tabs, which ``str.split`` would cut).
 Matched with ``fullmatch``: one possessive loop over the lines, no match object or string per
-line (half the time of a ``findall`` of the fields)."""
+line (half the time of a ``findall`` of the fields). Only for texts ``plain_tokens`` leaves
+(non-ASCII IDs, tabs, runs of blanks): it is most of the time of a plain one."""
+SCORE_BYTES = b"0123456789.eE+-"
+"""The characters of a score (``runs.TREC_SCORE``). ``float()`` also takes ``inf``, ``nan`` and
+``1_0``, none made of these; of strings made of these it takes exactly the ones the pattern
+does (digits with a point, an exponent, a sign), so a score it refuses goes to the careful reader."""
+RANK_DIGITS = 18
+"""As ``runs.TREC_INTEGER_DIGITS``: a longer rank is "out of range", named by the careful reader."""
+
+
+def plain_tokens(text: str) -> list[str] | None:
+    """The whitespace-separated tokens of a text of lines of six fields separated by single
+    spaces, in printable ASCII (the usual run), or None.
+
+    Checked at C speed, without a regex: every character is printable ASCII, a space or a
+    newline (``only_id_characters``: no ID character is refused among them, and ``str.split()``
+    splits on exactly the space and the newline of them), every line holds
+    exactly five spaces, and the text splits into six tokens a line, so no line starts or ends
+    with a space, holds two in a row or is blank (each would give a line fewer tokens); the
+    columns of the tokens are then the fields of the lines. A last line may lack its newline."""
+    if not text.isascii() or not only_id_characters(text, " \n"):
+        return None
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()  # the newline that ends the last line
+    if not lines or set(map(str.count, lines, repeat(" "))) != {5}:
+        return None
+    tokens = text.split()
+    return tokens if len(tokens) == 6 * len(lines) else None
 
 
 def read_well_formed_run(text: str) -> tuple[dict[str, list[str]], dict[str, list[float]]] | None:
@@ -42,31 +70,48 @@ def read_well_formed_run(text: str) -> tuple[dict[str, list[str]], dict[str, lis
     Each query's lines are taken as one slice of the columns (a run lists a query's lines
     together; one listed in two places is read line by line), and each slice is checked and
     converted by ``map`` and ``set`` in C: no Python step per line."""
-    if "\r" in text or not TREC_RUN_TEXT.fullmatch(text):
-        return None  # empty, a blank line, other spacing, or a line to refuse: read line by line
-    # Every line is six fields free of whitespace other than the spaces and tabs between them,
-    # so str.split() yields six tokens a line and each column is a slice.
-    tokens = text.split()
-    queries, docs, ranks, scores = tokens[0::6], tokens[2::6], tokens[3::6], tokens[4::6]
-    sizes = [len(list(lines)) for _, lines in groupby(queries)]
-    if len(sizes) != len(set(queries)):
+    tokens = plain_tokens(text)
+    if tokens is None:
+        if "\r" in text or not TREC_RUN_TEXT.fullmatch(text):
+            return None  # empty, a blank line, other spacing, or a line to refuse: read line by line
+        # Every line is six fields free of whitespace other than the spaces and tabs between
+        # them, so str.split() yields six tokens a line and each column is a slice.
+        tokens = text.split()
+    queries, docs, ranks, score_texts = tokens[0::6], tokens[2::6], tokens[3::6], tokens[4::6]
+    # Where the query changes, compared pair by pair in C; the lines are grouped by query iff the
+    # queries starting the groups are distinct (10,000 hashed, not a million).
+    starts = [0, *compress(range(1, len(queries)), map(ne, queries, islice(queries, 1, None)))]
+    if len(set(map(queries.__getitem__, starts))) != len(starts):
         return None  # a query's lines in two places
+    ends = [*starts[1:], len(queries)]
+    if "".join(score_texts).encode("ascii", "replace").translate(None, SCORE_BYTES):
+        return None  # not a number as the careful reader reads one (``inf``, ``1_0``)
+    try:
+        scores = list(map(float, score_texts))
+    except ValueError:
+        return None  # ``1e``, ``.``, ``1.2.3``: refused, and named, by the careful reader
+    if not all(map(math.isfinite, scores)):
+        return None  # a score of 1e999: named there
+    # The usual ranks are 1, 2, 3, ... in order: compared as the strings, not converted each.
+    naturals = list(map(str, range(1, max(map(sub, ends, starts)) + 1)))
     rankings: dict[str, list[str]] = {}
     scores_of: dict[str, list[float]] = {}
-    start = 0
-    for size in sizes:
-        end = start + size
-        query, ranking, places = queries[start], docs[start:end], list(map(int, ranks[start:end]))
-        values = list(map(float, scores[start:end]))
-        if not all(map(lt, places, places[1:])):  # not listed in rank order: put it in order
-            if len(set(places)) != size:
-                return None  # a rank clash: the line-by-line reader names both lines
-            order = sorted(range(size), key=places.__getitem__)
-            ranking, values = [ranking[i] for i in order], [values[i] for i in order]
-        if len(set(ranking)) != size or not all(map(math.isfinite, values)):
-            return None  # a document twice in one query, a score of 1e999: named there
+    for start, end in zip(starts, ends):
+        size = end - start
+        query, ranking, values = queries[start], docs[start:end], scores[start:end]
+        given = ranks[start:end]
+        if given != naturals[:size]:
+            if not "".join(given).isdigit() or max(map(len, given)) > RANK_DIGITS:
+                return None  # a negative or out-of-range rank: named by the careful reader
+            places = list(map(int, given))
+            if not all(map(lt, places, places[1:])):  # not listed in rank order: put it in order
+                if len(set(places)) != size:
+                    return None  # a rank clash: the line-by-line reader names both lines
+                order = sorted(range(size), key=places.__getitem__)
+                ranking, values = [ranking[i] for i in order], [values[i] for i in order]
+        if len(set(ranking)) != size:
+            return None  # a document twice in one query: named there
         rankings[query], scores_of[query] = ranking, values
-        start = end
     return rankings, scores_of
 
 
