@@ -27,15 +27,19 @@ ids = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=
 
 
 def seed_hash(protocol: Protocol) -> str:
-    """The seed's reference/metrics.py formula, verbatim in shape."""
+    """The seed's reference/metrics.py formula, verbatim in shape (a pooled protocol adds its
+    kind, and every query's row, ``{}`` for an empty pool; a titled document is an object)."""
+    data = dict(
+        corpus=protocol.definition.canonical_corpus(),
+        queries={q: m.canonical() for q, m in protocol.queries.items()},
+        qrels={q: dict(protocol.qrels.get(q, {})) for q in protocol.queries},
+        split=protocol.split,
+        k=protocol.k,
+    )
+    if protocol.kind == "pooled":
+        data["kind"] = "pooled"
     canonical = json.dumps(
-        dict(
-            corpus=dict(protocol.documents),
-            queries={q: m.canonical() for q, m in protocol.queries.items()},
-            qrels={q: dict(row) for q, row in protocol.qrels.items()},
-            split=protocol.split,
-            k=protocol.k,
-        ),
+        data,
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
@@ -59,6 +63,90 @@ def test_protocol_hash_is_the_seeds_canonical_json(docs, queries, data, k) -> No
         relevance="r",
         documents={d: data.draw(ids) for d in docs},
         queries={q: Query(text=data.draw(ids), split="test", need=data.draw(st.none() | ids)) for q in queries},
+    )
+    protocol = Protocol(definition, qrels)
+    assert protocol.protocol_sha256 == seed_hash(protocol)
+
+
+# IDs as users spell them, and every character the canonical text's fast paths must notice:
+# those JSON escapes, and the space and "!" that sort below the quote after a key.
+id_alphabet = st.sampled_from(
+    ["a", "b", "ab", "q:1", "docs/x.md", " ", "!", '"', "\\", "\x00", "\x1f", "é", "\u2028", "#"]
+)
+tricky_ids = st.lists(id_alphabet, min_size=1, max_size=4).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pool_ids=st.lists(tricky_ids, min_size=1, max_size=8, unique=True),
+    queries=st.lists(tricky_ids | st.sampled_from(["q:1", "q:2", "q:10"]), min_size=1, max_size=5, unique=True),
+    data=st.data(),
+    with_text=st.booleans(),
+)
+def test_pooled_hash_is_the_seeds_canonical_json(pool_ids, queries, data, with_text) -> None:
+    """The pooled qrels' text sorts ID+suffix strings: an ID that is a prefix of another followed
+    by a space or "!" (both below the quote) sorts differently, so that text must be refused."""
+    pools = {q: tuple(data.draw(st.lists(st.sampled_from(pool_ids), unique=True, max_size=6))) for q in queries}
+    qrels = {q: {d: data.draw(st.sampled_from([0, 1])) for d in pool} for q, pool in pools.items() if pool}
+    definition = ProtocolDefinition(
+        name="p",
+        k=2,
+        split="test",
+        relevance="r",
+        documents={},
+        queries={
+            q: Query(
+                text=data.draw(tricky_ids) if with_text else None,
+                split="test" if q == queries[0] else data.draw(st.sampled_from(["test", 'x"\\'])),
+            )
+            for q in queries
+        },
+        pools=pools,
+        pool_rule="r",
+    )
+    protocol = Protocol(definition, qrels)
+    assert protocol.protocol_sha256 == seed_hash(protocol)
+
+
+@pytest.mark.parametrize(
+    "pool",
+    [("a!", "a"), ("a b", "a"), ("a#", "a"), ('a"', "a"), ("a\\", "a"), ("a\x1f", "a"), ("é", "e"), ("b", "a")],
+)
+def test_pooled_hash_where_an_id_is_a_prefix_of_another(pool) -> None:
+    """``"a!":`` sorts before ``"a":`` but the key ``a`` before ``a!``: the seed's order wins."""
+    definition = ProtocolDefinition(
+        name="p",
+        k=2,
+        split="test",
+        relevance="r",
+        documents={},
+        queries={"q:1": Query(text=None, split="test"), "q:2": Query(text=None, split="test")},
+        pools={"q:1": pool, "q:2": ()},
+        pool_rule="r",
+    )
+    protocol = Protocol(definition, {"q:1": {pool[0]: 1, pool[1]: 0}})
+    assert protocol.protocol_sha256 == seed_hash(protocol)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    docs=st.lists(tricky_ids, min_size=1, max_size=6, unique=True),
+    queries=st.lists(tricky_ids, min_size=1, max_size=5, unique=True),
+    data=st.data(),
+)
+def test_protocol_hash_with_titles_needs_and_tricky_ids_is_the_seeds(docs, queries, data) -> None:
+    """Titles and needs take ``canonical_json`` itself; the rest the templates, with any ID."""
+    qrels = {q: {d: data.draw(st.sampled_from([0, 1])) for d in docs} for q in queries}
+    definition = ProtocolDefinition(
+        name="p",
+        k=3,
+        split="test",
+        relevance="r",
+        documents={d: data.draw(tricky_ids) for d in docs},
+        queries={
+            q: Query(text=data.draw(tricky_ids), split="test", need=data.draw(st.none() | tricky_ids)) for q in queries
+        },
+        titles={d: data.draw(tricky_ids) for d in data.draw(st.lists(st.sampled_from(docs), unique=True))},
     )
     protocol = Protocol(definition, qrels)
     assert protocol.protocol_sha256 == seed_hash(protocol)
