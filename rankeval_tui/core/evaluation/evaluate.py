@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
 from rankeval_tui.core.evaluation.gaps import refuse_gap
@@ -87,17 +87,20 @@ class QueryRow:
         "no relevant document", so it cannot also mean "not asked for")."""
         return metric_value(metric, self.recall, self.rr, self.extra)
 
+    JSON_KEYS: ClassVar[tuple[str, ...]] = (
+        "query",
+        "missing",
+        "returned",
+        "relevant",
+        "hits",
+        "first_relevant_rank",
+        "recall",
+        "rr",
+    )
+    """The seed's row keys, in order: each the attribute of that name, a Fraction as its text."""
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "missing": self.missing,
-            "returned": self.returned,
-            "relevant": self.relevant,
-            "hits": self.hits,
-            "first_relevant_rank": self.first_relevant_rank,
-            "recall": fraction_text(self.recall),
-            "rr": fraction_text(self.rr),
-        }
+        return {key: json_value(getattr(self, key)) for key in self.JSON_KEYS}
 
 
 @dataclass(frozen=True)
@@ -148,8 +151,9 @@ class Report:
                 return row
         raise KeyError(query)
 
-    def to_json(self) -> dict[str, Any]:
-        """The seed's report keys with the seed's values; Fractions as "p/q", None as null."""
+    def to_json(self, rows: object = None) -> dict[str, Any]:
+        """The seed's report keys with the seed's values; Fractions as "p/q", None as null.
+        ``rows``: the rows' JSON value if given (the JSON text's columns, ``render.report_json``)."""
         data: dict[str, Any] = {
             "protocol_sha256": self.protocol_sha256,
             "split": self.split,
@@ -160,7 +164,7 @@ class Report:
             "missing_queries": self.missing_queries,
             "recall_at_k": fraction_text(self.recall_at_k),
             "mrr_at_k": fraction_text(self.mrr_at_k),
-            "rows": [row.to_json() for row in self.rows],
+            "rows": [row.to_json() for row in self.rows] if rows is None else rows,
         }
         if self.adapter_sha256 is not None:
             data["adapter_sha256"] = self.adapter_sha256
@@ -178,13 +182,27 @@ def fraction_text(value: Fraction | None) -> str | None:
     return None if value is None else str(value)
 
 
-def exact_fields(key: str, value: Fraction | None) -> dict[str, str | float | None]:
-    """``{key: "5/6", key_decimal: 0.8333333333333334}``: the JSON's one shape for a value.
+def json_value(value: object) -> object:
+    """A row's value as the JSON holds it: a Fraction as its text, anything else as it is."""
+    return str(value) if type(value) is Fraction else value
 
-    The string is exact; the decimal is the nearest double (``float(Fraction)`` rounds
-    correctly, whatever the size of numerator and denominator), for tools that want a number.
-    """
-    return {key: fraction_text(value), f"{key}_decimal": None if value is None else float(value)}
+
+def decimal_value(value: Fraction | None) -> float | None:
+    """The nearest double (``float(Fraction)`` rounds correctly, whatever the size of numerator
+    and denominator), for tools that want a number."""
+    return None if value is None else float(value)
+
+
+EXACT_PARTS: tuple[tuple[str, Callable[[Fraction | None], str | float | None]], ...] = (
+    ("", fraction_text),
+    ("_decimal", decimal_value),
+)
+"""The JSON's one shape for a value: ``KEY`` exact, ``KEY_decimal`` the nearest double."""
+
+
+def exact_fields(key: str, value: Fraction | None) -> dict[str, str | float | None]:
+    """``{key: "5/6", key_decimal: 0.8333333333333334}``: the JSON's one shape for a value."""
+    return {key + suffix: part(value) for suffix, part in EXACT_PARTS}
 
 
 def distinct_objects(values: Iterable[T]) -> list[tuple[T, int]]:

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
-from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, distinct_objects, exact_fields
+from rankeval_tui.core.evaluation.evaluate import (
+    EXACT_PARTS,
+    QueryRow,
+    Report,
+    distinct_objects,
+    exact_fields,
+    json_value,
+)
 from rankeval_tui.core.evaluation.histogram import Interval, comparison_charts
-from rankeval_tui.core.evaluation.json_text import dumps_indented
+from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.terminal_text import printable
@@ -132,38 +140,55 @@ def metrics_json(metrics: Sequence[MetricId], k: int) -> dict[str, Any]:
     }
 
 
-def measures_json(report: Report) -> dict[str, Any]:
+def measures_json(report: Report, columns: bool = False) -> dict[str, Any]:
     """Every computed metric of a report: the mean and each query's value, exact and decimal.
 
     The evaluator shares one Fraction per distinct value (``distinct_objects``), so each one's
-    string and float are made once, not once a query (a third of this at 100,000 queries)."""
+    string and float are made once, not once a query (a third of this at 100,000 queries).
+    ``columns``: each ``per_query`` list as the JSON text's columns (``json_text.Columns``)."""
     measures: dict[str, Any] = {}
+    queries = column_text([row.query for row in report.rows]) if columns else []
     for metric in report.metrics:
         values = [row.value(metric) for row in report.rows]
-        fields = {id(value): exact_fields("value", value) for value, _ in distinct_objects(values)}
+        per_query: object
+        if columns:
+            texts = {"value" + suffix: column_text(values, part) for suffix, part in EXACT_PARTS}
+            per_query = Columns(["query", *texts], [queries, *texts.values()])
+        else:
+            fields = {id(value): exact_fields("value", value) for value, _ in distinct_objects(values)}
+            per_query = [{"query": row.query, **fields[id(value)]} for row, value in zip(report.rows, values)]
         measures[metric] = {
             "name": DEFINITIONS[metric].name(report.k),
             **exact_fields("mean", report.mean(metric)),
-            "per_query": [{"query": row.query, **fields[id(value)]} for row, value in zip(report.rows, values)],
+            "per_query": per_query,
         }
     return measures
 
 
-def report_json(report: Report) -> dict[str, Any]:
+def row_columns(rows: Sequence[QueryRow]) -> Columns:
+    """A report's ``rows`` as the JSON text's columns: ``QueryRow.to_json`` of every row."""
+    keys = QueryRow.JSON_KEYS
+    return Columns(keys, [column_text(list(map(attrgetter(key), rows)), json_value) for key in keys])
+
+
+def report_json(report: Report, columns: bool = False) -> dict[str, Any]:
     """The seed's report keys and values unchanged (exact strings), then ``metrics`` (the ids
-    computed, in order) and ``measures`` (every value as fraction and decimal)."""
-    return {**report.to_json(), "metrics": list(report.metrics), "measures": measures_json(report)}
+    computed, in order) and ``measures`` (every value as fraction and decimal). ``columns``:
+    the per-query lists as ``json_text.Columns``, for ``render_json`` (the values as the text's
+    columns, not a dict per row: the lists are most of a big report)."""
+    rows = row_columns(report.rows) if columns else None
+    return {**report.to_json(rows), "metrics": list(report.metrics), "measures": measures_json(report, columns)}
 
 
 def cutoff_json(protocol: Protocol, reports: Sequence[Report]) -> dict[str, Any]:
     """One more cutoff of ``score --metrics P@5,P@10``: its own k and hash, the metrics' names at
-    that k and the runs' reports, in the layout of the top level's."""
+    that k and the runs' reports, in the layout of the top level's (for ``render_json``)."""
     metrics = tuple(dict.fromkeys(m for r in reports for m in r.metrics))
     return {
         "k": protocol.k,
         "protocol_sha256": protocol.protocol_sha256,
         "metrics": metrics_json(metrics, protocol.k),
-        "runs": {r.run: report_json(r) for r in reports},
+        "runs": {r.run: report_json(r, columns=True) for r in reports},
     }
 
 
@@ -190,7 +215,7 @@ def render_json(
         "tool": {"name": "rankeval-tui", "version": __version__},
         "metrics": metrics_json(metrics, protocol.k),
         "protocol": protocol_json(protocol, adjudicated),
-        "runs": {r.run: report_json(r) for r in reports},
+        "runs": {r.run: report_json(r, columns=True) for r in reports},
     }
     pairs = comparisons(reports, baseline)
     if pairs:
