@@ -11,8 +11,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter, not_
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from rankeval_tui.core.evaluation.gaps import refuse_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, exact_ratio, extra_values, ordered_metrics
@@ -44,12 +47,21 @@ def metric_value(
     raise KeyError(metric)
 
 
-@dataclass(frozen=True)
-class QueryRow:
+QUERY, MISSING, RELEVANT, RECALL, RR = map(attrgetter, ("query", "missing", "relevant", "recall", "rr"))
+"""A row's fields as functions, for maps over every row in C."""
+ROW_JSON_KEYS = ("query", "missing", "returned", "relevant", "hits", "first_relevant_rank", "recall", "rr")
+"""The seed's row keys, in order: each the ``QueryRow`` attribute of that name, a Fraction as its text."""
+
+
+class QueryRow(NamedTuple):
     """The evaluator's facts about one query of the split.
 
     ``recall`` and ``rr`` are ``None`` when the query has no relevant document: 0/0 is not
     a score, and such a query is excluded from both means.
+
+    A named tuple (immutable like the frozen dataclass it was): made in C, where a frozen
+    dataclass sets each of its nine fields through ``object.__setattr__``, 0.14 s of the
+    evaluator at 100,000 queries.
     """
 
     query: str
@@ -72,20 +84,8 @@ class QueryRow:
         "no relevant document", so it cannot also mean "not asked for")."""
         return metric_value(metric, self.recall, self.rr, self.extra)
 
-    JSON_KEYS: ClassVar[tuple[str, ...]] = (
-        "query",
-        "missing",
-        "returned",
-        "relevant",
-        "hits",
-        "first_relevant_rank",
-        "recall",
-        "rr",
-    )
-    """The seed's row keys, in order: each the attribute of that name, a Fraction as its text."""
-
     def to_json(self) -> dict[str, Any]:
-        return {key: json_value(getattr(self, key)) for key in self.JSON_KEYS}
+        return {key: json_value(getattr(self, key)) for key in ROW_JSON_KEYS}
 
 
 @dataclass(frozen=True)
@@ -120,15 +120,15 @@ class Report:
 
     @property
     def eligible_queries(self) -> int:
-        return sum(1 for row in self.rows if row.eligible)
+        return len(self.rows) - list(map(RELEVANT, self.rows)).count(0)
 
     @property
     def missing_queries(self) -> list[str]:
-        return [row.query for row in self.rows if row.missing]
+        return list(compress(map(QUERY, self.rows), map(MISSING, self.rows)))
 
     @property
     def no_relevant_queries(self) -> list[str]:
-        return [row.query for row in self.rows if not row.eligible]
+        return list(compress(map(QUERY, self.rows), map(not_, map(RELEVANT, self.rows))))
 
     def row(self, query: str) -> QueryRow:
         for row in self.rows:
@@ -230,25 +230,40 @@ def score_query(
     missing: bool,
     extra: Sequence[MetricId] = (),
 ) -> QueryRow:
-    top = ranking[:k]
-    first = next((rank for rank, doc in enumerate(top, 1) if doc in relevant), None)
-    hits = len(relevant.intersection(top))
-    if relevant:
-        recall: Fraction | None = exact_ratio(hits, len(relevant))
-        rr: Fraction | None = exact_ratio(1, first) if first else exact_ratio(0, 1)
-    else:
-        recall = rr = None
-    return QueryRow(
-        query=query,
-        missing=missing,
-        returned=len(ranking),
-        relevant=len(relevant),
-        hits=hits,
-        first_relevant_rank=first,
-        recall=recall,
-        rr=rr,
-        extra=extra_values(extra, top, relevant, k, hits, first) if extra else (),
+    """One query's row: ``score_rows`` of that query alone."""
+    return score_rows([query], [ranking], [relevant], k, [missing], extra)[0]
+
+
+def score_rows(
+    queries: Sequence[str],
+    rankings: Sequence[Sequence[str]],
+    relevant: Sequence[frozenset[str]],
+    k: int,
+    missing: Sequence[bool],
+    extra: Sequence[MetricId] = (),
+) -> list[QueryRow]:
+    """The rows of ``queries`` (with their rankings, relevant sets and whether the run lacked
+    them, position by position): column by column, each column one ``map`` or comprehension, so
+    the work per query is a few C calls instead of a Python call with its locals (0.45 s at
+    100,000 queries, one call a query). Only a query with a hit is scanned for its first one."""
+    tops = list(map(itemgetter(slice(None, k)), rankings))
+    hits = list(map(len, map(frozenset.intersection, relevant, tops)))
+    sizes = list(map(len, relevant))
+    firsts = [  # the rank of the first relevant document, for the queries with one in the top k
+        top.index(next(filter(documents.__contains__, top))) + 1 if found else None
+        for top, documents, found in zip(tops, relevant, hits)
+    ]
+    zero = exact_ratio(0, 1)
+    recalls = [exact_ratio(found, size) if size else None for found, size in zip(hits, sizes)]
+    rrs = [(exact_ratio(1, first) if first else zero) if size else None for first, size in zip(firsts, sizes)]
+    extras: Iterable[tuple[tuple[MetricId, Fraction | None], ...]] = (
+        map(partial(extra_values, extra), tops, relevant, repeat(k), hits, firsts) if extra else repeat(())
     )
+    return list(map(QueryRow, queries, missing, map(len, rankings), sizes, hits, firsts, recalls, rrs, extras))
+
+
+NO_RANKING: tuple[str, ...] = ()
+"""The ranking of a query the run lacks (scored 0)."""
 
 
 def evaluate(
@@ -282,15 +297,22 @@ def evaluate(
         rows = tuple(
             old
             if relevant[query].isdisjoint(rankings.get(query, ())[low:high])
-            else score_query(query, rankings.get(query, []), relevant[query], k, query not in rankings)
+            else score_query(query, rankings.get(query, NO_RANKING), relevant[query], k, query not in rankings)
             for query, old in zip(protocol.selected_queries, at_other_k.rows)
         )
     else:
+        queries = protocol.selected_queries
         rows = tuple(
-            score_query(query, rankings.get(query, []), relevant[query], k, query not in rankings, extra)
-            for query in protocol.selected_queries
+            score_rows(
+                queries,
+                list(map(rankings.get, queries, repeat(NO_RANKING))),
+                list(map(relevant.__getitem__, queries)),
+                k,
+                list(map(not_, map(rankings.__contains__, queries))),
+                extra,
+            )
         )
-    eligible = [row for row in rows if row.eligible]
+    eligible = list(compress(rows, map(RELEVANT, rows)))
     extra_means = tuple(
         (metric, exact_mean(row.value(metric) for row in eligible))  # type: ignore[misc]
         for metric in extra
@@ -302,8 +324,8 @@ def evaluate(
         k=k,
         rows=rows,
         # An eligible row has a relevant document, so its recall and rr are Fractions, never None.
-        recall_at_k=exact_mean(row.recall for row in eligible),  # type: ignore[misc]
-        mrr_at_k=exact_mean(row.rr for row in eligible),  # type: ignore[misc]
+        recall_at_k=exact_mean(map(RECALL, eligible)),
+        mrr_at_k=exact_mean(map(RR, eligible)),
         adapter_sha256=run.adapter_sha256,
         source=run.source,
         metrics=chosen or PRIMARY,

@@ -18,6 +18,7 @@ from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import (
     EXACT_PARTS,
+    ROW_JSON_KEYS,
     QueryRow,
     Report,
     distinct_objects,
@@ -167,8 +168,7 @@ def measures_json(report: Report, columns: bool = False) -> dict[str, Any]:
 
 def row_columns(rows: Sequence[QueryRow]) -> Columns:
     """A report's ``rows`` as the JSON text's columns: ``QueryRow.to_json`` of every row."""
-    keys = QueryRow.JSON_KEYS
-    return Columns(keys, [column_text(list(map(attrgetter(key), rows)), json_value) for key in keys])
+    return Columns(ROW_JSON_KEYS, [column_text(list(map(attrgetter(key), rows)), json_value) for key in ROW_JSON_KEYS])
 
 
 def report_json(report: Report, columns: bool = False) -> dict[str, Any]:
