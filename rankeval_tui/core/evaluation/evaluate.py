@@ -114,6 +114,12 @@ class Report:
         """The mean of ``metric`` over the eligible queries (None when none is eligible)."""
         return metric_value(metric, self.recall_at_k, self.mrr_at_k, self.extra_means)
 
+    def values(self, metric: MetricId) -> list[Fraction | None]:
+        """Every row's value of ``metric``, in row order (Recall@k's and RR@k's by a map in C)."""
+        if metric in PRIMARY:
+            return list(map(attrgetter(metric), self.rows))
+        return [row.value(metric) for row in self.rows]
+
     @property
     def total_queries(self) -> int:
         return len(self.rows)

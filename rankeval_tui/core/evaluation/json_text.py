@@ -13,9 +13,10 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, repeat
 from json.encoder import encode_basestring
-from typing import Any
+from typing import Any, TypeVar
 
 INDENT = "  "
+T = TypeVar("T")
 _MARK = "\x00"
 
 
@@ -92,12 +93,16 @@ def column_text(values: Sequence[Any], convert: Callable[[Any], Any] | None = No
         return list(map(text_of, values))
     if convert is None and not kinds <= _SCALARS.keys():
         raise TypeError(f"a column holds scalars only, not {', '.join(sorted(k.__name__ for k in kinds))}")
-    objects = dict(zip(map(id, values), values))
-    texts = {
-        key: _scalar_text(value if type(value) in _SCALARS else convert(value))  # type: ignore[misc]
-        for key, value in objects.items()
-    }
-    return list(map(texts.__getitem__, map(id, values)))
+    return map_distinct(lambda value: _scalar_text(value if type(value) in _SCALARS else convert(value)), values)  # type: ignore[misc]
+
+
+def map_distinct(function: Callable[[Any], T], values: Sequence[Any]) -> list[T]:
+    """``function`` of every value, called once per distinct object (every one alive in
+    ``values`` meanwhile, so their ids differ): a column of a report holds a few hundred of the
+    evaluator's shared Fractions, not 100,000 values, so each text is made once."""
+    ids = list(map(id, values))
+    results = {key: function(value) for key, value in dict(zip(ids, values)).items()}
+    return list(map(results.__getitem__, ids))
 
 
 def _scalar_text(value: Any) -> str:

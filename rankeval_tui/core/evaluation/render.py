@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,9 @@ from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.compare import Comparison, Metric, compare
 from rankeval_tui.core.evaluation.evaluate import (
     EXACT_PARTS,
+    MISSING,
+    QUERY,
+    RELEVANT,
     ROW_JSON_KEYS,
     QueryRow,
     Report,
@@ -26,9 +30,11 @@ from rankeval_tui.core.evaluation.evaluate import (
     json_value,
 )
 from rankeval_tui.core.evaluation.histogram import Interval, comparison_charts
-from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented
+from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.text_grid import grid as grid
+from rankeval_tui.core.evaluation.text_grid import grid_columns
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
@@ -150,7 +156,7 @@ def measures_json(report: Report, columns: bool = False) -> dict[str, Any]:
     measures: dict[str, Any] = {}
     queries = column_text([row.query for row in report.rows]) if columns else []
     for metric in report.metrics:
-        values = [row.value(metric) for row in report.rows]
+        values = report.values(metric)
         per_query: object
         if columns:
             texts = {"value" + suffix: column_text(values, part) for suffix, part in EXACT_PARTS}
@@ -227,23 +233,20 @@ def render_json(
     return dumps_indented(data)
 
 
-def grid(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> list[str]:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
-        return lines
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-
-    def fmt(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
-
-    return [fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)]
-
-
 def status_words(row: QueryRow, adjudicated: Collection[str] = (), pooled: bool = False) -> str:
     """The status column: ``ok``, the evaluator's special case, and ``adjudicated`` beside either."""
     status = row_status(row, pooled) or "ok"
     return f"{status}, adjudicated" if row.query in adjudicated else status
+
+
+def status_column(report: Report, adjudicated: Collection[str]) -> list[str]:
+    """``status_words`` of every row, made once per distinct case (eligible, missing, adjudicated)."""
+    rows = report.rows
+    cases = list(
+        zip(map(bool, map(RELEVANT, rows)), map(MISSING, rows), map(adjudicated.__contains__, map(QUERY, rows)))
+    )
+    words = {case: status_words(row, adjudicated, report.pooled) for case, row in dict(zip(cases, rows)).items()}
+    return list(map(words.__getitem__, cases))
 
 
 def set_aside_words(set_aside: Mapping[str, int]) -> str:
@@ -265,19 +268,15 @@ def report_block(
         lines.append("")
     header = ["query", "status", "returned", "relevant", "hits", "first rel. rank"]
     header += [label(metric, k) for metric in report.metrics]
-    rows = [
-        [
-            r.query,
-            status_words(r, adjudicated, report.pooled),
-            str(r.returned),
-            str(r.relevant),
-            str(r.hits),
-            "-" if r.first_relevant_rank is None else str(r.first_relevant_rank),
-            *(shown(r.value(metric), fractions) for metric in report.metrics),
-        ]
-        for r in report.rows
+    rows = report.rows
+    columns = [
+        list(map(QUERY, rows)),
+        status_column(report, adjudicated),
+        *(list(map(str, map(attrgetter(name), rows))) for name in ("returned", "relevant", "hits")),
+        ["-" if rank is None else str(rank) for rank in map(attrgetter("first_relevant_rank"), rows)],
+        *(map_distinct(partial(shown, fractions=fractions), report.values(metric)) for metric in report.metrics),
     ]
-    lines += grid(header, rows, markdown)
+    lines += grid_columns(header, columns, markdown)
     if markdown:
         lines.append("")
     means = "   ".join(f"{mean_label(m, k)} = {shown(report.mean(m), fractions)}" for m in report.metrics)
