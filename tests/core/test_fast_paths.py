@@ -19,23 +19,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.evaluate import Run, evaluate
+from rankeval_tui.core.evaluation.evaluate import Run, check_run, evaluate
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.run_check import follows_every_rule
 from rankeval_tui.core.files.runs import parse_json_run
 
 ids = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6)
 
 
 def seed_hash(protocol: Protocol) -> str:
-    """The seed's reference/metrics.py formula, verbatim in shape."""
+    """The seed's reference/metrics.py formula, verbatim in shape (a pooled protocol adds its
+    kind, and every query's row, ``{}`` for an empty pool; a titled document is an object)."""
+    data = dict(
+        corpus=protocol.definition.canonical_corpus(),
+        queries={q: m.canonical() for q, m in protocol.queries.items()},
+        qrels={q: dict(protocol.qrels.get(q, {})) for q in protocol.queries},
+        split=protocol.split,
+        k=protocol.k,
+    )
+    if protocol.kind == "pooled":
+        data["kind"] = "pooled"
     canonical = json.dumps(
-        dict(
-            corpus=dict(protocol.documents),
-            queries={q: m.canonical() for q, m in protocol.queries.items()},
-            qrels={q: dict(row) for q, row in protocol.qrels.items()},
-            split=protocol.split,
-            k=protocol.k,
-        ),
+        data,
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),
@@ -59,6 +64,90 @@ def test_protocol_hash_is_the_seeds_canonical_json(docs, queries, data, k) -> No
         relevance="r",
         documents={d: data.draw(ids) for d in docs},
         queries={q: Query(text=data.draw(ids), split="test", need=data.draw(st.none() | ids)) for q in queries},
+    )
+    protocol = Protocol(definition, qrels)
+    assert protocol.protocol_sha256 == seed_hash(protocol)
+
+
+# IDs as users spell them, and every character the canonical text's fast paths must notice:
+# those JSON escapes, and the space and "!" that sort below the quote after a key.
+id_alphabet = st.sampled_from(
+    ["a", "b", "ab", "q:1", "docs/x.md", " ", "!", '"', "\\", "\x00", "\x1f", "é", "\u2028", "#"]
+)
+tricky_ids = st.lists(id_alphabet, min_size=1, max_size=4).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pool_ids=st.lists(tricky_ids, min_size=1, max_size=8, unique=True),
+    queries=st.lists(tricky_ids | st.sampled_from(["q:1", "q:2", "q:10"]), min_size=1, max_size=5, unique=True),
+    data=st.data(),
+    with_text=st.booleans(),
+)
+def test_pooled_hash_is_the_seeds_canonical_json(pool_ids, queries, data, with_text) -> None:
+    """The pooled qrels' text sorts ID+suffix strings: an ID that is a prefix of another followed
+    by a space or "!" (both below the quote) sorts differently, so that text must be refused."""
+    pools = {q: tuple(data.draw(st.lists(st.sampled_from(pool_ids), unique=True, max_size=6))) for q in queries}
+    qrels = {q: {d: data.draw(st.sampled_from([0, 1])) for d in pool} for q, pool in pools.items() if pool}
+    definition = ProtocolDefinition(
+        name="p",
+        k=2,
+        split="test",
+        relevance="r",
+        documents={},
+        queries={
+            q: Query(
+                text=data.draw(tricky_ids) if with_text else None,
+                split="test" if q == queries[0] else data.draw(st.sampled_from(["test", 'x"\\'])),
+            )
+            for q in queries
+        },
+        pools=pools,
+        pool_rule="r",
+    )
+    protocol = Protocol(definition, qrels)
+    assert protocol.protocol_sha256 == seed_hash(protocol)
+
+
+@pytest.mark.parametrize(
+    "pool",
+    [("a!", "a"), ("a b", "a"), ("a#", "a"), ('a"', "a"), ("a\\", "a"), ("a\x1f", "a"), ("é", "e"), ("b", "a")],
+)
+def test_pooled_hash_where_an_id_is_a_prefix_of_another(pool) -> None:
+    """``"a!":`` sorts before ``"a":`` but the key ``a`` before ``a!``: the seed's order wins."""
+    definition = ProtocolDefinition(
+        name="p",
+        k=2,
+        split="test",
+        relevance="r",
+        documents={},
+        queries={"q:1": Query(text=None, split="test"), "q:2": Query(text=None, split="test")},
+        pools={"q:1": pool, "q:2": ()},
+        pool_rule="r",
+    )
+    protocol = Protocol(definition, {"q:1": {pool[0]: 1, pool[1]: 0}})
+    assert protocol.protocol_sha256 == seed_hash(protocol)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    docs=st.lists(tricky_ids, min_size=1, max_size=6, unique=True),
+    queries=st.lists(tricky_ids, min_size=1, max_size=5, unique=True),
+    data=st.data(),
+)
+def test_protocol_hash_with_titles_needs_and_tricky_ids_is_the_seeds(docs, queries, data) -> None:
+    """Titles and needs take ``canonical_json`` itself; the rest the templates, with any ID."""
+    qrels = {q: {d: data.draw(st.sampled_from([0, 1])) for d in docs} for q in queries}
+    definition = ProtocolDefinition(
+        name="p",
+        k=3,
+        split="test",
+        relevance="r",
+        documents={d: data.draw(tricky_ids) for d in docs},
+        queries={
+            q: Query(text=data.draw(tricky_ids), split="test", need=data.draw(st.none() | tricky_ids)) for q in queries
+        },
+        titles={d: data.draw(tricky_ids) for d in data.draw(st.lists(st.sampled_from(docs), unique=True))},
     )
     protocol = Protocol(definition, qrels)
     assert protocol.protocol_sha256 == seed_hash(protocol)
@@ -107,3 +196,39 @@ def test_json_run_refuses_a_bad_entry_after_good_rankings_of_the_same_ids(bad, r
     with pytest.raises(ContractError) as error:
         parse_json_run(json.dumps(rankings), path)
     assert (error.value.rule, error.value.where, error.value.file) == (rule, "query 'q:1003'", str(path))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rankings=st.dictionaries(
+        st.sampled_from(["q1", "q2", "q3", "other"]),
+        st.lists(st.sampled_from(["d1", "d2", "d3", "unknown", 7, None]), max_size=5) | st.tuples(st.just("d1")),
+        max_size=3,
+    ),
+    distinct=st.booleans(),
+)
+def test_whole_run_check_passes_exactly_the_valid_runs(rankings, distinct) -> None:
+    """``check_run`` skips its query-by-query checks when the whole-run test in C passes, so that
+    test must pass only runs that follow every rule (unknown, wrong-split or other-typed entries,
+    duplicates, documents outside the corpus all fail it)."""
+    definition = ProtocolDefinition(
+        name="p",
+        k=2,
+        split="test",
+        relevance="r",
+        documents={"d1": "x", "d2": "y", "d3": "z"},
+        queries={"q1": Query("a", "test"), "q2": Query("b", "test"), "q3": Query("c", "dev")},
+    )
+    lists_of_str = all(type(r) is list and all(type(d) is str for d in r) for r in rankings.values())
+    if distinct and not (lists_of_str and all(len(set(r)) == len(r) for r in rankings.values())):
+        return  # the reader's promise (distinct str entries) would be false
+    valid = (
+        set(rankings) <= {"q1", "q2"}
+        and lists_of_str
+        and all(len(set(r)) == len(r) and set(r) <= {"d1", "d2", "d3"} for r in rankings.values())
+    )
+    run = Run("A", rankings, distinct_str_entries=distinct)
+    assert follows_every_rule(definition, run) == valid
+    problems: list[ContractError] = []
+    check_run(definition, run, report=problems.append)
+    assert (not problems) == valid

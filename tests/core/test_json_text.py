@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankeval_tui.core.evaluation.json_text import dumps_indented
+from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented
 
 
 def reference(value: object) -> str:
@@ -72,3 +72,45 @@ def test_unserializable_raises_like_json() -> None:
         dumps_indented({"a": [Fraction(1, 3)]})
     with pytest.raises(TypeError):
         dumps_indented({(1, 2): 0})
+
+
+COLUMN_KEYS = ['q{u}\x00"', "n", "b", "f"]
+column_rows = st.lists(
+    st.tuples(st.text(), st.integers() | st.none(), st.booleans(), scalars).map(
+        lambda row: dict(zip(COLUMN_KEYS, row))
+    ),
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(column_rows, st.integers(0, 3))
+def test_columns_same_text_as_json_of_the_rows(rows: list[dict[str, object]], depth: int) -> None:
+    """``Columns`` (a report's rows given column by column) writes what the list of dicts would,
+    at any depth; keys with braces and NULs included (they are in the template)."""
+    columns = Columns(COLUMN_KEYS, [column_text([row[key] for row in rows]) for key in COLUMN_KEYS])
+    nested: tuple[object, object] = (columns, rows)
+    for _ in range(depth):
+        nested = ({"per_query": nested[0], "x": 1}, {"per_query": nested[1], "x": 1})
+    assert dumps_indented(nested[0]) == reference(nested[1])
+
+
+def test_column_text_converts_each_distinct_object_once() -> None:
+    third = Fraction(1, 3)
+    seen: list[object] = []
+
+    def convert(value: object) -> object:
+        seen.append(value)
+        return str(value)
+
+    assert column_text([third, None, third, Fraction(1, 2), 7], convert) == ['"1/3"', "null", '"1/3"', '"1/2"', "7"]
+    assert seen == [third, Fraction(1, 2)]  # scalars as they are, each Fraction object once
+    with pytest.raises(TypeError):
+        column_text([third])
+
+
+def test_columns_need_one_column_per_key() -> None:
+    with pytest.raises(ValueError):
+        Columns(["a", "b"], [["1"]])
+    with pytest.raises(ValueError):
+        Columns(["a", "b"], [["1"], []])

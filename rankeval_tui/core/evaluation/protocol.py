@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress, repeat
-from json.encoder import encode_basestring
 from operator import attrgetter, eq, is_, methodcaller
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, describe_id, quote
+from rankeval_tui.core.evaluation.canonical import (
+    canonical_json,
+    canonical_pooled_qrels,
+    canonical_qrels_json,
+    canonical_queries,
+    canonical_strings,
+)
 from rankeval_tui.core.evaluation.pools import all_binary, check_binary_row, check_pooled_qrels, check_pools
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
@@ -224,43 +229,6 @@ def check_qrels(
         check_binary_row(query, row, file)
 
 
-def canonical_json(value: object) -> str:
-    """The seed's canonical JSON encoding (sorted keys, UTF-8 as is, no spaces). A string, the
-    common call (every query and document ID of the hash), goes straight to the C escaper that
-    ``json.dumps`` would end in, without building an encoder each time (0.3 s at 100,000 IDs)."""
-    if type(value) is str:
-        return encode_basestring(value)
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def canonical_qrels_json(
-    qrels: Mapping[str, Mapping[str, int]], corpus: frozenset[str], relevant: Mapping[str, frozenset[str]]
-) -> bytes:
-    """``canonical_json(qrels).encode("utf-8")`` for validated exhaustive qrels, built from the
-    relevant sets.
-
-    Every row has exactly the corpus as keys and the int 0 or 1 as values (``check_qrels``), so
-    every row's text is the all-zero row's with a ``1`` at the byte of each relevant document:
-    a copy of one byte string and a few stores per query, instead of formatting (or encoding)
-    every pair (0.15 s at 2M pairs; exhaustive qrels are mostly zeros).
-    """
-    documents = sorted(corpus)
-    zero = bytearray(b"{")
-    at: dict[str, int] = {}
-    for index, document in enumerate(documents):
-        zero += (b"," if index else b"") + canonical_json(document).encode("utf-8") + b":"
-        at[document] = len(zero)
-        zero += b"0"
-    zero += b"}"
-    rows = []
-    for query in sorted(qrels):
-        row = bytearray(zero)
-        for document in relevant[query]:
-            row[at[document]] = 0x31  # b"1"
-        rows.append(canonical_json(query).encode("utf-8") + b":" + row)
-    return b"{" + b",".join(rows) + b"}"
-
-
 @dataclass(frozen=True)
 class Protocol:
     """A protocol definition with its exhaustive qrels, validated on construction."""
@@ -321,9 +289,10 @@ class Protocol:
         The run is deliberately not part of it: two runs scored under one hash are comparable.
         A pooled protocol adds ``"kind":"pooled"`` (so the exhaustive kind's text, and hash, is
         the seed's): its qrels are exactly its pools' pairs (``check_pooled_qrels``), so hashing
-        the qrels hashes the pools, every query's row written, ``{}`` for an empty pool. The text is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
-        ensure_ascii=False, separators=(",", ":"))``; only the qrels part is built differently
-        (``canonical_qrels_json``), because encoding it pair by pair was the whole cost.
+        the qrels hashes the pools, every query's row written, ``{}`` for an empty pool. The text
+        is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
+        ensure_ascii=False, separators=(",", ":"))``, built part by part from whole-list pieces
+        (core/evaluation/canonical.py), because one ``json.dumps`` of it was 0.3-1 s a ``score``.
         """
         digest, middle = self._hash_parts
         digest = digest.copy()
@@ -338,22 +307,17 @@ class Protocol:
         ``{"corpus":...,"k":`` and the bytes ``,"qrels":...,"queries":...,"split":``. Shared by
         ``with_k`` / ``with_split`` copies, so a k change hashes the bytes again (~0.05 s at
         2M pairs) instead of encoding the qrels again (~0.5 s)."""
-        head = '{"corpus":' + canonical_json(self.definition.canonical_corpus()) + ',"k":'
-        if self.definition.pools is None:
-            qrels = canonical_qrels_json(self.qrels, self.definition.document_ids, self.relevant)
+        definition = self.definition
+        corpus = canonical_json(definition.canonical_corpus()) if definition.titles else None
+        head = '{"corpus":' + (corpus or canonical_strings(definition.documents)) + ',"k":'
+        if definition.pools is None:
+            qrels = canonical_qrels_json(self.qrels, definition.document_ids, self.relevant)
             kind = b""
-        else:  # pools of ~100 documents: the C encoder over the whole table is fast enough
-            qrels = canonical_json({q: self.qrels.get(q, {}) for q in self.queries}).encode("utf-8")
+        else:
+            qrels = canonical_pooled_qrels(self.qrels, self.queries)
             kind = b',"kind":"pooled"'
         middle = b"".join(
-            [
-                kind,
-                b',"qrels":',
-                qrels,
-                b',"queries":',
-                canonical_json({q: meta.canonical() for q, meta in self.queries.items()}).encode("utf-8"),
-                b',"split":',
-            ]
+            [kind, b',"qrels":', qrels, b',"queries":', canonical_queries(self.queries).encode("utf-8"), b',"split":']
         )
         return hashlib.sha256(head.encode("utf-8")), middle
 

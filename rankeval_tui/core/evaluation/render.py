@@ -11,12 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
+from operator import attrgetter
 
 from rankeval_tui import __version__
-from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, distinct_objects, exact_fields
-from rankeval_tui.core.evaluation.json_text import dumps_indented
+from rankeval_tui.core.evaluation.evaluate import (
+    EXACT_PARTS,
+    MISSING,
+    QUERY,
+    RELEVANT,
+    ROW_JSON_KEYS,
+    QueryRow,
+    Report,
+    distinct_objects,
+    exact_fields,
+    json_value,
+)
+from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.text_grid import grid as grid
+from rankeval_tui.core.evaluation.text_grid import grid_columns
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
@@ -134,38 +149,54 @@ def metrics_json(metrics: Sequence[MetricId], k: int) -> dict[str, Any]:
     }
 
 
-def measures_json(report: Report) -> dict[str, Any]:
+def measures_json(report: Report, columns: bool = False) -> dict[str, Any]:
     """Every computed metric of a report: the mean and each query's value, exact and decimal.
 
     The evaluator shares one Fraction per distinct value (``distinct_objects``), so each one's
-    string and float are made once, not once a query (a third of this at 100,000 queries)."""
+    string and float are made once, not once a query (a third of this at 100,000 queries).
+    ``columns``: each ``per_query`` list as the JSON text's columns (``json_text.Columns``)."""
     measures: dict[str, Any] = {}
+    queries = column_text([row.query for row in report.rows]) if columns else []
     for metric in report.metrics:
-        values = [row.value(metric) for row in report.rows]
-        fields = {id(value): exact_fields("value", value) for value, _ in distinct_objects(values)}
+        values = report.values(metric)
+        per_query: object
+        if columns:
+            texts = {"value" + suffix: column_text(values, part) for suffix, part in EXACT_PARTS}
+            per_query = Columns(["query", *texts], [queries, *texts.values()])
+        else:
+            fields = {id(value): exact_fields("value", value) for value, _ in distinct_objects(values)}
+            per_query = [{"query": row.query, **fields[id(value)]} for row, value in zip(report.rows, values)]
         measures[metric] = {
             "name": DEFINITIONS[metric].name(report.k),
             **exact_fields("mean", report.mean(metric)),
-            "per_query": [{"query": row.query, **fields[id(value)]} for row, value in zip(report.rows, values)],
+            "per_query": per_query,
         }
     return measures
 
 
-def report_json(report: Report) -> dict[str, Any]:
+def row_columns(rows: Sequence[QueryRow]) -> Columns:
+    """A report's ``rows`` as the JSON text's columns: ``QueryRow.to_json`` of every row."""
+    return Columns(ROW_JSON_KEYS, [column_text(list(map(attrgetter(key), rows)), json_value) for key in ROW_JSON_KEYS])
+
+
+def report_json(report: Report, columns: bool = False) -> dict[str, Any]:
     """The seed's report keys and values unchanged (exact strings), then ``metrics`` (the ids
-    computed, in order) and ``measures`` (every value as fraction and decimal)."""
-    return {**report.to_json(), "metrics": list(report.metrics), "measures": measures_json(report)}
+    computed, in order) and ``measures`` (every value as fraction and decimal). ``columns``:
+    the per-query lists as ``json_text.Columns``, for ``render_json`` (the values as the text's
+    columns, not a dict per row: the lists are most of a big report)."""
+    rows = row_columns(report.rows) if columns else None
+    return {**report.to_json(rows), "metrics": list(report.metrics), "measures": measures_json(report, columns)}
 
 
 def cutoff_json(protocol: Protocol, reports: Sequence[Report]) -> dict[str, Any]:
     """One more cutoff of ``score --metrics P@5,P@10``: its own k and hash, the metrics' names at
-    that k and the runs' reports, in the layout of the top level's."""
+    that k and the runs' reports, in the layout of the top level's (for ``render_json``)."""
     metrics = tuple(dict.fromkeys(m for r in reports for m in r.metrics))
     return {
         "k": protocol.k,
         "protocol_sha256": protocol.protocol_sha256,
         "metrics": metrics_json(metrics, protocol.k),
-        "runs": {r.run: report_json(r) for r in reports},
+        "runs": {r.run: report_json(r, columns=True) for r in reports},
     }
 
 
@@ -194,7 +225,7 @@ def render_json(
         "tool": {"name": "rankeval-tui", "version": __version__},
         "metrics": metrics_json(metrics, protocol.k),
         "protocol": protocol_json(protocol, adjudicated),
-        "runs": {r.run: report_json(r) for r in reports},
+        "runs": {r.run: report_json(r, columns=True) for r in reports},
     }
     pairs = comparisons(reports, baseline)
     if pairs:
@@ -206,23 +237,20 @@ def render_json(
     return dumps_indented(data)
 
 
-def grid(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> list[str]:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-        lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
-        return lines
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-
-    def fmt(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
-
-    return [fmt(header), fmt(["-" * w for w in widths]), *(fmt(r) for r in rows)]
-
-
 def status_words(row: QueryRow, adjudicated: Collection[str] = (), pooled: bool = False) -> str:
     """The status column: ``ok``, the evaluator's special case, and ``adjudicated`` beside either."""
     status = row_status(row, pooled) or "ok"
     return f"{status}, adjudicated" if row.query in adjudicated else status
+
+
+def status_column(report: Report, adjudicated: Collection[str]) -> list[str]:
+    """``status_words`` of every row, made once per distinct case (eligible, missing, adjudicated)."""
+    rows = report.rows
+    cases = list(
+        zip(map(bool, map(RELEVANT, rows)), map(MISSING, rows), map(adjudicated.__contains__, map(QUERY, rows)))
+    )
+    words = {case: status_words(row, adjudicated, report.pooled) for case, row in dict(zip(cases, rows)).items()}
+    return list(map(words.__getitem__, cases))
 
 
 def set_aside_words(set_aside: Mapping[str, int]) -> str:
@@ -244,19 +272,15 @@ def report_block(
         lines.append("")
     header = ["query", "status", "returned", "relevant", "hits", "first rel. rank"]
     header += [label(metric, k) for metric in report.metrics]
-    rows = [
-        [
-            r.query,
-            status_words(r, adjudicated, report.pooled),
-            str(r.returned),
-            str(r.relevant),
-            str(r.hits),
-            "-" if r.first_relevant_rank is None else str(r.first_relevant_rank),
-            *(shown(r.value(metric), fractions) for metric in report.metrics),
-        ]
-        for r in report.rows
+    rows = report.rows
+    columns = [
+        list(map(QUERY, rows)),
+        status_column(report, adjudicated),
+        *(list(map(str, map(attrgetter(name), rows))) for name in ("returned", "relevant", "hits")),
+        ["-" if rank is None else str(rank) for rank in map(attrgetter("first_relevant_rank"), rows)],
+        *(map_distinct(partial(shown, fractions=fractions), report.values(metric)) for metric in report.metrics),
     ]
-    lines += grid(header, rows, markdown)
+    lines += grid_columns(header, columns, markdown)
     if markdown:
         lines.append("")
     means = "   ".join(f"{mean_label(m, k)} = {shown(report.mean(m), fractions)}" for m in report.metrics)

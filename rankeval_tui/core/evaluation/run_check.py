@@ -1,0 +1,140 @@
+"""A run (a ranking per query) and the rules it must follow before any number is computed.
+
+Apart from evaluate.py so the evaluator stays readable; ``evaluate``, ``validate``, ``judge``,
+``grow`` and the TREC export all check runs with ``check_run``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import chain
+from pathlib import Path
+
+from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+
+
+@dataclass(frozen=True)
+class Run:
+    """A named document ranking per query, as read from a file (or built in memory)."""
+
+    name: str
+    rankings: Mapping[str, Sequence[str]]
+    source: Path | None = None
+    adapter_sha256: str | None = None
+    warnings: tuple[str, ...] = ()
+    """Things worth telling the user that do not invalidate the run."""
+    score_order: Mapping[str, Sequence[str]] = field(default_factory=dict, compare=False, repr=False)
+    """A TREC run's queries whose rank order differs from trec_eval's score order, with that
+    order (``core.evaluation.tie_order`` summarises what it changes)."""
+    distinct_str_entries: bool = field(default=False, compare=False)
+    """Every ranking is known to be a list of distinct ``str``: the run file's reader checked it
+    where it had a core to spare (``core.preread``), so ``check_run`` checks the corpus only."""
+
+
+def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = raise_problem) -> None:
+    """Validate the whole run before any number is computed (the seed's rule).
+
+    Every ranking is checked in full, past k too: a duplicate at rank 90 rejects the run,
+    because silently cutting it off would hide dirty upstream data. It needs the definition
+    only (no labels), so ``validate`` checks runs of a protocol that still has holes; with a
+    collecting ``report`` it lists every bad query of the run, not only the first.
+    """
+    if not isinstance(run.rankings, Mapping):
+        report(ContractError("a run must map query IDs to rankings", file=run.source))
+        return
+    if follows_every_rule(definition, run):
+        return
+    selected = set(definition.selected_queries)
+    for query in run.rankings:
+        if query not in selected:
+            where = describe_id("query", query)
+            if query in definition.queries:
+                rule = (
+                    f"unknown or wrong-split query: it belongs to split "
+                    f"{quote(definition.queries[query].split)}, not {quote(definition.split)}"
+                )
+            else:
+                rule = "unknown or wrong-split query: not in the protocol"
+            report(ContractError(rule, file=run.source, where=where))
+    # A pooled protocol has no closed corpus: a document outside every pool is unjudged, which
+    # matters only in the top k (``gaps``), not unknown.
+    corpus = definition.document_ids if definition.pools is None else None
+    if run.distinct_str_entries:  # the rest was checked by the reader: ~1/5 of the time
+        for query, ranking in run.rankings.items():
+            if corpus is not None and not corpus.issuperset(ranking):
+                report(unknown_document(definition, run, query, ranking))
+        return
+    for query, ranking in run.rankings.items():
+        # ``set(map(type, ...))`` is the same exact-type test as ``all(type(d) is str ...)`` but
+        # runs in C; per entry it was most of the evaluator's time at 1M run entries.
+        if not isinstance(ranking, list) or not set(map(type, ranking)) <= ONLY_STR:
+            report(
+                ContractError(
+                    "ranking must be a list of document IDs", file=run.source, where=describe_id("query", query)
+                )
+            )
+            continue
+        seen = set(ranking)
+        if len(seen) != len(ranking):
+            duplicate = first_duplicate(ranking)
+            report(
+                ContractError(
+                    "duplicate document ID; deduplicate upstream explicitly",
+                    file=run.source,
+                    where=f"{describe_id('query', query)}, {describe_id('document', duplicate)}",
+                )
+            )
+        if corpus is not None and not seen <= corpus:
+            report(unknown_document(definition, run, query, ranking))
+
+
+def follows_every_rule(definition: ProtocolDefinition, run: Run) -> bool:
+    """Whether ``check_run`` would report nothing, checked over the whole run at once in C
+    (rankings chained, one set per ranking): 1M entries in ~0.05 s, where query by query took
+    ~0.17 s at 100,000 queries. False sends ``check_run`` to name each problem in order."""
+    rankings = run.rankings
+    if not set(definition.selected_queries).issuperset(rankings):
+        return False
+    entries = chain.from_iterable(rankings.values())
+    if not run.distinct_str_entries:
+        if not set(map(type, rankings.values())) <= ONLY_LIST:
+            return False
+        if not set(map(type, chain.from_iterable(rankings.values()))) <= ONLY_STR:
+            return False
+        if sum(map(len, map(set, rankings.values()))) != sum(map(len, rankings.values())):
+            return False
+    return definition.pools is not None or definition.document_ids.issuperset(entries)
+
+
+def unknown_document(definition: ProtocolDefinition, run: Run, query: str, ranking: Sequence[str]) -> ContractError:
+    corpus = definition.document_ids
+    unknown = next(d for d in ranking if d not in corpus)
+    return ContractError(
+        f"unknown document ID: not in the corpus; {grow_hint(definition, run)}",
+        file=run.source,
+        where=f"{describe_id('query', query)}, {describe_id('document', unknown)}",
+    )
+
+
+def grow_hint(definition: ProtocolDefinition, run: Run) -> str:
+    """The command that adds a run's unknown documents to the protocol (as holes to judge)."""
+    import shlex  # for an error's hint only: start-up
+
+    directory = shlex.quote(str(definition.source.parent)) if definition.source is not None else "PROTOCOL"
+    run_file = shlex.quote(str(run.source)) if run.source is not None else "RUN"
+    return f"to add the run's new documents: rankeval-tui grow {directory} --run {run_file} --corpus CORPUS"
+
+
+ONLY_STR = frozenset({str})
+ONLY_LIST = frozenset({list})
+
+
+def first_duplicate(ranking: Sequence[str]) -> str:
+    seen: set[str] = set()
+    for doc in ranking:
+        if doc in seen:
+            return doc
+        seen.add(doc)
+    raise ValueError("no duplicate")
