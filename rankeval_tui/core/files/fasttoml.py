@@ -11,8 +11,10 @@ read by ``_binary_sections``: while they repeat the first one's text but for the
 template match each (``toml_spans.BinaryTemplate``); while their pair lines repeat but the
 comments and blank lines between them vary, by the same match after each known separator is
 replaced by a newline (``toml_spans.SeparatedTemplate``); else by a line cache over the split
-body at C speed (``toml_spans.LabelBodies``). The line parser reads from the first section that
-is not of that shape.
+body at C speed (``toml_spans.LabelBodies``). From the first section that is not of that shape,
+runs of sections with one header prefix and the same string keys (protocol.toml's 100,000
+``[documents."ID"]`` tables, ``text = "..."``) are read by one regex each
+(``toml_runs``), and the line parser reads what lies between runs (``toml_runs.read_sections``).
 
 The contract (checked by ``tests/core/test_fasttoml.py`` with a differential hypothesis test
 against tomllib): **whenever ``loads(text)`` returns a dict, ``tomllib.loads(text)`` succeeds
@@ -63,7 +65,7 @@ Everything else is delegated, never guessed:
 from __future__ import annotations
 
 import re
-from itertools import chain, islice
+from itertools import islice
 
 from rankeval_tui.core.files.toml_grammar import (
     ARRAY_HEADER,
@@ -81,6 +83,7 @@ from rankeval_tui.core.files.toml_grammar import (
     scalar_of,
     scalars,
 )
+from rankeval_tui.core.files.toml_runs import LabelledRuns, read_sections
 from rankeval_tui.core.files.toml_spans import BinaryBodies, section_starts
 from rankeval_tui.core.files.toml_tables import Namespaces
 
@@ -328,20 +331,28 @@ def _binary_sections(reader: _Reader, text: str, start: int = 0) -> int | None:
     rest. None when it entered a header it then could not fill (a table implied earlier): start over.
 
     Sections start at a ``[`` after a newline: a header indented by blanks inside a body makes
-    that body fail both readers, whose lines are pairs, blanks and comments only."""
+    that body fail both readers, whose lines are pairs, blanks and comments only. While the
+    first body's template (of a few pairs) reads the bodies, runs of sections are read at once
+    (``toml_runs.LabelledRuns``: a tall qrels file's 100,000 sections of 10 pairs)."""
     starts = section_starts(text, start)
     offset = next(starts, len(text))
     if any(BLANK_OR_COMMENT.fullmatch(line) is None for line in text[start:offset].split("\n")):
         return start
     bodies = BinaryBodies(len(text))
-    for number, following in enumerate(chain(starts, (len(text),))):
+    runs = LabelledRuns()
+    while offset < len(text):
+        end, table = runs.read(text, offset, bodies, reader.namespaces)
+        if table is not None:
+            reader.table, offset = table, end
+            continue
+        following = text.find("\n[", offset) + 1 or len(text)
         newline = text.find("\n", offset, following)
         header = HEADER.fullmatch(text, offset, newline) if newline != -1 else None
         if header is None:
             return offset
         if not bodies.read(text[newline + 1 : following]):
             return offset
-        reader.enter(number, _path(header))
+        reader.enter(0, _path(header))  # (no section of it ever goes to tomllib: no line index)
         if not bodies.fill(reader.table):
             return None
         offset = following
@@ -376,6 +387,14 @@ def loads(text: str) -> dict[str, Any] | None:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
             return None  # a lone carriage return: tomllib rejects it
+    answer = _loads(text, runs=True)
+    if answer is None and ('"""' in text or "'''" in text):
+        return _loads(text, runs=False)  # a run seen inside a multi-line string (read_sections)
+    return answer
+
+
+def _loads(text: str, runs: bool) -> dict[str, Any] | None:
+    """``loads`` of a text without carriage returns, looking for runs of sections or not."""
     try:
         reader = _Reader([])
         done = _binary_sections(reader, text)
@@ -387,7 +406,9 @@ def loads(text: str) -> dict[str, Any] | None:
             reader, done = _Reader([]), 0
         if done == len(text) and text:
             return reader.root
-        reader.lines = text[done:].split("\n")
-        return reader.parse()
+        if not runs:
+            reader.lines = text[done:].split("\n")
+            return reader.parse()
+        return read_sections(reader, text, done)
     except Unsupported:
         return None

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from rankeval_tui.core.files.lazy_pattern import on_first_use
-from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, TAIL, Unsupported, key_of
+from rankeval_tui.core.files.toml_bodies import LabelBodies, binary_pair
+from rankeval_tui.core.files.toml_grammar import TAIL
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:
@@ -93,49 +94,6 @@ class BinaryTemplate:
         return None if match is None else "".join(match.groups())
 
 
-class LabelBodies:
-    """Section bodies of ``key = 0|1`` pairs, blank lines and comments in any arrangement: a
-    comment after some pairs only, blank lines between some. Such bodies differ from one another
-    in more than their labels, so no ``BinaryTemplate`` reads them; a line cache still reads them
-    at C speed: a body's lines are split and looked up with ``map`` (a qrels file repeats its
-    lines from one query to the next), and only lines not seen before are read in Python."""
-
-    def __init__(self) -> None:
-        self.known: dict[str, tuple[str, int] | tuple[()]] = {}
-        """Each line seen: its (key, label) for a pair, ``()`` for a blank or comment line."""
-
-    def read(self, body: str) -> list[tuple[str, int] | tuple[()]] | None:
-        """The lines of ``body`` as ``known`` has them, or None when one is not such a line."""
-        lines = body.split("\n")
-        try:
-            return list(map(self.known.__getitem__, lines))
-        except KeyError:
-            pairs = keyed_pairs(body)
-            if pairs is not None:
-                return pairs  # type: ignore[return-value]
-            for line in lines:
-                if line not in self.known and not self.learn(line):
-                    return None
-            return list(map(self.known.__getitem__, lines))
-
-    def learn(self, line: str) -> bool:
-        pair = _binary_pair(line)
-        if pair is False:
-            return False
-        self.known[line] = () if pair is None else (pair[0], int(line[pair[1]]))  # type: ignore[index]
-        return True
-
-    @staticmethod
-    def fill(lines: list[tuple[str, int] | tuple[()]], table: dict[str, Any]) -> bool:
-        """Put the pairs of a body's ``lines`` into ``table``, unless it has keys already."""
-        if table:
-            return False
-        table.update(filter(None, lines))  # type: ignore[arg-type]
-        if len(table) != len(lines) - lines.count(()):
-            raise Unsupported  # a key twice in one table: tomllib's error
-        return True
-
-
 class SeparatedTemplate:
     """Section bodies whose pair lines repeat one body's (keys, spacing, order) with other labels,
     while what separates one pair from the next varies: a comment after some pairs only, blank
@@ -182,7 +140,7 @@ class SeparatedTemplate:
         separators: set[str] = set()
         separator = None  # what follows the last pair so far
         for line in body.split("\n"):
-            pair = _binary_pair(line)
+            pair = binary_pair(line)
             if pair is False:
                 return None
             if pair is None:
@@ -316,51 +274,14 @@ class BinaryBodies:
         return True
 
 
-_QUOTED_PAIRS = re.compile(r'^"([^"\\\x00-\x08\x0a-\x1f\x7f]*)" = ([01])$', re.MULTILINE)
-_BARE_PAIRS = re.compile(r"^([A-Za-z0-9_-]+) = ([01])$", re.MULTILINE)
-_LABEL_VALUES = {"0": 0, "1": 1}
-
-
-def keyed_pairs(body: str) -> list[tuple[str, int]] | None:
-    """The pairs of a body whose every line is ``"KEY" = 0|1`` (a basic string without escapes)
-    or every line ``KEY = 0|1`` (a bare key), then blank lines at its end: one ``findall`` in C.
-
-    Why: a pooled protocol's qrels name other documents for every query (each its own pool), so
-    no template repeats and no line repeats for the line cache; each line was read in Python
-    (most of ``score`` on 10,000 pools of 100). Such a line is exactly a pair with that key and
-    label for tomllib (no escape to decode, no comment, single spaces); any other line, or a
-    body mixing both spellings, makes the counts differ and the caller reads it line by line."""
-    text = body.rstrip("\n")
-    lines = text.count("\n") + 1
-    for pattern in (_QUOTED_PAIRS, _BARE_PAIRS):
-        found = pattern.findall(text)
-        if len(found) == lines:
-            labels = _LABEL_VALUES
-            return [(key, labels[label]) for key, label in found]
-        if found:
-            return None
-    return None
-
-
 def first_template(body: str) -> BinaryTemplate | None:
     """The template of a body whose lines are pairs with the label 0 or 1, blanks and comments;
     None from the first line that is not (a chunk map's one table of 200,000 string pairs is
     not read twice)."""
     pairs: list[tuple[str, int] | None] = []
     for line in body.split("\n")[:-1]:
-        pair = _binary_pair(line)
+        pair = binary_pair(line)
         if pair is False:
             return None
         pairs.append(pair)  # type: ignore[arg-type]
     return BinaryTemplate.of(body, pairs)
-
-
-def _binary_pair(line: str) -> tuple[str, int] | bool | None:
-    """A pair line whose value is the label 0 or 1 as (key, column of the label); None for a
-    blank or comment line; False for anything else."""
-    pair = PAIR.fullmatch(line)
-    if pair is None:
-        return None if BLANK_OR_COMMENT.fullmatch(line) else False
-    if pair.group(2) not in ("0", "1"):
-        return False
-    return key_of(pair.group(1)), pair.start(2)

@@ -1,0 +1,164 @@
+"""Section bodies of ``key = 0|1`` pairs that no regex template of ``toml_spans`` reads.
+
+Why a module of its own: these readers work on one body at a time with ``str`` methods and
+``map`` (a line cache, one ``findall``, labels taken by position), where ``toml_spans`` matches
+bodies against the first one's text with a regex; a pooled qrels file (each query its own
+documents) and a wide one (10 bodies of 100,000 pairs, too long for a regex template) are
+read here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from itertools import accumulate, islice
+from operator import itemgetter
+
+from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, Unsupported, key_of
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class LabelBodies:
+    """Section bodies of ``key = 0|1`` pairs, blank lines and comments in any arrangement: a
+    comment after some pairs only, blank lines between some. Such bodies differ from one another
+    in more than their labels, so no ``BinaryTemplate`` reads them; a line cache still reads them
+    at C speed: a body's lines are split and looked up with ``map`` (a qrels file repeats its
+    lines from one query to the next), and only lines not seen before are read in Python."""
+
+    MAX_MISSES = 2
+    """Bodies ``positions`` may fail to read before it is dropped (a pooled file's bodies each
+    name other documents: two tries, then the line cache alone)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, tuple[str, int] | tuple[()]] = {}
+        """Each line seen: its (key, label) for a pair, ``()`` for a blank or comment line."""
+        self.positions: LabelPositions | None = None
+        """Made from the first body ``keyed_pairs`` reads: the next bodies with its keys."""
+        self.misses = 0
+
+    def read(self, body: str) -> list[tuple[str, int] | tuple[()]] | None:
+        """The lines of ``body`` as ``known`` has them, or None when one is not such a line."""
+        if self.positions is not None:
+            found = self.positions.pairs(body)
+            if found is not None:
+                return found  # type: ignore[return-value]
+            self.misses += 1
+            if self.misses == self.MAX_MISSES:
+                self.positions = None
+        lines = body.split("\n")
+        try:
+            return list(map(self.known.__getitem__, lines))
+        except KeyError:
+            pairs = keyed_pairs(body)
+            if pairs is not None:
+                if self.positions is None and self.misses < self.MAX_MISSES:
+                    self.positions = LabelPositions.of(body, pairs)
+                return pairs  # type: ignore[return-value]
+            for line in lines:
+                if line not in self.known and not self.learn(line):
+                    return None
+            return list(map(self.known.__getitem__, lines))
+
+    def learn(self, line: str) -> bool:
+        pair = binary_pair(line)
+        if pair is False:
+            return False
+        self.known[line] = () if pair is None else (pair[0], int(line[pair[1]]))  # type: ignore[index]
+        return True
+
+    @staticmethod
+    def fill(lines: list[tuple[str, int] | tuple[()]], table: dict[str, Any]) -> bool:
+        """Put the pairs of a body's ``lines`` into ``table``, unless it has keys already."""
+        if table:
+            return False
+        table.update(filter(None, lines))  # type: ignore[arg-type]
+        if len(table) != len(lines) - lines.count(()):
+            raise Unsupported  # a key twice in one table: tomllib's error
+        return True
+
+
+class LabelPositions:
+    """Bodies whose every line is ``KEY = 0|1`` as ``keyed_pairs`` reads them, the same keys in
+    the same order as the first: a wide qrels file's 10 sections of the same 100,000 documents.
+    A regex template of 100,000 groups would take seconds to compile (``BinaryBodies``); here a
+    body is checked with ``str.replace`` and ``==`` and its labels taken by position, in C:
+    about a third of the time of ``keyed_pairs``, and the tables share the first body's keys.
+
+    Why a body this accepts is the first body's pairs with other labels: in the first body
+    `` = 1\n`` ends each line labelled 1 and occurs nowhere else (a key holds no newline);
+    ``skeleton`` is that body with every label 0. Replacing `` = 1\n`` by `` = 0\n`` keeps a
+    text's length and newlines, so a body whose replacement is ``skeleton`` has the same lines
+    with at most their last character, the label, changed from 0 to 1."""
+
+    def __init__(self, skeleton: str, keys: tuple[str, ...], labels_at: Callable[[str], tuple[str, ...]]) -> None:
+        self.skeleton = skeleton
+        self.keys = keys
+        self.labels_at = labels_at
+        """The label characters of a body, from the end of each line (``itemgetter``)."""
+
+    @classmethod
+    def of(cls, body: str, pairs: list[tuple[str, int]]) -> LabelPositions | None:
+        """The positions of ``body``, whose lines ``keyed_pairs`` read as ``pairs``; None for fewer
+        than two pairs (``itemgetter`` of one position is no tuple) or a key twice."""
+        keys = tuple(map(itemgetter(0), pairs))
+        if len(keys) < 2 or len(set(keys)) != len(keys):
+            return None
+        text = _lines(body)
+        ends = accumulate(map(len, text.split("\n")[:-1]), lambda end, length: end + length + 1, initial=-2)
+        return cls(_zeros(text), keys, itemgetter(*islice(ends, 1, None)))
+
+    def pairs(self, body: str) -> list[tuple[str, int]] | None:
+        """``body``'s pairs when it is the first body with other labels, else None."""
+        text = _lines(body)
+        if len(text) != len(self.skeleton) or _zeros(text) != self.skeleton:
+            return None
+        return list(zip(self.keys, map(_LABEL_VALUES.__getitem__, self.labels_at(text))))
+
+
+def _lines(body: str) -> str:
+    """A body without its blank lines at the end, each line ended by a newline."""
+    return body.rstrip("\n") + "\n"
+
+
+def _zeros(text: str) -> str:
+    return text.replace(" = 1\n", " = 0\n")
+
+
+_QUOTED_PAIRS = re.compile(r'^"([^"\\\x00-\x08\x0a-\x1f\x7f]*)" = ([01])$', re.MULTILINE)
+_BARE_PAIRS = re.compile(r"^([A-Za-z0-9_-]+) = ([01])$", re.MULTILINE)
+_LABEL_VALUES = {"0": 0, "1": 1}
+
+
+def keyed_pairs(body: str) -> list[tuple[str, int]] | None:
+    """The pairs of a body whose every line is ``"KEY" = 0|1`` (a basic string without escapes)
+    or every line ``KEY = 0|1`` (a bare key), then blank lines at its end: one ``findall`` in C.
+
+    Why: a pooled protocol's qrels name other documents for every query (each its own pool), so
+    no template repeats and no line repeats for the line cache; each line was read in Python
+    (most of ``score`` on 10,000 pools of 100). Such a line is exactly a pair with that key and
+    label for tomllib (no escape to decode, no comment, single spaces); any other line, or a
+    body mixing both spellings, makes the counts differ and the caller reads it line by line."""
+    text = body.rstrip("\n")
+    lines = text.count("\n") + 1
+    for pattern in (_QUOTED_PAIRS, _BARE_PAIRS):
+        found = pattern.findall(text)
+        if len(found) == lines:
+            labels = _LABEL_VALUES
+            return [(key, labels[label]) for key, label in found]
+        if found:
+            return None
+    return None
+
+
+def binary_pair(line: str) -> tuple[str, int] | bool | None:
+    """A pair line whose value is the label 0 or 1 as (key, column of the label); None for a
+    blank or comment line; False for anything else."""
+    pair = PAIR.fullmatch(line)
+    if pair is None:
+        return None if BLANK_OR_COMMENT.fullmatch(line) else False
+    if pair.group(2) not in ("0", "1"):
+        return False
+    return key_of(pair.group(1)), pair.start(2)
