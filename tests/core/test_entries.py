@@ -25,7 +25,9 @@ def good(kind: str) -> dict[str, Any]:
     if kind == "document":
         return {f"docs/export-{i}.md": {"text": f"text {i}", **({"title": "T"} if i % 3 else {})} for i in range(6)}
     if kind == "query":
-        return {f"q:{1000 + i}": {"text": "what", "split": "test", **({"need": "n"} if i % 2 else {})} for i in range(6)}
+        return {
+            f"q:{1000 + i}": {"text": "what", "split": "test", **({"need": "n"} if i % 2 else {})} for i in range(6)
+        }
     return {f"q:{1000 + i}": {"split": "test", **({"text": "t"} if i % 2 else {})} for i in range(6)}
 
 
