@@ -101,7 +101,8 @@ def read_well_formed_run(text: str) -> tuple[dict[str, list[str]], dict[str, lis
         query, ranking, values = queries[start], docs[start:end], scores[start:end]
         given = ranks[start:end]
         if given != naturals[:size]:
-            if not "".join(given).isdigit() or max(map(len, given)) > RANK_DIGITS:
+            digits = "".join(given)
+            if not (digits.isascii() and digits.isdigit()) or max(map(len, given)) > RANK_DIGITS:
                 return None  # a negative or out-of-range rank: named by the careful reader
             places = list(map(int, given))
             if not all(map(lt, places, places[1:])):  # not listed in rank order: put it in order
