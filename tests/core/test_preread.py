@@ -67,9 +67,9 @@ def test_the_child_reads_what_read_runs_reads_with_each_id_one_object(tmp_path: 
         d = loaded[3].run.rankings
         assert d["q:1001"][0] is d["q:1001"][2]  # 'd.1' from the child: one string, not two
         assert loaded[2].run is None and "invalid JSON" in loaded[2].error
-        # what check_run can check without the protocol, checked by the child: D repeats a
-        # document; A, read here, is left to check_run whole
-        assert [l.run.distinct_str_entries for l in loaded if l.run] == [False, True, False]
+        # what check_run can check without the protocol, checked by the child (B) and by the
+        # JSON reader here (A): D repeats a document, left to check_run whole
+        assert [l.run.distinct_str_entries for l in loaded if l.run] == [True, True, False]
         try:
             os.waitpid(prefetch.pid, os.WNOHANG)
             print("child not reaped")

@@ -188,3 +188,33 @@ def test_the_first_query_without_text_is_named_and_the_split_keeps_protocol_orde
     assert str(caught.value) == "query 'q:1': query text required in an exhaustive protocol"
     queries = {"q:3": Query("c", "test"), "q:1": Query("a", "dev"), "q:2": Query("b", "test")}
     assert ProtocolDefinition("p", 2, "test", "r", DOCS, queries).selected_queries == ("q:3", "q:2")
+
+
+@pytest.mark.parametrize(
+    ("pools", "message"),
+    [
+        ({**POOLS, "q:9": ()}, "query 'q:9': pool of an unknown query"),
+        ({**POOLS, "q:1002": ["docs/b.md"]}, "query 'q:1002': a pool must be a tuple of document IDs"),
+        ({**POOLS, "q:1002": ("docs/b.md", 7)}, "query 'q:1002': a pool must be a tuple of document IDs"),
+        (
+            {**POOLS, "q:1002": ("docs/b.md", "docs/b.md")},
+            "query 'q:1002', document 'docs/b.md': document listed twice",
+        ),
+        (  # the first problem in pool order
+            {"q:1001": ("a", "a"), "q:1002": ["b"], "q:1003": (), "q:9": ()},
+            "query 'q:1001', document 'a': document listed twice",
+        ),
+    ],
+)
+def test_pools_refused_as_pool_by_pool(pools: dict, message: str) -> None:
+    queries = {q: Query(text=None, split="test") for q in POOLS}
+    with pytest.raises(ContractError) as caught:
+        pooled(pools, queries=queries)
+    assert str(caught.value).startswith(message)
+
+
+def test_a_query_without_a_pool_is_named_first() -> None:
+    queries = {q: Query(text=None, split="test") for q in ("q:1001", "q:8", "q:1002", "q:1003")}
+    with pytest.raises(ContractError) as caught:
+        pooled({**POOLS, "q:9": ("x", "x")}, queries=queries)
+    assert str(caught.value) == "query 'q:8': pooled protocol: a query without a pool"

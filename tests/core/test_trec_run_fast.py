@@ -61,6 +61,8 @@ CASES = [
     GOOD.replace(" bm25\nq:1001 Q0 msmarco_v2.1_doc_00_1001002 ", "\nbm25 q:1001 Q0 msmarco_v2.1_doc_00_1001002 "),
     GOOD.replace("\nq:1001 Q0 msmarco_v2.1_doc_00_1001002 ", " q:1001\nQ0 msmarco_v2.1_doc_00_1001002 "),
     GOOD.replace(" bm25\n", " \n", 1),  # a trailing space
+    GOOD.replace(" Q0 ", "  ", 1),  # five spaces, five fields
+    "q:1  1 1 1 1\n",  # five spaces, five fields, every column still plausible
     GOOD.replace("\nq:1002", "\n\nq:1002", 1),  # a blank line
     GOOD.replace("\n", "\n ", 1),  # a leading space
     GOOD + "\n\n",

@@ -13,15 +13,16 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from rankeval_tui.core.errors import ContractError, describe_id, quote
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.files.json_run import distinct_str_rankings, parse_json_run
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
-from rankeval_tui.core.files.tomlio import read_toml, read_utf8, value_error_rule
+from rankeval_tui.core.files.tomlio import read_toml, read_utf8
 from rankeval_tui.core.files.trec_run_fast import agrees_with_score_order, read_well_formed_run
 from rankeval_tui.core.wording import json_error
 
@@ -80,11 +81,15 @@ def load_run(path: str | Path, name: str | None = None, by_score: bool = False) 
     name = name or path.stem
     text = read_utf8(path)
     if path.suffix == ".json":
-        return Run(name=name, rankings=parse_json_run(text, path), source=path, adapter_sha256=sidecar_hash(path))
+        rankings = parse_json_run(text, path)
+        distinct = distinct_str_rankings(rankings)
+        return Run(name, rankings, source=path, adapter_sha256=sidecar_hash(path), distinct_str_entries=distinct)
+    # The text readers refuse a document listed twice in a query, and their IDs are str: what
+    # ``check_run`` would check again per entry (0.1 s on a 1M-line run).
     if run_text_format(text) == "msmarco":
-        return Run(name=name, rankings=parse_msmarco_run(text, path), source=path)
+        return Run(name=name, rankings=parse_msmarco_run(text, path), source=path, distinct_str_entries=True)
     rankings, score_order = parse_trec_run(text, path, by_score)
-    return Run(name=name, rankings=rankings, source=path, score_order=score_order)
+    return Run(name=name, rankings=rankings, source=path, score_order=score_order, distinct_str_entries=True)
 
 
 def sidecar_hash(run_path: Path) -> str | None:
@@ -162,61 +167,6 @@ def entry_line(path: Path, query: str, doc: str) -> int | None:
         if len(fields) > column and fields[0] == query and fields[column] == doc:
             return number
     return None
-
-
-def reject_duplicate_keys(path: Path) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
-    """A ``json.loads`` object hook that refuses a key given twice (json keeps the last silently)."""
-
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise ContractError("duplicate key in JSON object", file=path, where=describe_id("query", key))
-            result[key] = value
-        return result
-
-    return hook
-
-
-def parse_json_run(text: str, path: Path) -> dict[str, list[str]]:
-    try:
-        data = json.loads(text, object_pairs_hook=reject_duplicate_keys(path))
-    except ContractError:
-        raise
-    except json.JSONDecodeError as error:
-        raise ContractError(f"invalid JSON: {json_error(error.msg, error.lineno, error.colno)}", file=path) from None
-    except RecursionError:
-        raise ContractError("invalid JSON: arrays or objects nested too deeply", file=path) from None
-    except ValueError as error:  # not a JSONDecodeError: e.g. an integer of more than 4300 digits
-        raise ContractError(f"invalid JSON: {value_error_rule(error)}", file=path) from None
-    if not isinstance(data, dict):
-        raise ContractError(
-            f"a JSON run must be an object of query -> [document IDs], got {type(data).__name__}", file=path
-        )
-    # A run repeats a few thousand document IDs up to millions of times; checking each distinct
-    # ID once is the same rule (check_id depends on the value only) and was most of the load time
-    # of a 1M-entry run. A ranking of IDs all checked before is one ``issuperset`` in C (a third
-    # of the time of a loop testing each entry); ``valid`` holds str only, and no other JSON
-    # value equals a str, so any other entry fails it (a list or object raises TypeError) and
-    # goes to check_id in the loop.
-    valid: set[str] = set()
-    for query, ranking in data.items():
-        check_id("query", query, file=path)
-        if not isinstance(ranking, list):
-            raise ContractError(
-                f"ranking must be a list of document IDs, got {type(ranking).__name__}",
-                file=path,
-                where=describe_id("query", query),
-            )
-        try:
-            if valid.issuperset(ranking):
-                continue
-        except TypeError:
-            pass
-        for doc in ranking:
-            if type(doc) is not str or doc not in valid:
-                valid.add(check_id("document", doc, file=path, where=describe_id("query", query)))
-    return data
 
 
 TREC_FIELD_SEPARATOR = re.compile(r"[ \t]+")
