@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from itertools import accumulate
+from itertools import accumulate, chain, repeat
 from json.encoder import encode_basestring
 from operator import attrgetter
 
@@ -51,15 +51,11 @@ def _all_str(values: Iterable[object]) -> bool:
     return set(map(type, values)) <= STR_ONLY
 
 
-def canonical_strings(mapping: Mapping[str, str]) -> str:
-    """``canonical_json(mapping)`` for a mapping of strings to strings (a corpus without titles)."""
-    keys = list(mapping)
-    values = list(mapping.values())
-    if not (_all_str(keys) and _all_str(values)):
-        return canonical_json(dict(mapping))
-    keys.sort()
-    pairs = map("{}:{}".format, map(encode_basestring, keys), map(encode_basestring, map(mapping.__getitem__, keys)))
-    return "{" + ",".join(pairs) + "}"
+def _object_text(columns: tuple[Iterable[str], ...], end: str) -> str:
+    """``{`` + each entry's pieces (taken one from each column) + ``end``, entries comma-separated,
+    + ``}``: one join of the pieces interleaved in C (``str.format`` per entry took 1.7x as long)."""
+    text = "".join(chain.from_iterable(zip(*columns, repeat(end + ","))))
+    return "{" + text[:-1] + "}" if text else "{}"
 
 
 def canonical_queries(queries: Mapping[str, Query]) -> str:
@@ -78,10 +74,10 @@ def canonical_queries(queries: Mapping[str, Query]) -> str:
             names = map(encode_basestring, keys)
             split_texts = map(escaped.__getitem__, splits)
             if _all_str(texts):
-                template = '{}:{{"split":{},"text":{}}}'
-                return "{" + ",".join(map(template.format, names, split_texts, map(encode_basestring, texts))) + "}"
+                pieces = (names, repeat(':{"split":'), split_texts, repeat(',"text":'), map(encode_basestring, texts))
+                return _object_text(pieces, "}")
             if texts.count(None) == len(texts):
-                return "{" + ",".join(map('{}:{{"split":{}}}'.format, names, split_texts)) + "}"
+                return _object_text((names, repeat(':{"split":'), split_texts), "}")
     return canonical_json({q: meta.canonical() for q, meta in queries.items()})
 
 
@@ -114,7 +110,7 @@ def canonical_qrels_json(
         rows[labelled] = row.decode("utf-8")
     queries = sorted(qrels)
     texts = map(rows.__getitem__, map(relevant.__getitem__, queries))
-    return ("{" + ",".join(map("{}:{}".format, map(encode_basestring, queries), texts)) + "}").encode("utf-8")
+    return _object_text((map(encode_basestring, queries), repeat(":"), texts), "").encode("utf-8")
 
 
 _LABEL_SUFFIX = ('":0', '":1')
@@ -142,8 +138,7 @@ def canonical_pooled_qrels(qrels: Mapping[str, Mapping[str, int]], queries: Iter
         items = list(map(str.__add__, row, map(_LABEL_SUFFIX.__getitem__, row.values())))
         items.sort()
         texts.append('{"' + ',"'.join(items) + "}" if items else "{}")
-    names = list(map(encode_basestring, keys))
-    text = ("{" + ",".join(map("{}:{}".format, names, texts)) + "}").encode("utf-8")
+    text = _object_text((map(encode_basestring, keys), repeat(":"), texts), "").encode("utf-8")
     quotes = 2 * (len(keys) + sum(map(len, table)))
     if len(text.translate(None, _NOT_PLAIN)) == len(text) and text.count(b'"') == quotes:
         return text

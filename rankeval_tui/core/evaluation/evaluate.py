@@ -8,7 +8,7 @@ Renderers and screens format a ``Report``; they never recompute a metric.
 from __future__ import annotations
 
 from collections import Counter, namedtuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
@@ -200,16 +200,9 @@ def decimal_value(value: Fraction | None) -> float | None:
     return None if value is None else float(value)
 
 
-EXACT_PARTS: tuple[tuple[str, Callable[[Fraction | None], str | float | None]], ...] = (
-    ("", fraction_text),
-    ("_decimal", decimal_value),
-)
-"""The JSON's one shape for a value: ``KEY`` exact, ``KEY_decimal`` the nearest double."""
-
-
 def exact_fields(key: str, value: Fraction | None) -> dict[str, str | float | None]:
     """``{key: "5/6", key_decimal: 0.8333333333333334}``: the JSON's one shape for a value."""
-    return {key + suffix: part(value) for suffix, part in EXACT_PARTS}
+    return {key: fraction_text(value), f"{key}_decimal": decimal_value(value)}
 
 
 def distinct_objects(values: Iterable[T]) -> list[tuple[T, int]]:

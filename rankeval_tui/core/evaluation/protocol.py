@@ -27,7 +27,6 @@ from rankeval_tui.core.evaluation.canonical import (
     canonical_pooled_qrels,
     canonical_qrels_json,
     canonical_queries,
-    canonical_strings,
 )
 from rankeval_tui.core.evaluation.pools import all_binary, check_binary_row, check_pooled_qrels, check_pools
 
@@ -308,8 +307,7 @@ class Protocol:
         ``with_k`` / ``with_split`` copies, so a k change hashes the bytes again (~0.05 s at
         2M pairs) instead of encoding the qrels again (~0.5 s)."""
         definition = self.definition
-        corpus = canonical_json(definition.canonical_corpus()) if definition.titles else None
-        head = '{"corpus":' + (corpus or canonical_strings(definition.documents)) + ',"k":'
+        head = '{"corpus":' + canonical_json(definition.canonical_corpus()) + ',"k":'
         if definition.pools is None:
             qrels = canonical_qrels_json(self.qrels, definition.document_ids, self.relevant)
             kind = b""

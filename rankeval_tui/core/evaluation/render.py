@@ -16,15 +16,16 @@ from operator import attrgetter
 
 from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.evaluate import (
-    EXACT_PARTS,
     MISSING,
     QUERY,
     RELEVANT,
     ROW_JSON_KEYS,
     QueryRow,
     Report,
+    decimal_value,
     distinct_objects,
     exact_fields,
+    fraction_text,
     json_value,
 )
 from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
@@ -149,20 +150,22 @@ def metrics_json(metrics: Sequence[MetricId], k: int) -> dict[str, Any]:
     }
 
 
-def measures_json(report: Report, columns: bool = False) -> dict[str, Any]:
+def measures_json(report: Report, row_texts: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
     """Every computed metric of a report: the mean and each query's value, exact and decimal.
 
     The evaluator shares one Fraction per distinct value (``distinct_objects``), so each one's
     string and float are made once, not once a query (a third of this at 100,000 queries).
-    ``columns``: each ``per_query`` list as the JSON text's columns (``json_text.Columns``)."""
+    ``row_texts``: the rows' JSON text by key (``row_columns``), to write each ``per_query``
+    list as the text's columns (``json_text.Columns``), the queries' and Recall@k's and RR@k's
+    texts taken from there (the same strings: a Fraction's text, or null)."""
     measures: dict[str, Any] = {}
-    queries = column_text([row.query for row in report.rows]) if columns else []
     for metric in report.metrics:
         values = report.values(metric)
         per_query: object
-        if columns:
-            texts = {"value" + suffix: column_text(values, part) for suffix, part in EXACT_PARTS}
-            per_query = Columns(["query", *texts], [queries, *texts.values()])
+        if row_texts is not None:
+            exact = row_texts.get(metric) or column_text(values, fraction_text)
+            texts = {"value": exact, "value_decimal": column_text(values, decimal_value)}
+            per_query = Columns(["query", *texts], [row_texts["query"], *texts.values()])
         else:
             fields = {id(value): exact_fields("value", value) for value, _ in distinct_objects(values)}
             per_query = [{"query": row.query, **fields[id(value)]} for row, value in zip(report.rows, values)]
@@ -184,8 +187,11 @@ def report_json(report: Report, columns: bool = False) -> dict[str, Any]:
     computed, in order) and ``measures`` (every value as fraction and decimal). ``columns``:
     the per-query lists as ``json_text.Columns``, for ``render_json`` (the values as the text's
     columns, not a dict per row: the lists are most of a big report)."""
-    rows = row_columns(report.rows) if columns else None
-    return {**report.to_json(rows), "metrics": list(report.metrics), "measures": measures_json(report, columns)}
+    if not columns:
+        return {**report.to_json(), "metrics": list(report.metrics), "measures": measures_json(report)}
+    rows = row_columns(report.rows)
+    measures = measures_json(report, dict(zip(rows.keys, rows.columns)))
+    return {**report.to_json(rows), "metrics": list(report.metrics), "measures": measures}
 
 
 def cutoff_json(protocol: Protocol, reports: Sequence[Report]) -> dict[str, Any]:
