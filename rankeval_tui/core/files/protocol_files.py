@@ -367,7 +367,7 @@ def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:
                 return row
             return dict(zip(corpus_order, map(row.__getitem__, corpus_order)))
         if not position:
-            position.update((d, i) for i, d in enumerate(documents))
+            position.update(zip(corpus_order, range(len(corpus_order))))
         return {d: row[d] for d in sorted(row, key=position.__getitem__)}
 
     def ordered(table: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
