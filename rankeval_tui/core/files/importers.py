@@ -49,6 +49,7 @@ from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.topics import is_trec_topics, read_trec_topics
 from rankeval_tui.core.files.trec import LabelRule, checked_judgment
+from rankeval_tui.core.files.trec_qrels_fast import read_binary_qrels
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
 HEADER_IDS = {"id", "_id", "qid", "query-id", "query_id", "docid", "doc_id", "doc-id", "pid", "corpus-id"}
@@ -93,7 +94,6 @@ class ImportedLabels:
     count: int
     threshold: int | None = None
     graded: int = 0
-    line_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
     rule: LabelRule | None = None
     """The explicit rule that made the labels 0/1 (``threshold`` is its threshold, if it has one)."""
     mapped: int = 0
@@ -291,6 +291,9 @@ def read_labels(
     if threshold is not None or relevant_values is not None:
         rule = LabelRule(threshold, None if relevant_values is None else frozenset(relevant_values))
     text = read_utf8(path)
+    fast = None if rule is not None else read_binary_qrels(text, queries, documents)
+    if fast is not None:
+        return ImportedLabels(fast, "trec", sum(map(len, fast.values())))
     header_number, line = first_line(text, path, "qrels")
     beir = line.split("\t") == BEIR_QRELS_HEADER
     labels: dict[str, dict[str, int]] = {}
@@ -318,6 +321,4 @@ def read_labels(
         label = rel if rule is None else rule.binary(rel)
         mapped += label != rel
         labels.setdefault(query, {})[doc] = label
-    return ImportedLabels(
-        labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, line_of, rule, mapped
-    )
+    return ImportedLabels(labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, rule, mapped)
