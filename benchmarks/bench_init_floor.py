@@ -14,8 +14,10 @@ in turn, timing in that process:
   qrels.toml as TOML (strings through ``json.dumps``, which for these texts is valid TOML) and
   copy the runs, each file fsynced, into a staging directory renamed into place.
 
-Printed: best / median seconds per version, init / floor (issue 32 item 4: at most 2x at 100,000
-documents), and microseconds per document (flat when init is linear in the corpus).
+Printed: best / median seconds per version, wall and CPU (``process_time``: on a shared machine
+the wall clock also counts waiting for a core), init / floor for each (median over runs of the
+ratio within one process; issue 32 item 4: at most 2x at 100,000 documents), and microseconds
+per document (flat when init is linear in the corpus).
 """
 
 from __future__ import annotations
@@ -91,9 +93,9 @@ def worker(source: Path, work: Path) -> None:
     assert Path(sys.modules["rankeval_tui"].__file__ or "").parent.parent == Path.cwd()  # the version asked for
     times = {}
     target = work / "floor"
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     floor(source, target)
-    times["floor"] = time.perf_counter() - start
+    times["floor"], times["floor_cpu"] = time.perf_counter() - start, time.process_time() - cpu
     shutil.rmtree(target)
     target = work / "init"
     request = InitRequest(
@@ -104,9 +106,9 @@ def worker(source: Path, work: Path) -> None:
         qrels=source / "qrels.trec",
         runs=[(None, source / "bm25.trec"), (None, source / "dense.trec")],
     )
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     write_protocol(plan_protocol(request))
-    times["init"] = time.perf_counter() - start
+    times["init"], times["init_cpu"] = time.perf_counter() - start, time.process_time() - cpu
     written = [(target / name).read_bytes() for name in ("protocol.toml", "qrels.toml")]
     times["protocol_bytes"] = len(written[0])
     # the versions must write the same files, but for the time init records
@@ -123,7 +125,8 @@ def measure(documents: int, roots: dict[str, Path], work: Path, runs: int) -> No
     source.mkdir()
     make_files(source, documents, 200, 100)
     envs = {label: code_env(root, work / f"pyc-{label}") for label, root in roots.items()}
-    times: dict[str, dict[str, list[float]]] = {label: {"init": [], "floor": []} for label in roots}
+    stages = ("init", "floor", "init_cpu", "floor_cpu")
+    times: dict[str, dict[str, list[float]]] = {label: {stage: [] for stage in stages} for label in roots}
     sizes, digests = set(), set()
     for _ in range(runs):
         for label, root in roots.items():
@@ -133,19 +136,20 @@ def measure(documents: int, roots: dict[str, Path], work: Path, runs: int) -> No
                 run_process([sys.executable, __file__, "--worker", str(source), str(out)], envs[label], cwd=root).stdout
             )
             out.rmdir()
-            times[label]["init"].append(result["init"])
-            times[label]["floor"].append(result["floor"])
+            for stage in stages:
+                times[label][stage].append(result[stage])
             sizes.add(result["protocol_bytes"])
             digests.add(result["sha256"])
     print(f"\n{documents:,} documents (protocol.toml {max(sizes) / 1e6:.1f} MB)")
     for label in roots:
-        init, floor_times = times[label]["init"], times[label]["floor"]
-        ratio = statistics.median(i / f for i, f in zip(init, floor_times))
-        per_doc = statistics.median(init) / documents * 1e6
-        print(
-            f"  {label:12} init {best_median(init)}   floor {best_median(floor_times)}   "
-            f"init / floor {ratio:.2f}x (median of pairs)   {per_doc:.1f} us per document"
-        )
+        for clock, suffix in (("wall", ""), ("CPU", "_cpu")):
+            init, floor_times = times[label]["init" + suffix], times[label]["floor" + suffix]
+            ratio = statistics.median(i / f for i, f in zip(init, floor_times))
+            per_doc = min(init) / documents * 1e6
+            print(
+                f"  {label:12} {clock:4} init {best_median(init)}   floor {best_median(floor_times)}   "
+                f"init / floor {ratio:.2f}x (median of pairs)   {per_doc:.1f} us per document (best)"
+            )
     if len(digests) > 1:
         raise SystemExit("the versions wrote different protocol.toml or qrels.toml files")
     print("  protocol.toml and qrels.toml: byte-identical across versions and runs (but created_at)")

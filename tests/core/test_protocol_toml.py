@@ -117,3 +117,19 @@ def test_partial_rows_are_written_in_corpus_order_with_nothing_filled():
     assert written == labels  # the same pairs, none added
     assert list(written["q:1001"]) == ["docs/export.md", "faq#3", "文档/导出.md"]  # corpus order
     assert list(written) == ["q:1001", "查询/3"]
+
+
+def test_full_rows_are_written_in_corpus_order_whatever_order_they_were_judged_in():
+    """A full row judged in corpus order is written as it is, one judged in another order is
+    put in corpus order: both give the text tomli-w gives for the rows in corpus order."""
+    import tomli_w
+
+    from rankeval_tui.core.files import QrelsFile, qrels_to_toml
+
+    definition = odd_definition()
+    corpus = list(definition.documents)
+    in_order = {doc: i % 2 for i, doc in enumerate(corpus)}
+    reversed_row = {doc: in_order[doc] for doc in reversed(corpus)}
+    labels = {"q:1001": in_order, "q.1002#b": reversed_row, "查询/3": dict(reversed_row)}
+    expected = tomli_w.dumps({"qrels": {q: dict(in_order) for q in labels}})
+    assert qrels_to_toml(QrelsFile(labels=labels), definition) == expected

@@ -24,40 +24,38 @@ An empty BEIR ``title`` is no title (BEIR writes ``""`` for documents without on
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
 
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import Query
 from rankeval_tui.core.files.folder_walk import walk_folder
+from rankeval_tui.core.files.ids import NOT_IN_AN_ID
+from rankeval_tui.core.files.jsonl_records import (
+    RecordShape,
+    first_line,
+    numbered_lines,
+    optional_string,
+    optional_strings,
+    record_columns,
+    shaped_records,
+    well_formed_records,
+)
 from rankeval_tui.core.files.protocol_files import check_id
 from rankeval_tui.core.files.runs import tab_fields
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.files.topics import is_trec_topics, read_trec_topics
 from rankeval_tui.core.files.trec import LabelRule, checked_judgment
-from rankeval_tui.core.files.unicode_text import has_lone_surrogate, may_hold_lone_surrogates
-from rankeval_tui.core.wording import json_error
+from rankeval_tui.core.files.trec_qrels_fast import read_binary_qrels
 
 DIRECTORY_SUFFIXES = (".md", ".txt")
 HEADER_IDS = {"id", "_id", "qid", "query-id", "query_id", "docid", "doc_id", "doc-id", "pid", "corpus-id"}
 HEADER_TEXTS = {"text", "query", "contents", "passage", "title", "body", "question"}
 TREC_FIELDS = re.compile(r"[ \t]+")
 BEIR_QRELS_HEADER = ["query-id", "corpus-id", "score"]
-
-
-@dataclass(frozen=True)
-class RecordShape:
-    """One JSONL record layout: the ID key, the text key, and the keys it may also carry."""
-
-    name: str
-    id_key: str
-    text_key: str
-    optional: tuple[str, ...]
-
 
 CORPUS_SHAPES = (
     RecordShape("beir-jsonl", "_id", "text", ("title", "metadata")),
@@ -96,131 +94,10 @@ class ImportedLabels:
     count: int
     threshold: int | None = None
     graded: int = 0
-    line_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
     rule: LabelRule | None = None
     """The explicit rule that made the labels 0/1 (``threshold`` is its threshold, if it has one)."""
     mapped: int = 0
     """Labels the rule changed (anything but a 0 or 1 that stayed itself): negatives, grades."""
-
-
-def numbered_lines(text: str, path: Path) -> Iterator[tuple[int, str]]:
-    """Non-blank lines with their 1-based numbers; lines end at ``\\n`` (``\\r\\n`` too) only,
-    as in the run parsers, so a stray U+2028 inside a text does not shift line numbers."""
-    for number, line in enumerate(text.split("\n"), 1):
-        line = line.removesuffix("\r")
-        if "\r" in line:
-            raise ContractError(
-                "carriage return inside a line: lines must end with \\n", file=path, where=f"line {number}"
-            )
-        if line.strip(" \t"):
-            yield number, line
-
-
-def first_line(text: str, path: Path, kind: str) -> tuple[int, str]:
-    for numbered in numbered_lines(text, path):
-        return numbered
-    raise ContractError(f"empty {kind} file: no records", file=path)
-
-
-# ---------------------------------------------------------------- JSONL records
-
-
-def json_records(text: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    escapes = may_hold_lone_surrogates(text)
-    for number, line in numbered_lines(text, path):
-        where = f"line {number}"
-        try:
-            record = json.loads(line, object_pairs_hook=unique_keys(path, where))
-        except ContractError:
-            raise
-        except (json.JSONDecodeError, RecursionError, ValueError) as error:
-            if isinstance(error, json.JSONDecodeError):
-                reason = json_error(error.msg, None, error.colno)
-            else:
-                reason = str(error) or "too deeply nested"
-            raise ContractError(f"invalid JSON line: {reason}", file=path, where=where) from None
-        if not isinstance(record, dict):
-            raise ContractError(
-                f"a JSONL record must be an object, got {type(record).__name__}", file=path, where=where
-            )
-        if escapes and has_lone_surrogate(record):
-            raise ContractError(
-                "the record holds a lone surrogate (a \\ud800-\\udfff escape without its pair): not text "
-                "that UTF-8 can store; fix the escape",
-                file=path,
-                where=where,
-            )
-        yield number, record
-
-
-def unique_keys(path: Path, where: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise ContractError(f"duplicate key {quote(key)} in one record", file=path, where=where)
-            result[key] = value
-        return result
-
-    return hook
-
-
-def detect_shape(
-    record: dict[str, Any], shapes: tuple[RecordShape, ...], path: Path, where: str, kind: str
-) -> RecordShape:
-    """The one shape whose ID and text keys the first record has; none or two is an error."""
-    fits = [s for s in shapes if s.id_key in record and s.text_key in record]
-    known = "; ".join(f"{s.name} {{{s.id_key}, {s.text_key}}}" for s in shapes)
-    if not fits:
-        raise ContractError(
-            f"not a known {kind} record: keys {sorted(record)} (known: {known})", file=path, where=where
-        )
-    if len(fits) > 1:
-        names = " and ".join(f"{s.name} ({s.id_key}, {s.text_key})" for s in fits)
-        raise ContractError(
-            f"ambiguous {kind} format: the record fits {names}; keep one ID key", file=path, where=where
-        )
-    return fits[0]
-
-
-def shaped_records(
-    text: str, path: Path, shapes: tuple[RecordShape, ...], kind: str
-) -> tuple[RecordShape, list[tuple[int, str, str, dict[str, Any]]]]:
-    """(shape, [(line, id, text, record)]) with every record in the first record's shape."""
-    shape: RecordShape | None = None
-    result: list[tuple[int, str, str, dict[str, Any]]] = []
-    for number, record in json_records(text, path):
-        where = f"line {number}"
-        if shape is None:
-            shape = detect_shape(record, shapes, path, where, kind)
-        allowed = {shape.id_key, shape.text_key, *shape.optional}
-        for key in record:
-            if key not in allowed:
-                raise ContractError(
-                    f"unknown key {quote(key)} for a {shape.name} {kind} (known: {', '.join(sorted(allowed))})",
-                    file=path,
-                    where=where,
-                )
-        for key in (shape.id_key, shape.text_key):
-            if key not in record:
-                raise ContractError(f"missing key {quote(key)} ({shape.name} {kind})", file=path, where=where)
-        identifier = check_id(kind, record[shape.id_key], file=path, where=where)
-        body = record[shape.text_key]
-        if type(body) is not str:
-            raise ContractError(
-                f"{quote(shape.text_key)} must be a string, got {type(body).__name__}", file=path, where=where
-            )
-        result.append((number, identifier, body, record))
-    if shape is None:
-        raise ContractError(f"empty {kind} file: no records", file=path)
-    return shape, result
-
-
-def optional_string(record: dict[str, Any], key: str, path: Path, where: str) -> str | None:
-    value = record.get(key)
-    if value is not None and type(value) is not str:
-        raise ContractError(f"{quote(key)} must be a string, got {type(value).__name__}", file=path, where=where)
-    return value
 
 
 # ---------------------------------------------------------------- TSV records
@@ -270,6 +147,50 @@ def read_corpus(path: Path) -> ImportedCorpus:
     if path.is_dir():
         return read_corpus_directory(path)
     text = read_utf8(path)
+    return well_formed_corpus(text, path) or corpus_line_by_line(text, path)
+
+
+def well_formed_corpus(text: str, path: Path) -> ImportedCorpus | None:
+    """The corpus read with each check run once over all records (``jsonl_records``,
+    ``well_formed_tsv``), when there is nothing to refuse and no line to name; else None."""
+    if not is_jsonl(text, path, "document"):
+        columns = well_formed_tsv(text)
+        return None if columns is None else distinct_documents(*columns, {}, "tsv")
+    records = well_formed_records(text)
+    shaped = None if records is None else record_columns(records, CORPUS_SHAPES)
+    titles = None if records is None or shaped is None else optional_strings(records, "title")
+    if shaped is None or titles is None:
+        return None
+    shape, ids, texts = shaped
+    kept = {doc: title for doc, title in zip(ids, titles) if title}  # an empty title is no title
+    return distinct_documents(ids, texts, kept, shape.name)
+
+
+def distinct_documents(ids: list[str], texts: list[str], titles: dict[str, str], name: str) -> ImportedCorpus | None:
+    """The corpus, or None when an ID is repeated (the line-by-line reader names both lines)."""
+    documents = dict(zip(ids, texts))
+    return ImportedCorpus(documents, titles, name) if len(documents) == len(ids) else None
+
+
+def well_formed_tsv(text: str) -> tuple[list[str], list[str]] | None:
+    """[IDs, texts] of ``id<TAB>text`` lines when every line has one tab, a valid ID and no
+    header look, and there is no blank line or carriage return; else None."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if "\r" in text or not lines or text.count("\t") != len(lines):
+        return None
+    fields = list(map(str.partition, lines, ["\t"] * len(lines)))
+    ids = list(map(itemgetter(0), fields))
+    if not all(map(itemgetter(1), fields)) or not all(ids) or NOT_IN_AN_ID.search("".join(ids)):
+        return None
+    if not HEADER_IDS.isdisjoint(map(str.lower, ids)):
+        return None  # maybe a header line: the reader below tells
+    return ids, list(map(itemgetter(2), fields))
+
+
+def corpus_line_by_line(text: str, path: Path) -> ImportedCorpus:
+    """The corpus file read record by record: every refusal names its line."""
     documents: dict[str, str] = {}
     titles: dict[str, str] = {}
     seen: dict[str, int] = {}
@@ -370,6 +291,9 @@ def read_labels(
     if threshold is not None or relevant_values is not None:
         rule = LabelRule(threshold, None if relevant_values is None else frozenset(relevant_values))
     text = read_utf8(path)
+    fast = None if rule is not None else read_binary_qrels(text, queries, documents)
+    if fast is not None:
+        return ImportedLabels(fast, "trec", sum(map(len, fast.values())))
     header_number, line = first_line(text, path, "qrels")
     beir = line.split("\t") == BEIR_QRELS_HEADER
     labels: dict[str, dict[str, int]] = {}
@@ -397,6 +321,4 @@ def read_labels(
         label = rel if rule is None else rule.binary(rel)
         mapped += label != rel
         labels.setdefault(query, {})[doc] = label
-    return ImportedLabels(
-        labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, line_of, rule, mapped
-    )
+    return ImportedLabels(labels, "beir-tsv" if beir else "trec", len(line_of), threshold, graded, rule, mapped)

