@@ -26,10 +26,6 @@ from rankeval_tui.core.files.tomlio import read_toml, read_utf8
 from rankeval_tui.core.files.trec_run_fast import agrees_with_score_order, read_well_formed_run
 from rankeval_tui.core.wording import json_error
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
-if TYPE_CHECKING:
-    from typing import Any
-
 SIDECAR_SUFFIX = ".provenance.json"
 """``adapt -o RUN.json`` writes the adapter hash and evidence to ``RUN.json.provenance.json``:
 beside the run, never inside it, so the run stays a plain run and the sidecar is no run."""
