@@ -39,7 +39,7 @@ from operator import add, itemgetter
 
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.toml_grammar import ESCAPE, KEY, KEYS, escapes, key_of, unescape
-from rankeval_tui.core.files.toml_spans import BinaryBodies
+from rankeval_tui.core.files.toml_spans import BinaryBodies, section_starts
 from rankeval_tui.core.files.toml_tables import Namespaces
 
 _CHARS = rf'[^"\\\x00-\x08\x0a-\x1f\x7f]*(?:{ESCAPE}[^"\\\x00-\x08\x0a-\x1f\x7f]*)*'
@@ -122,7 +122,7 @@ class SectionRuns:
         """The first run from ``offset`` (a line's start) on and where it starts, or
         ``(len(text), None)`` when there is none."""
         skip = 0
-        for position in self.section_starts(offset):
+        for position in section_starts(self.text, offset):
             if skip:
                 skip -= 1
                 continue
@@ -132,16 +132,6 @@ class SectionRuns:
                 return position, run
             skip, self.gap = self.gap, min(2 * self.gap or 1, self.MAX_GAP)
         return len(self.text), None
-
-    def section_starts(self, offset: int) -> Iterator[int]:
-        """The offsets of the lines from ``offset`` (a line's start) on that start with ``[``."""
-        text = self.text
-        if text.startswith("[", offset):
-            yield offset
-        position = text.find("\n[", offset)
-        while position != -1:
-            yield position + 1
-            position = text.find("\n[", position + 1)
 
     def run_at(self, start: int) -> Run | None:
         """The run at ``start`` (a ``[`` at a line's start), or None when its section starts none."""
