@@ -19,9 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.evaluate import Run, check_run, evaluate
+from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
-from rankeval_tui.core.evaluation.run_check import follows_every_rule
 from rankeval_tui.core.files.runs import parse_json_run
 
 ids = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=6)
@@ -196,39 +195,3 @@ def test_json_run_refuses_a_bad_entry_after_good_rankings_of_the_same_ids(bad, r
     with pytest.raises(ContractError) as error:
         parse_json_run(json.dumps(rankings), path)
     assert (error.value.rule, error.value.where, error.value.file) == (rule, "query 'q:1003'", str(path))
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    rankings=st.dictionaries(
-        st.sampled_from(["q1", "q2", "q3", "other"]),
-        st.lists(st.sampled_from(["d1", "d2", "d3", "unknown", 7, None]), max_size=5) | st.tuples(st.just("d1")),
-        max_size=3,
-    ),
-    distinct=st.booleans(),
-)
-def test_whole_run_check_passes_exactly_the_valid_runs(rankings, distinct) -> None:
-    """``check_run`` skips its query-by-query checks when the whole-run test in C passes, so that
-    test must pass only runs that follow every rule (unknown, wrong-split or other-typed entries,
-    duplicates, documents outside the corpus all fail it)."""
-    definition = ProtocolDefinition(
-        name="p",
-        k=2,
-        split="test",
-        relevance="r",
-        documents={"d1": "x", "d2": "y", "d3": "z"},
-        queries={"q1": Query("a", "test"), "q2": Query("b", "test"), "q3": Query("c", "dev")},
-    )
-    lists_of_str = all(type(r) is list and all(type(d) is str for d in r) for r in rankings.values())
-    if distinct and not (lists_of_str and all(len(set(r)) == len(r) for r in rankings.values())):
-        return  # the reader's promise (distinct str entries) would be false
-    valid = (
-        set(rankings) <= {"q1", "q2"}
-        and lists_of_str
-        and all(len(set(r)) == len(r) and set(r) <= {"d1", "d2", "d3"} for r in rankings.values())
-    )
-    run = Run("A", rankings, distinct_str_entries=distinct)
-    assert follows_every_rule(definition, run) == valid
-    problems: list[ContractError] = []
-    check_run(definition, run, report=problems.append)
-    assert (not problems) == valid

@@ -1,13 +1,15 @@
 """The protocol hash's canonical text, part by part: the seed's ``json.dumps(value,
 sort_keys=True, ensure_ascii=False, separators=(",", ":"))``, byte for byte, built from pieces.
 
-Why: the hash is recomputed on every ``score``, and one ``json.dumps`` of a table of 100,000
-queries or 1M pooled labels walks (and sorts as tuples) every item; 0.5-0.9 s of a 3 s command
-(issue 32). Here each part is a few whole-list operations in C: keys sorted once, every string
-through the standard library's own C escaper (``encode_basestring``, what ``json.dumps`` ends in),
-and each object's text from one ``str.format`` template mapped over its columns. Whatever these
-paths do not cover (titles, query needs, a pooled ID that would need escaping) goes to
-``canonical_json`` itself, so the text is the seed's for every protocol.
+Why: the hash is recomputed on every ``score``; ``json.dumps`` of the queries first needs a dict
+per query, and of pooled qrels sorts every row's items as (key, value) tuples. Here each part is
+a few whole-list operations in C: keys sorted once, every string through the standard library's
+own C escaper (``encode_basestring``, what ``json.dumps`` ends in), and the text one join of the
+pieces interleaved. Measured (CPU, best of 5): queries 0.16 -> 0.09 s at 100,000; pooled qrels
+0.30 -> 0.20 s at 1M labels; exhaustive qrels 0.125 -> 0.087 s at 10 x 100,000 (0.15 s both ways
+at 100,000 x 10). The corpus stays with ``json.dumps`` (its encoder beat a template there), and
+whatever these paths do not cover (titles, query needs, a pooled ID that would need escaping)
+goes to ``canonical_json`` itself, so the text is the seed's for every protocol.
 """
 
 from __future__ import annotations
@@ -59,9 +61,9 @@ def _object_text(columns: tuple[Iterable[str], ...], end: str) -> str:
 
 
 def canonical_queries(queries: Mapping[str, Query]) -> str:
-    """``canonical_json({q: meta.canonical() ...})``: one template per query shape when no query
-    has a need and every query has text (or none has: a pooled protocol made without a queries
-    file); anything else through ``canonical_json``."""
+    """``canonical_json({q: meta.canonical() ...})`` from the queries' columns when no query has a
+    need and every query has text (or none has: a pooled protocol made without a queries file);
+    anything else through ``canonical_json``."""
     keys = list(queries)
     if _all_str(keys):
         keys.sort()
@@ -92,7 +94,7 @@ def canonical_qrels_json(
     queries with the same relevant set share one text: a tall protocol (100,000 queries of 10
     documents) has at most 1,024 distinct rows, a wide one a few huge ones. The all-zero row and
     the byte of each document's label come from whole-list operations; per query there is one
-    lookup and one template, mapped in C.
+    lookup, and the table is one join in C.
     """
     documents = sorted(corpus)
     names = list(map(encode_basestring, documents))

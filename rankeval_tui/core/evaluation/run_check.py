@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
@@ -43,8 +42,6 @@ def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = ra
     """
     if not isinstance(run.rankings, Mapping):
         report(ContractError("a run must map query IDs to rankings", file=run.source))
-        return
-    if follows_every_rule(definition, run):
         return
     selected = set(definition.selected_queries)
     for query in run.rankings:
@@ -90,24 +87,6 @@ def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = ra
             report(unknown_document(definition, run, query, ranking))
 
 
-def follows_every_rule(definition: ProtocolDefinition, run: Run) -> bool:
-    """Whether ``check_run`` would report nothing, checked over the whole run at once in C
-    (rankings chained, one set per ranking): 1M entries in ~0.05 s, where query by query took
-    ~0.17 s at 100,000 queries. False sends ``check_run`` to name each problem in order."""
-    rankings = run.rankings
-    if not set(definition.selected_queries).issuperset(rankings):
-        return False
-    entries = chain.from_iterable(rankings.values())
-    if not run.distinct_str_entries:
-        if not set(map(type, rankings.values())) <= ONLY_LIST:
-            return False
-        if not set(map(type, chain.from_iterable(rankings.values()))) <= ONLY_STR:
-            return False
-        if sum(map(len, map(set, rankings.values()))) != sum(map(len, rankings.values())):
-            return False
-    return definition.pools is not None or definition.document_ids.issuperset(entries)
-
-
 def unknown_document(definition: ProtocolDefinition, run: Run, query: str, ranking: Sequence[str]) -> ContractError:
     corpus = definition.document_ids
     unknown = next(d for d in ranking if d not in corpus)
@@ -128,7 +107,6 @@ def grow_hint(definition: ProtocolDefinition, run: Run) -> str:
 
 
 ONLY_STR = frozenset({str})
-ONLY_LIST = frozenset({list})
 
 
 def first_duplicate(ranking: Sequence[str]) -> str:
