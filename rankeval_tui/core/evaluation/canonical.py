@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, chain, islice, repeat
 from json.encoder import encode_basestring
 from operator import attrgetter
 
@@ -56,8 +56,8 @@ def _all_str(values: Iterable[object]) -> bool:
 def _object_text(columns: tuple[Iterable[str], ...], end: str) -> str:
     """``{`` + each entry's pieces (taken one from each column) + ``end``, entries comma-separated,
     + ``}``: one join of the pieces interleaved in C (``str.format`` per entry took 1.7x as long)."""
-    text = "".join(chain.from_iterable(zip(*columns, repeat(end + ","))))
-    return "{" + text[:-1] + "}" if text else "{}"
+    pieces = islice(chain.from_iterable(zip(repeat(","), *columns, repeat(end))), 1, None)  # no comma first
+    return "".join(chain("{", pieces, "}"))  # one copy of the text: a wide table's is 30 MB
 
 
 def canonical_queries(queries: Mapping[str, Query]) -> str:
