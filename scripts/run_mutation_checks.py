@@ -19,6 +19,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 EVALUATE = "rankeval_tui/core/evaluation/evaluate.py"
+RUN_CHECK = "rankeval_tui/core/evaluation/run_check.py"
 ADAPTER = "rankeval_tui/core/evaluation/adapter.py"
 METRICS = "tests/core/test_seed_metrics.py"
 ADAPT_TESTS = "tests/core/test_seed_adapter.py"
@@ -28,14 +29,20 @@ MUTANTS = [
     (
         "denominator_is_returned_queries",
         EVALUATE,
-        "for query in protocol.selected_queries\n",
-        "for query in protocol.selected_queries if query in run.rankings\n",
+        "queries = protocol.selected_queries\n",
+        "queries = tuple(query for query in protocol.selected_queries if query in run.rankings)\n",
         f"{METRICS}::test_missing_stays_denominator",
     ),
-    ("no_cutoff", EVALUATE, "top = ranking[:k]", "top = ranking", f"{METRICS}::test_cutoff"),
+    (
+        "no_cutoff",
+        EVALUATE,
+        "tops = list(map(itemgetter(slice(None, k)), rankings))",
+        "tops = list(map(itemgetter(slice(None, None)), rankings))",
+        f"{METRICS}::test_cutoff",
+    ),
     (
         "accept_duplicates",
-        EVALUATE,
+        RUN_CHECK,
         "if len(seen) != len(ranking):",
         "if False:",
         f"{METRICS}::test_duplicate_rejected",
@@ -43,15 +50,15 @@ MUTANTS = [
     (
         "no_relevant_scores_zero",
         EVALUATE,
-        "recall = rr = None",
-        "recall = rr = Fraction(0)",
+        "exact_ratio(found, size) if size else None",
+        "exact_ratio(found, size) if size else zero",
         f"{METRICS}::test_no_relevant_explicit",
     ),
     (
         "hit_rate_as_recall",
         EVALUATE,
-        "exact_ratio(hits, len(relevant))",
-        "exact_ratio(min(hits, 1), 1)",
+        "exact_ratio(found, size) if size",
+        "exact_ratio(min(found, 1), 1) if size",
         f"{METRICS}::test_recall_not_hit_rate",
     ),
     (
