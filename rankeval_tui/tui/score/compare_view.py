@@ -136,6 +136,10 @@ class CompareView(ScoreView):
         """The chart's bins for the comparison and metric shown: the ``[``/``]`` filter's too."""
         self._chart_bin: int | None = None
         self._row_cells = RowCells()
+        self.comparison: Comparison | None = None
+        """The comparison shown: the next one is built from it (``ScoringSession.comparison``'s
+        ``like``: the same object after a new sort, metric or filter, its unchanged rows kept
+        after a k change; 10,000 queries were paired again at each of those keys)."""
 
     def above_table(self) -> Iterator[Widget]:
         yield DeltaChart(id="score-compare-chart")
@@ -160,6 +164,7 @@ class CompareView(ScoreView):
         exact, delta_bin = state.exact, state.delta_bin
         table = self.table
         summary = self.query_one(CompareSummary)
+        self.comparison = comparison
         if comparison is None:
             self.title.update(Text("comparison needs two accepted runs (v: single run)", style=STYLE_MISSING))
             sync_table(table, compare_columns(session.metrics, metric, cutoff), [])

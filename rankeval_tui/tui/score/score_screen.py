@@ -127,7 +127,6 @@ class ScoreScreen(Screen[None]):
     def __init__(self, request: LoadRequest) -> None:
         super().__init__()
         self.request = request
-        self._comparison: Comparison | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("loading…", id="score-header")
@@ -220,11 +219,7 @@ class ScoreScreen(Screen[None]):
             self.query_one(RunView).show(self.session, self.candidate, self.request.protocol_dir, self.state.run_filter)
 
     def current_comparison(self) -> Comparison | None:
-        """The comparison the state chooses, built from the one shown before: the same object after
-        a new sort, metric or filter, its unchanged rows kept after a k change (10,000 queries
-        were paired again at each of those keys)."""
-        self._comparison = self.state.comparison(self.session, self._comparison)
-        return self._comparison
+        return self.state.comparison(self.session, self.query_one(CompareView).comparison)
 
     def refresh_compare(self) -> None:
         if self.session is None or self.view != "compare":
