@@ -89,9 +89,13 @@ class SessionViews:
         reports = (tie_order_report(self.protocol, s.run, self.metrics) for s in self.accepted if s.run is not None)
         return [report.summary() for report in reports if report is not None]
 
-    def comparison(self, baseline: str, candidate: str) -> Comparison:
-        """``core.evaluation.compare`` of two accepted runs (both were scored under ``self.protocol``)."""
-        return compare(self.report(baseline), self.report(candidate))
+    def comparison(self, baseline: str, candidate: str, like: Comparison | None = None) -> Comparison:
+        """``core.evaluation.compare`` of two accepted runs (both were scored under ``self.protocol``);
+        ``like``: the comparison shown before, whose unchanged rows are kept (``compare`` says how)."""
+        report, other = self.report(baseline), self.report(candidate)
+        if like is not None and like.baseline is report and like.candidate is other:
+            return like  # the same two reports: nothing to pair again (a new sort, metric or filter)
+        return compare(report, other, like)
 
     def adjudicated_queries(self) -> tuple[str, ...]:
         """The selected queries whose labels were adjudicated, in protocol order (as ``score`` lists them)."""

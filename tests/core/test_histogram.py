@@ -101,3 +101,24 @@ def test_the_interval_is_drawn_over_the_bins_it_spans(seed_dir: Path) -> None:
     ci = [i // 2 for i, char in enumerate(axis) if char in "━╋◆"]
     assert min(ci) == PER_SIDE - 5 and max(ci) == 2 * PER_SIDE
     assert "━ 95% CI [-0.5000, +1.0000]" in lines[3]
+
+
+def test_deltas_worked_out_per_row_land_in_their_own_bins(tmp_path: Path) -> None:
+    """Rows without ``compare``'s shared deltas (``known`` empty) give a fresh Fraction at each
+    ``delta`` call, freed right after: the bin memo must hold each delta it keyed by identity,
+    else a later delta reusing the freed object's id would be put in that one's bin."""
+    from dataclasses import replace
+
+    from tests.tui.big_protocol import write_big_protocol
+
+    directory = write_big_protocol(tmp_path / "mid", queries=500)
+    protocol = load_protocol(directory)
+    base, cand = (evaluate(protocol, load_run(directory / "runs" / f"{n}.json")) for n in ("bm25", "dense"))
+    shared = compare(base, cand)
+    fresh = replace(shared, rows=tuple(replace(row, known={}) for row in shared.rows))
+    for metric in ("recall", "rr"):
+        expected = delta_histogram(shared, metric)
+        got = delta_histogram(fresh, metric)
+        assert [b.queries for b in got.bins] == [b.queries for b in expected.bins]
+        for b in got.bins:  # and by each bin's own rule, not only equal to the shared path
+            assert all(b.contains(row.delta(metric)) for row in fresh.rows if row.query in b.queries)

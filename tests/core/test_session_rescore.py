@@ -59,3 +59,28 @@ def test_a_k_change_keeps_a_rejected_run_rejected(seed_copy: Path) -> None:
         "d404" in changed.rejected[0].error
         and changed.rejected[0].error == ScoringSession.load(seed_copy, k=3).rejected[0].error
     )
+
+
+def test_a_comparison_like_the_one_before_a_k_change_equals_a_fresh_one(tmp_path: Path) -> None:
+    """``comparison(..., like=...)`` keeps the paired rows whose two query rows the k change kept
+    and pairs the others afresh: the result equals ``compare`` from scratch, row by row with every
+    delta and outcome; the same two reports give the same comparison back."""
+    from rankeval_tui.core.evaluation.compare import compare
+
+    session = ScoringSession.load(write_big_protocol(tmp_path / "mid", queries=500))
+    before = session.comparison("bm25", "dense")
+    assert session.comparison("bm25", "dense", like=before) is before
+    for k in (session.protocol.k + 1, session.protocol.k - 1):
+        changed = session.with_k(k)
+        like = changed.comparison("bm25", "dense", like=before)
+        fresh = compare(changed.report("bm25"), changed.report("dense"))
+        assert like == fresh
+        for got, expected in zip(like.rows, fresh.rows):
+            assert [(got.delta(m), got.outcome(m)) for m in like.metrics] == [
+                (expected.delta(m), expected.outcome(m)) for m in fresh.metrics
+            ]
+        kept = [new is old for new, old in zip(like.rows, before.rows)]
+        assert 0 < sum(kept) < len(kept)  # some rows kept, the re-scored ones paired again
+        swapped = changed.comparison("dense", "bm25", like=like)
+        assert swapped == compare(changed.report("dense"), changed.report("bm25"))
+        assert not any(new is old for new, old in zip(swapped.rows, like.rows))

@@ -109,12 +109,15 @@ def outcome_of(delta: Fraction | None) -> Outcome:
     return "win" if delta > 0 else "loss" if delta < 0 else "tie"
 
 
-def compare(baseline: Report, candidate: Report) -> Comparison:
+def compare(baseline: Report, candidate: Report, like: Comparison | None = None) -> Comparison:
     """Pair two reports; they must come from the same protocol (hash) or the pairing is meaningless.
 
     Each row's deltas and outcomes are worked out here, once per distinct pair of values: the
     evaluator shares one Fraction per value (``exact_ratio``), so 10,000 queries hold a few
     hundred pairs, looked up by identity (the rows keep the values alive while ``seen`` lives).
+    ``like``: an earlier comparison (the scoring screen's, before a k change); its paired row of
+    a query is kept where both query rows are the very same objects and the metrics the same
+    (the evaluator keeps most rows at a k change), since it would be built equal.
     """
     if baseline.protocol_sha256 != candidate.protocol_sha256:
         raise ValueError("reports were scored under different protocols; refusing to compare")
@@ -129,8 +132,11 @@ def compare(baseline: Report, candidate: Report) -> Comparison:
             known = seen[key] = (delta, outcome_of(delta))
         return known
 
+    earlier = {row.query: row for row in like.rows} if like is not None and like.metrics == metrics else {}
     rows = tuple(
-        PairedRow(b.query, b, c, metrics, {m: worked_out(b.value(m), c.value(m)) for m in metrics})
+        kept
+        if (kept := earlier.get(b.query)) is not None and kept.baseline is b and kept.candidate is c
+        else PairedRow(b.query, b, c, metrics, {m: worked_out(b.value(m), c.value(m)) for m in metrics})
         for b, c in zip(baseline.rows, candidate.rows)
     )
     return Comparison(baseline, candidate, rows)

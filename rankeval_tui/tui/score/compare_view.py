@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.evaluation.evaluate import QueryRow
 from rankeval_tui.core.evaluation.histogram import DeltaHistogram, delta_histogram
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
 from rankeval_tui.core.session import ScoringSession
@@ -84,6 +85,40 @@ def compare_cells(
     return [query, *values]
 
 
+class RowCells:
+    """Each shown row's cells, kept from one refresh to the next for rows whose two query rows
+    are the very same objects under the same settings (metric, decimals, metrics, adjudicated
+    queries): ``compare_cells`` of those would give equal cells.
+
+    Why: after a k change the evaluator keeps the row of every query with no relevant document
+    between the two cutoffs (``evaluate``'s ``at_other_k``), most of 10,000; the same cell list
+    lets ``changed_cells`` pass the whole row at once instead of cell by cell. The rows kept
+    here keep their objects alive, so an identity is never another object's."""
+
+    def __init__(self) -> None:
+        self._settings: tuple[Any, ...] | None = None
+        self._kept: dict[str, tuple[QueryRow, QueryRow, list[Any]]] = {}
+
+    def cells(self, rows: Sequence[PairedRow], settings: tuple[Any, ...]) -> list[tuple[str, list[Any]]]:
+        """``(query, cells)`` for ``rows``; ``settings``: metric, exact, compared metrics, and
+        the adjudicated queries (compared by identity: a session's set, kept by a k change)."""
+        metric, exact, _, adjudicated = settings
+        kept = self._kept if settings == self._settings else {}
+        memo: dict[tuple[Any, ...], list[Any]] = {}
+        shown: dict[str, tuple[QueryRow, QueryRow, list[Any]]] = {}
+        result = []
+        for row in rows:
+            old = kept.get(row.query)
+            if old is not None and old[0] is row.baseline and old[1] is row.candidate:
+                cells = old[2]
+            else:
+                cells = compare_cells(row, metric, row.query in adjudicated, memo, exact)
+            shown[row.query] = (row.baseline, row.candidate, cells)
+            result.append((row.query, cells))
+        self._settings, self._kept = settings, shown
+        return result
+
+
 def is_regression(row: PairedRow) -> bool:
     """The regressions filter's rule: the verdict column's (a loss on any compared metric)."""
     return row.verdict() == "regression"
@@ -100,6 +135,11 @@ class CompareView(ScoreView):
         self.histogram: DeltaHistogram | None = None
         """The chart's bins for the comparison and metric shown: the ``[``/``]`` filter's too."""
         self._chart_bin: int | None = None
+        self._row_cells = RowCells()
+        self.comparison: Comparison | None = None
+        """The comparison shown: the next one is built from it (``ScoringSession.comparison``'s
+        ``like``: the same object after a new sort, metric or filter, its unchanged rows kept
+        after a k change; 10,000 queries were paired again at each of those keys)."""
 
     def above_table(self) -> Iterator[Widget]:
         yield DeltaChart(id="score-compare-chart")
@@ -124,6 +164,7 @@ class CompareView(ScoreView):
         exact, delta_bin = state.exact, state.delta_bin
         table = self.table
         summary = self.query_one(CompareSummary)
+        self.comparison = comparison
         if comparison is None:
             self.title.update(Text("comparison needs two accepted runs (v: single run)", style=STYLE_MISSING))
             sync_table(table, compare_columns(session.metrics, metric, cutoff), [])
@@ -160,12 +201,10 @@ class CompareView(ScoreView):
                 (f"{chosen.range_text()}: {len(rows)}", "bold reverse") if chosen is not None else "",
             )
         )
-        adjudicated = session.adjudicated
-        memo: dict[tuple[Any, ...], list[Any]] = {}
         sync_table(
             table,
             compare_columns(comparison.metrics, metric, cutoff),
-            [(row.query, compare_cells(row, metric, row.query in adjudicated, memo, exact)) for row in rows],
+            self._row_cells.cells(rows, (metric, exact, comparison.metrics, session.adjudicated)),
         )
         if not rows and chosen is not None:
             self.note(Text(f"no query with {chosen.range_text()} under this filter (f, [ ])", style=STYLE_MISSING))

@@ -219,7 +219,7 @@ class ScoreScreen(Screen[None]):
             self.query_one(RunView).show(self.session, self.candidate, self.request.protocol_dir, self.state.run_filter)
 
     def current_comparison(self) -> Comparison | None:
-        return self.state.comparison(self.session)
+        return self.state.comparison(self.session, self.query_one(CompareView).comparison)
 
     def refresh_compare(self) -> None:
         if self.session is None or self.view != "compare":

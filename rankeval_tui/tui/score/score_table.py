@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import zip_longest
 from operator import itemgetter
-from typing import Any
+from typing import Any, Self
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -66,6 +66,17 @@ class ScoreTable(RowTable):
     rows or cells it cannot size that way (labels, tall rows, markup strings) go to Textual.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.given: dict[str, Sequence[Any]] = {}
+        """Each row's cells as last given to ``add_keyed_rows`` or ``changed_cells`` (the caller's
+        sequence, kept): the same sequence given again is the same row, skipped whole."""
+
+    def clear(self, columns: bool = False) -> Self:
+        self.given = {}
+        super().clear(columns)
+        return self
+
     def add_keyed_rows(self, rows: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """``add_row(*cells, key=key)`` for each of ``rows`` (one line each, no label), with the
         cursor check, the idle check and the first-row highlight done once for all of them.
@@ -84,6 +95,7 @@ class ScoreTable(RowTable):
             self._data[row_key] = {column: safe_cell(cell) for column, cell in zip_longest(columns, cells)}
             self.rows[row_key] = Row(row_key, 1, None, False)
             self._new_rows.add(row_key)
+            self.given[key] = cells
         if not rows:
             return
         self._require_update_dimensions = True
@@ -200,11 +212,19 @@ def changed_cells(table: ScoreTable, rows: Sequence[tuple[str, Sequence[Any]]]) 
     Reads the table's cell dicts directly, by the rows' string keys and in column order: a
     ``get_cell`` per cell, or hashing a ``RowKey``/``ColumnKey`` (Python-level ``__hash__``) per
     cell, was most of a k change at 10,000 rows. Cells are mostly shared objects (``cells``
-    caches one per value), so ``is`` settles most of them."""
+    caches one per value), so ``is`` settles most of them; and a row given as the same sequence
+    as last time (``ScoreTable.given``: ``compare_view.RowCells`` keeps the cells of a row the
+    evaluator kept) is passed whole."""
     column_objects = [column.key for column in table.ordered_columns]
-    shown = {row_key.value: (row_key, cells) for row_key, cells in table._data.items()}
+    given = table.given
+    shown: dict[str | None, tuple[RowKey, dict[ColumnKey, Any]]] | None = None
     changed: list[tuple[RowKey, ColumnKey, Any]] = []
     for key, cells in rows:
+        if given.get(key) is cells:
+            continue
+        given[key] = cells
+        if shown is None:
+            shown = {row_key.value: (row_key, data) for row_key, data in table._data.items()}
         row_key, row = shown[key]
         # A row's dict is in column order (add_row builds it so, updates keep it); the list
         # comparison is by identity first (the keys are the columns' own objects).

@@ -251,12 +251,13 @@ class ScoreViewState:
             metric_cutoff=shown.fixed,
         )
 
-    def comparison(self, session: ScoringSession | None) -> Comparison | None:
+    def comparison(self, session: ScoringSession | None, like: Comparison | None = None) -> Comparison | None:
         """The candidate against the baseline at the chosen metric's cutoff; None without both, or
-        with fewer than two accepted runs (the comparison view then says it needs two)."""
+        with fewer than two accepted runs (the comparison view then says it needs two). ``like``:
+        the comparison shown before (``ScoringSession.comparison`` keeps what it can of it)."""
         if session is None or self.baseline is None or self.candidate is None or len(session.accepted) < 2:
             return None
-        return session.at_cutoff(self.shown_in(session).cutoff).comparison(self.baseline, self.candidate)
+        return session.at_cutoff(self.shown_in(session).cutoff).comparison(self.baseline, self.candidate, like)
 
     def drill_down(self, session: ScoringSession) -> list[str]:
         """The runs ``Enter`` shows a query's rankings of, in order (``drill_down_runs``)."""
