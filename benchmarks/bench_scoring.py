@@ -327,7 +327,10 @@ def repeat_in_child(tree: Path, directory: Path, queries: int, k: int) -> tuple[
     average when it ended (the machine is shared: the figure to read each time beside)."""
     env = {**os.environ, "BENCH_SCORING_CODE": str(tree)}
     argv = [sys.executable, __file__, "--one-repeat", str(directory), "--queries", str(queries), "--k", str(k)]
-    output = subprocess.run(argv, check=True, capture_output=True, text=True, env=env).stdout
+    # cwd: the statistics child comes from a fork server started with ``python -c``, whose first
+    # import path is the working directory (3.11 does not pass it sys.path): run it in ``tree``,
+    # or it imports the package of the checkout the script was started from.
+    output = subprocess.run(argv, check=True, capture_output=True, text=True, env=env, cwd=tree).stdout
     return {label: (wall, cpu) for label, (wall, cpu) in json.loads(output).items()}, os.getloadavg()[0]
 
 
