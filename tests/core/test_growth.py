@@ -170,3 +170,17 @@ def test_the_bundled_demo_is_never_grown() -> None:
     with pytest.raises(ContractError, match="rankeval-tui demo DIR"):
         grow(BUNDLED_DEMO, corpus={NEW_DOC[0]: NEW_DOC[1]})
     assert files_of(BUNDLED_DEMO) == before
+
+
+def test_the_demo_is_refused_before_a_lock_file_is_written_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lock taken first put ``.qrels.toml.lock.*.tmp`` and ``qrels.toml.lock`` in the installed
+    demo until the refusal (a kill in between left them; a test copying the demo meanwhile failed)."""
+    from rankeval_tui.core.annotation import lock
+
+    def no_lock_in_the_demo(self: lock.Lock, **_: object) -> None:
+        raise AssertionError(f"a lock was taken in the demo: {self.path}")
+
+    monkeypatch.setattr(lock.Lock, "acquire", no_lock_in_the_demo)
+    with pytest.raises(ContractError, match="rankeval-tui demo DIR"):
+        with growing(BUNDLED_DEMO):
+            pass

@@ -183,7 +183,9 @@ def growing(directory: Path, qrels_path: Path | None = None) -> Iterator[list[st
     grow at a time: a second one is refused, so no addition is lost to a read made before the
     lock) and of every qrels file whose journal the grow moves (no judge writes it meanwhile).
     Yields the notices of recovered locks. Locks are taken in path order, so two grows never
-    wait on each other crosswise."""
+    wait on each other crosswise. The bundled demo is refused before any lock: taking one writes a
+    lock file there, which a kill would leave in the installed package."""
+    refuse_writes_into_demo(directory / PROTOCOL_FILE, "growing")
     qrels_path = qrels_path if qrels_path is not None else directory / QRELS_FILE
     targets = {directory / QRELS_FILE, qrels_path, *(written_by(j) for j in open_journals(directory, qrels_path))}
     held: list[Lock] = []
