@@ -96,14 +96,17 @@ def test_ids_that_are_not_str_have_no_names() -> None:
     assert sorted_names(["b", "a"]) is not None and sorted_names(["b", 1]) is None
 
 
-def exhaustive(docs, queries, labels, texts=None, query_texts=None, needs=None, titles=None) -> Protocol:
+def exhaustive(docs, queries, labels, texts=None, query_texts=None, needs=None, titles=None, splits=None) -> Protocol:
     definition = ProtocolDefinition(
         name="p",
         k=3,
         split="test",
         relevance="r",
         documents={d: (texts or {}).get(d, f"text of {d}") for d in docs},
-        queries={q: Query((query_texts or {}).get(q, f"query {q}"), "test", (needs or {}).get(q)) for q in queries},
+        queries={
+            q: Query((query_texts or {}).get(q, f"query {q}"), (splits or {}).get(q, "test"), (needs or {}).get(q))
+            for q in queries
+        },
         titles=titles or {},
     )
     return Protocol(definition, {q: {d: labels(q, d) for d in docs} for q in queries})
@@ -147,9 +150,10 @@ def test_exhaustive_near_misses(char) -> None:
         {"titles": {"z": "a title"}},  # the corpus through canonical_json
         {"needs": {"q:1": "a need"}},  # the queries through canonical_json
         {"texts": {"z": 5}},  # a text that is not a str: json.dumps writes 5
+        {"splits": {"q:2": 'dev "b"'}},  # two splits: each query's own split text
     ],
 )
-def test_exhaustive_fallbacks_are_json_dumps(change) -> None:
+def test_exhaustive_variants_and_fallbacks_are_json_dumps(change) -> None:
     protocol = exhaustive(["a", "z"], ["q:1", "q:2"], lambda q, d: int(d == "a"), **change)
     assert built_parts(protocol) == oracle_parts(protocol)
 

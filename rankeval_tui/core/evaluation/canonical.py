@@ -156,6 +156,13 @@ def canonical_corpus(definition: Definition, documents: Names | None) -> bytes:
     return _object_text(documents, (list(map(encode_basestring, texts)),))
 
 
+def _column(heads: dict[str, str], splits: list[str]) -> list[str]:
+    """Each query's text before its own (by its split): one list repeated when there is one split."""
+    if len(heads) == 1:
+        return [*heads.values()] * len(splits)
+    return list(map(heads.__getitem__, splits))
+
+
 def canonical_queries(queries: Mapping[str, Query], names: Names | None) -> bytes:
     """``canonical_json({q: meta.canonical() ...})`` from the queries' columns when no query has a
     need and every query has text (or none has: a pooled protocol made without a queries file);
@@ -169,11 +176,10 @@ def canonical_queries(queries: Mapping[str, Query], names: Names | None) -> byte
             if _all_str(texts):
                 values, quote = json_strings(texts)
                 heads = {split: '{"split":' + encode_basestring(split) + ',"text":' + quote for split in set(splits)}
-                ends = [quote + "}"] * len(values)
-                return _object_text(names, (list(map(heads.__getitem__, splits)), values, ends))
+                return _object_text(names, (_column(heads, splits), values, [quote + "}"] * len(values)))
             if texts.count(None) == len(texts):
                 heads = {split: '{"split":' + encode_basestring(split) + "}" for split in set(splits)}
-                return _object_text(names, (list(map(heads.__getitem__, splits)),))
+                return _object_text(names, (_column(heads, splits),))
     return canonical_json({q: meta.canonical() for q, meta in queries.items()}).encode("utf-8")
 
 
@@ -200,7 +206,9 @@ def canonical_qrels_json(
     sizes = map(len, documents.text) if len(zero) == len(zero_text) else map(len, map(str.encode, documents.text))
     ends = list(accumulate(sizes))  # bytes of the names up to each one's end
     labelled_sets = list(map(relevant.__getitem__, queries.ids))
-    distinct = set(labelled_sets)
+    distinct: dict[frozenset[str], frozenset[str]] = {}
+    # Equal sets become one object, so the rows' lookups below match by identity, not element by element.
+    labelled_sets = list(map(distinct.setdefault, labelled_sets, labelled_sets))
     # The i-th label is that many bytes past the end of the names up to its own: "{", a quote
     # and ":" before it, and the quotes, ":0," of each earlier one. Found (bisect in the sorted
     # IDs) for the documents relevant somewhere only: a wide corpus's 100,000 are mostly not.
