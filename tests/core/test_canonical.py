@@ -5,8 +5,9 @@ fast path (a quote, a backslash, a control character in an ID or a query text, a
 
 Each check of canonical.py has a test here that fails without it: ``holds_only_quotes`` in
 ``json_strings`` (raw IDs with a quote), the pooled rows' check (a document ID with a quote or a
-control character), ``sorted_names``'s exact-str test (int IDs), the corpus texts' and the query
-columns' tests (an int text, a need, a query without text among ones with).
+control character), each TypeError caught on the way to ``json.dumps`` (int IDs, an int text,
+query texts for some queries only), the one-split column (two splits), the UTF-8 and escaped-name
+label offsets, the last relevant document of a pooled row, the identity of equal relevant sets.
 """
 
 from __future__ import annotations
@@ -232,3 +233,16 @@ def test_a_pooled_protocol_with_some_query_texts_takes_json_dumps_for_the_querie
 def test_names_hold_the_sorted_ids() -> None:
     names = Names(["a", "b"])
     assert (names.ids, names.text, names.quote) == (["a", "b"], ["a", "b"], '"')
+
+
+class Reversed(str):
+    """A str subclass with its own order: json.dumps's sort_keys and the fast path both sort by it."""
+
+    def __lt__(self, other: object) -> bool:
+        return str.__gt__(self, other)  # type: ignore[operator]
+
+
+def test_str_subclass_ids_sort_by_their_own_order_as_json_dumps() -> None:
+    docs = [Reversed(d) for d in ("a", "b", "c")]
+    protocol = exhaustive(docs, [Reversed("q:1"), Reversed("q:2")], lambda q, d: int(d == "b"))
+    assert built_parts(protocol) == oracle_parts(protocol)

@@ -74,14 +74,6 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-STR_ONLY = frozenset({str})
-
-
-def _all_str(values: Iterable[object]) -> bool:
-    """Every value an exact ``str`` (what the fast paths sort and escape), checked in C."""
-    return set(map(type, values)) <= STR_ONLY
-
-
 ESCAPED = bytes(range(0x20)) + b'"\\'
 """The bytes ``json.dumps`` escapes with ``ensure_ascii=False``: C0 controls, the quote and the
 backslash. Every byte of any other character's UTF-8 goes into the text as it is."""
@@ -95,7 +87,8 @@ def holds_only_quotes(text: bytes, quotes: int) -> bool:
 def json_strings(values: list[str]) -> tuple[list[str], str]:
     """``values`` as JSON strings, and the quote the caller's separators must put around each:
     the values themselves and ``"`` when none needs escaping (no string built per value), else
-    each escaped with its quotes (``encode_basestring``) and ``""``."""
+    each escaped with its quotes (``encode_basestring``) and ``""``. TypeError when one is not a
+    ``str`` (the callers then take ``json.dumps``, which writes it as it does)."""
     try:
         joined = "".join(values).encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: escaped as json.dumps keeps it (the text's encode fails)
@@ -115,13 +108,16 @@ class Names:
         self.text, self.quote = json_strings(ids)
 
 
-def sorted_names(ids: Iterable[object]) -> Names | None:
-    """The IDs sorted as ``sort_keys`` sorts them, or None when one is not an exact ``str``."""
+def sorted_names(ids: Iterable[str]) -> Names | None:
+    """The IDs sorted as ``sort_keys`` sorts them (a ``str`` subclass as well: its own order, its
+    characters), or None when one is not a ``str`` (sorting or joining them raised TypeError:
+    no pass of its own over the IDs)."""
     keys = list(ids)
-    if not _all_str(keys):
+    try:
+        keys.sort()
+        return Names(keys)
+    except TypeError:
         return None
-    keys.sort()
-    return Names(keys)  # type: ignore[arg-type]  # every key checked a str above
 
 
 def _keys(names: Names, start: str) -> str:
@@ -154,12 +150,13 @@ def _object_text(names: Names, columns: tuple[list[str], ...]) -> bytes:
 def canonical_corpus(definition: Definition, documents: Names | None) -> bytes:
     """``canonical_json(definition.canonical_corpus())`` from the sorted documents, their texts
     escaped (a document's text usually needs it: it has lines); titles through ``canonical_json``."""
-    if documents is None or definition.titles:
-        return canonical_json(definition.canonical_corpus()).encode("utf-8")
-    texts = list(map(definition.documents.__getitem__, documents.ids))
-    if not _all_str(texts):
-        return canonical_json(definition.canonical_corpus()).encode("utf-8")
-    return _object_text(documents, (list(map(encode_basestring, texts)),))
+    if documents is not None and not definition.titles:
+        try:  # TypeError: a text that is not a str
+            texts = list(map(encode_basestring, map(definition.documents.__getitem__, documents.ids)))
+            return _object_text(documents, (texts,))
+        except TypeError:
+            pass
+    return canonical_json(definition.canonical_corpus()).encode("utf-8")
 
 
 def _column(heads: dict[str, str], splits: list[str]) -> list[str]:
@@ -177,15 +174,17 @@ def canonical_queries(queries: Mapping[str, Query], names: Names | None) -> byte
         metas = list(map(queries.__getitem__, names.ids))
         texts = list(map(attrgetter("text"), metas))
         splits = list(map(attrgetter("split"), metas))
-        needs = list(map(attrgetter("need"), metas))
-        if _all_str(splits) and needs.count(None) == len(needs):
-            if _all_str(texts):
+        if list(map(attrgetter("need"), metas)).count(None) == len(metas):
+            try:  # TypeError: a split or a text that is not a str (or texts for some queries only)
+                escaped = {split: encode_basestring(split) for split in set(splits)}
+                if texts.count(None) == len(texts):
+                    heads = {split: '{"split":' + text + "}" for split, text in escaped.items()}
+                    return _object_text(names, (_column(heads, splits),))
                 values, quote = json_strings(texts)
-                heads = {split: '{"split":' + encode_basestring(split) + ',"text":' + quote for split in set(splits)}
+                heads = {split: '{"split":' + text + ',"text":' + quote for split, text in escaped.items()}
                 return _object_text(names, (_column(heads, splits), values, [quote + "}"] * len(values)))
-            if texts.count(None) == len(texts):
-                heads = {split: '{"split":' + encode_basestring(split) + "}" for split in set(splits)}
-                return _object_text(names, (_column(heads, splits),))
+            except TypeError:
+                pass
     return canonical_json({q: meta.canonical() for q, meta in queries.items()}).encode("utf-8")
 
 
