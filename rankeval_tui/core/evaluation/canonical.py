@@ -99,13 +99,19 @@ def json_strings(values: list[str]) -> tuple[list[str], str]:
 
 
 class Names:
-    """One ID list sorted (``ids``), as it goes into the text (``text``, between ``quote``s)."""
+    """One ID list sorted (``ids``), as it goes into the text (``text``, between ``quote``s), and
+    ``keys``: each name between its quotes with a colon after it and a comma before it (``{``
+    before the first), the names apart by NULs (none holds one: escaped or checked by
+    ``json_strings``), so one split gives a piece per key (no string built per name); one text
+    shared by the tables the IDs key (the qrels' and queries' both split it)."""
 
-    __slots__ = ("ids", "text", "quote")
+    __slots__ = ("ids", "text", "quote", "keys")
 
     def __init__(self, ids: list[str]) -> None:
         self.ids = ids
-        self.text, self.quote = json_strings(ids)
+        self.text, quote = json_strings(ids)
+        self.quote = quote
+        self.keys = "{" + quote + f"{quote}:\x00,{quote}".join(self.text) + quote + ":"
 
 
 def sorted_names(ids: Iterable[str]) -> Names | None:
@@ -118,14 +124,6 @@ def sorted_names(ids: Iterable[str]) -> Names | None:
         return Names(keys)
     except TypeError:
         return None
-
-
-def _keys(names: Names, start: str) -> str:
-    """Each name between its quotes with a colon after it and a comma before it (``start``
-    before the first instead), the names apart by NULs (none holds one: escaped or checked by
-    ``json_strings``), so one split gives a piece per key (no string built per name)."""
-    quote = names.quote
-    return start + quote + f"{quote}:\x00,{quote}".join(names.text) + quote + ":"
 
 
 def _interleave(columns: tuple[Sequence[P], ...], last: P) -> list[P]:
@@ -144,7 +142,7 @@ def _object_text(names: Names, columns: tuple[list[str], ...]) -> bytes:
     one join."""
     if not names.text:
         return b"{}"
-    return "".join(_interleave((_keys(names, "{").split("\x00"), *columns), "}")).encode("utf-8")
+    return "".join(_interleave((names.keys.split("\x00"), *columns), "}")).encode("utf-8")
 
 
 def canonical_corpus(definition: Definition, documents: Names | None) -> bytes:
@@ -226,7 +224,7 @@ def canonical_qrels_json(
         for document in labelled:
             row[at[document]] = 0x31  # b"1"
         rows[labelled] = row
-    keys = _keys(queries, "{").encode("utf-8").split(b"\x00")
+    keys = queries.keys.encode("utf-8").split(b"\x00")
     return _interleave((keys, list(map(rows.__getitem__, labelled_sets))), b"}")
 
 
@@ -265,7 +263,7 @@ def canonical_pooled_qrels(
     size = sum(map(len, rows))
     if sum(map(len, map(bytes.translate, rows, repeat(None), repeat(ESCAPED)))) != size - 2 * pairs:
         return None
-    return _interleave((_keys(queries, "{").encode("utf-8").split(b"\x00"), rows), b"}")
+    return _interleave((queries.keys.encode("utf-8").split(b"\x00"), rows), b"}")
 
 
 def canonical_parts(
