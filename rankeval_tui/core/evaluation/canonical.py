@@ -29,7 +29,7 @@ protocol (tests/core/test_canonical.py: each part against ``json.dumps``).
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import accumulate, repeat
 from json.encoder import encode_basestring
@@ -251,14 +251,10 @@ def canonical_pooled_qrels(
         if not ones:
             rows.append(('{"' + _ZERO(ids) + '":0}' if ids else "{}").encode("utf-8"))
             continue
-        ends = sorted(map(bisect_left, repeat(ids), ones))  # each run of the row ends at a relevant document
-        if ends[-1] + 1 < len(ids):
-            ends.append(len(ids) - 1)
-            tail = '":0}'
-        else:
-            tail = '":1}'
-        runs = map(ids.__getitem__, map(slice, [0, *map((1).__add__, ends)], map((1).__add__, ends)))
-        rows.append(('{"' + _ONE(map(_ZERO, runs)) + tail).encode("utf-8"))
+        cuts = sorted(map(bisect_right, repeat(ids), ones))  # each run of the row ends at a relevant document
+        last = cuts[-1] == len(ids)  # the row's last document is relevant: no run after it
+        runs = map(ids.__getitem__, map(slice, [0, *cuts], cuts if last else [*cuts, None]))
+        rows.append(('{"' + _ONE(map(_ZERO, runs)) + ('":1}' if last else '":0}')).encode("utf-8"))
     pairs = sum(map(len, map(qrels.get, queries.ids, repeat(empty))))
     size = sum(map(len, rows))
     if sum(map(len, map(bytes.translate, rows, repeat(None), repeat(ESCAPED)))) != size - 2 * pairs:
