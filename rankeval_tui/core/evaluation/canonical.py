@@ -14,12 +14,15 @@ operations in C, and what is done per entry is what the text fundamentally needs
 - exhaustive qrels rows are the all-zero row with the relevant documents' labels patched, one
   per distinct relevant set; a pooled row is one sort of its IDs, joined between its relevant
   documents, the table checked by one ``translate`` per row;
-- the qrels go to sha256 as pieces (key, row), never copied into one text: in this machine's VM
-  a fresh 30 MB buffer costs about 20 ms of page faults besides the copy.
+- the qrels go to sha256 as pieces (key, row), never copied into one text: joining and hashing
+  the tall qrels' 31 MB took 0.041 s in a fresh buffer against 0.021 s reused (its first touch),
+  and hashing the 300,000 pieces one by one 0.023 s.
 
-Measured (CPU, in one process, min of 7, relevant sets cached; /tmp/hashw/ab.py in the issue-32
-round, code at 98423a3 beside this): pooled 0.26 -> 0.16 s, tall 0.17-0.22 -> 0.10-0.13 s, wide
-0.14 -> 0.08 s, square 0.06 -> 0.02 s; peak memory of the hash 91/74/123/88 -> 32/27/59/28 MB.
+Measured (benchmarks/bench_hash.py, the first hash of a fresh process after its relevant sets, CPU,
+best of 5, code at 98423a3 beside this): pooled 10,000 x 100 0.25 -> 0.17 s, tall 100,000 x 10
+0.19 -> 0.10 s, wide 10 x 100,000 0.18 -> 0.08 s, square 1,000 x 1,000 0.056 -> 0.027 s; peak
+memory of the hash 87/71/117/84 -> 31/26/58/27 MB. Pooled's floor here is its 10,000 row sorts
+(about 0.09 s of the 0.17: 1M string comparisons; timsort is linear on rows already in order).
 
 Whatever these paths do not cover (titles, query needs, an ID that is not a ``str``, a pooled ID
 that would need escaping) goes to ``canonical_json`` itself, so the text is the seed's for every
