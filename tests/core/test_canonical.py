@@ -246,3 +246,22 @@ def test_str_subclass_ids_sort_by_their_own_order_as_json_dumps() -> None:
     docs = [Reversed(d) for d in ("a", "b", "c")]
     protocol = exhaustive(docs, [Reversed("q:1"), Reversed("q:2")], lambda q, d: int(d == "b"))
     assert built_parts(protocol) == oracle_parts(protocol)
+
+
+@pytest.mark.parametrize("titles", [{}, {"b": 'a "title"'}])
+def test_a_pooled_corpus_with_some_texts_and_titles_is_json_dumps(titles) -> None:
+    """A pooled protocol knows the texts of some pooled documents only (maybe titled)."""
+    definition = ProtocolDefinition(
+        name="p",
+        k=2,
+        split="test",
+        relevance="r",
+        documents={"b": "line 1\nline 2", "a": 'say "hi"'},
+        queries={"q:1": Query("text", "test"), "q:2": Query("other", "test")},
+        pools={"q:1": ("b", "c", "a"), "q:2": ("c",)},
+        pool_rule="r",
+        titles=titles,
+    )
+    protocol = Protocol(definition, {"q:1": {"b": 1, "c": 0, "a": 1}, "q:2": {"c": 0}})
+    assert built_parts(protocol) == oracle_parts(protocol)
+    assert protocol.protocol_sha256 == seed_hash(protocol)
