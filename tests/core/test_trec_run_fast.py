@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from unittest import mock
 
 import pytest
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import runs, trec_run_fast
+from rankeval_tui.core.files import runs, trec_run_columns, trec_run_fast
 
 GOOD = "".join(
     f"q:{q} Q0 msmarco_v2.1_doc_00_{q}{d:03d} {d} {100 - d}.5 bm25\n" for q in range(1001, 1004) for d in range(1, 6)
@@ -72,19 +73,97 @@ CASES = [
     "",
 ]
 
+LONG = "".join(
+    f"{q} Q0 d{q[-1]}{d} {d} {9 - d} t\n" for q in ("query-one-0123456789a", "query-one-0123456789b") for d in (1, 2)
+)
+COLUMN_CASES = [
+    # the queries, compared eight bytes at a time (query_changes)
+    "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("q:1", "q:10", "q:2", "q:20") for d in (1, 2)),
+    "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("abcdefgh", "abcdefgi", "abcdefghi") for d in (1, 2)),
+    "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("abcdefgh1", "abcdefgh2", "bbcdefgh2") for d in (1, 2)),
+    LONG,  # two queries differing in their 21st byte (a third word)
+    LONG.replace("0123456789b", "0123456789a"),  # ... or not at all: one query
+    LONG.replace("0123456789b Q0 d", "0123456789a Q0 d").replace("a Q0 da2 2 ", "b Q0 da2 2 "),  # two places
+    GOOD.replace("q:1003", "q:1002", 2),  # a query's first lines with the one before
+    GOOD.replace("q:1001 Q0", "q:1003 Q0"),  # a query's lines in two places
+    # the ranks, read as numbers in place (integers): digits only, at most 18
+    GOOD.replace(" 3 97.5 ", " 3x 97.5 "),
+    GOOD.replace(" 3 97.5 ", " x3 97.5 "),
+    GOOD.replace(" 5 95.5 ", " 123456789012345678 95.5 "),
+    GOOD.replace(" 5 95.5 ", " 000000000000000005 95.5 "),
+    GOOD.replace(" 5 95.5 ", " -0 95.5 "),
+    GOOD.replace(" 2 98.5 ", " 20 98.5 ").replace(" 5 95.5 ", " 10 95.5 "),  # out of order, twice
+    GOOD.replace(" 1 99.5 ", " 4 99.5 ", 1),  # out of order and a clash
+    GOOD.replace(" 1 99.5 ", " 5 99.5 ", 1).replace(" 5 95.5 ", " 1 95.5 ", 1),  # swapped: no clash
+    GOOD.replace(" 1 99.5 ", " 9 99.5 ", 1).replace(" 2 98.5 ", " 9 98.5 ", 1),  # a clash, not in order
+    # the scores, read as numbers in place (decimals) or by float()
+    GOOD.replace(" 3 97.5 ", " 3 -97.5 "),
+    GOOD.replace(" 3 97.5 ", " 3 +97 "),
+    GOOD.replace(" 3 97.5 ", " 3 97. "),
+    GOOD.replace(" 3 97.5 ", " 3 .975e2 "),
+    GOOD.replace(" 3 97.5 ", " 3 97.5000000000001 "),  # 16 digits: float()
+    GOOD.replace(" 3 97.5 ", " 3 97.50000000000001 "),  # 16 digits: 97.5 to float() (a tie)
+    GOOD.replace(" 3 97.5 ", " 3 98.49999999999999 "),
+    GOOD.replace(" 3 97.5 ", " 3 0.123456789012345 "),
+    GOOD.replace(" 3 97.5 ", " 3 123456789012345 "),
+    GOOD.replace(" 3 97.5 ", " 3 1234567890123456789 "),
+    GOOD.replace(" 3 97.5 ", " 3 98.5000 "),  # a tie, written otherwise
+    GOOD.replace(" 2 98.5 ", " 2 -0 ").replace(" 3 97.5 ", " 3 0 "),  # -0 and 0: a tie
+    GOOD.replace(" 3 97.5 ", " 3 9-7 "),
+    GOOD.replace(" 3 97.5 ", " 3 -+9 "),
+    GOOD.replace(" 3 97.5 ", " 3 - "),
+    GOOD.replace(" 3 97.5 ", " 3 .5. "),
+    GOOD.replace(" 3 97.5 ", " 3 1e5 ").replace(" 4 96.5 ", " 4 1_0 "),
+    GOOD.replace(" 3 97.5 ", " 3 1e5 ").replace(" 4 96.5 ", " 4 1e999 "),
+    GOOD.replace(" 3 97.5 ", " 3 1e5 ").replace(" 4 96.5 ", " 4 1e "),
+    GOOD.replace(" 3 97.5 ", " 3 1e5 ").replace(" 4 96.5 ", " 4 x "),
+    GOOD.replace(" 4 96.5 ", " 4 99.5 ").replace("q:1003 Q0 msmarco_v2.1_doc_00_1003001 1 99.5", "q:1003 Q0 d 1 9"),
+    # the layout (plain_fields): what it leaves to the other readers
+    GOOD.replace("msmarco_v2.1_doc_00_1002001", "msmarco\x7fdoc"),
+    GOOD.replace(" bm25\n", " bm25 x\n", 1),
+    GOOD.replace(" bm25\n", "\n", 1),
+    GOOD.replace(" Q0 ", " Q0  ", 1),
+    GOOD.rstrip("\n") + " ",
+    GOOD.rstrip("\n").rsplit(" ", 1)[0],
+    GOOD.replace(" Q0 ", "\rQ0 ", 1),
+    GOOD.replace("\n", " ", 1),
+    "q:1 Q0 d 1 1 t\n\n",
+    "q:1 Q0 d 1 1 t\nq:1 Q0 e 2 1 t",
+    "q:1 Q0 d 1 1 t\nq:1 Q0 d 2 1 t",
+]
 
-def outcome(text: str) -> object:
+
+def outcome(text: str, by_score: bool = False) -> object:
     try:
-        return runs.parse_trec_run(text, Path("runs/A.run"))
+        return runs.parse_trec_run(text, Path("runs/A.run"), by_score)
     except ContractError as error:
         return str(error)
 
 
+def careful_outcome(text: str, by_score: bool = False) -> object:
+    with mock.patch.object(runs, "read_well_formed_run", return_value=None):
+        return outcome(text, by_score)
+
+
+def columns_outcome(text: str, by_score: bool = False) -> object:
+    """The answer with the numpy reader (trec_run_columns) taking every text, not only long ones,
+    cut out three lines at a time (so the column's chunks meet in every test)."""
+    with (
+        mock.patch.object(trec_run_fast, "COLUMNS_FROM_BYTES", 0),
+        mock.patch.object(trec_run_columns, "COLUMN_CHUNK", 3),
+    ):
+        return outcome(text, by_score)
+
+
 @pytest.mark.parametrize("text", CASES)
 def test_same_answer_as_the_line_by_line_reader(text: str) -> None:
-    fast = outcome(text)
-    with mock.patch.object(runs, "read_well_formed_run", return_value=None):
-        assert fast == outcome(text)
+    assert outcome(text) == careful_outcome(text)
+
+
+@pytest.mark.parametrize("text", CASES + COLUMN_CASES)
+@pytest.mark.parametrize("by_score", [False, True])
+def test_the_numpy_reader_answers_as_the_line_by_line_reader(text: str, by_score: bool) -> None:
+    assert columns_outcome(text, by_score) == careful_outcome(text, by_score)
 
 
 def test_a_well_formed_run_reads_without_a_python_step_per_line() -> None:
@@ -117,3 +196,62 @@ def test_a_plain_run_is_checked_without_the_line_pattern() -> None:
 )
 def test_the_format_is_the_first_non_blank_lines(text: str, kind: str) -> None:
     assert runs.run_text_format(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        GOOD,
+        GOOD.rstrip("\n"),
+        COLUMN_CASES[0],
+        LONG,
+        GOOD.replace(" 1 99.5 ", " 5 99.5 ", 1).replace(" 5 95.5 ", " 1 95.5 ", 1),  # ranks out of order
+        GOOD.replace(" 3 97.5 ", " 3 97.5000000000001 "),  # a score for float()
+        GOOD.replace(" 3 97.5 ", " 3 .975e2 "),
+        GOOD.replace(" 3 97.5 ", " 3 98.5 "),  # a tie
+    ],
+)
+def test_the_numpy_reader_reads_a_plain_run_itself(text: str) -> None:
+    """Not by leaving it to another reader: these get an answer from ``read_run_columns``."""
+    data = text.encode("ascii")
+    fields = trec_run_columns.plain_fields(data)
+    assert fields is not None
+    assert trec_run_columns.read_run_columns(data, fields) is not None
+
+
+def test_a_long_run_is_read_in_numpy_and_a_short_one_without() -> None:
+    long_run = GOOD * 1  # the threshold, not the text, decides
+    with mock.patch.object(trec_run_columns, "read_run_columns", side_effect=AssertionError("numpy")):
+        assert runs.parse_trec_run(long_run, Path("runs/A.run"))[0]
+    with (
+        mock.patch.object(trec_run_fast, "COLUMNS_FROM_BYTES", len(long_run)),
+        mock.patch.object(trec_run_columns, "read_run_columns", return_value=({"q": ["d"]}, {})) as columns,
+    ):
+        assert runs.parse_trec_run(long_run, Path("runs/A.run"))[0] == {"q": ["d"]}
+    assert columns.called
+
+
+FUZZ_CHARACTERS = " \t\n\r.-+e0159Q_x\x7f"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_near_misses_of_a_plain_run_read_as_the_line_by_line_reader_reads_them(seed: int) -> None:
+    """Seeded random edits of a plain run (a character replaced, put in, or taken out, one to
+    three times): the numpy reader and the split reader answer as the careful one."""
+    draw = random.Random(seed)
+    base = "".join(
+        f"q:{q} Q0 d{draw.randrange(40)} {r} {draw.choice(['9', '8.5', '-1', '8.25', '7'])} t\n"
+        for q in (draw.choice(["1", "10", "2"]), "3")
+        for r in range(1, 4)
+    )
+    for _ in range(25):
+        text = base
+        for _ in range(draw.randint(1, 3)):
+            at = draw.randrange(len(text) + 1)
+            new = draw.choice(FUZZ_CHARACTERS)
+            text = draw.choice(
+                [text[:at] + new + text[at + 1 :], text[:at] + new + text[at:], text[:at] + text[at + 1 :]]
+            )
+        expected = careful_outcome(text)
+        assert columns_outcome(text) == expected, text
+        assert outcome(text) == expected, text

@@ -22,7 +22,7 @@ from rankeval_tui.core.files.json_run import distinct_str_rankings, parse_json_r
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
-from rankeval_tui.core.files.tomlio import read_toml, read_utf8
+from rankeval_tui.core.files.tomlio import read_toml, read_utf8, utf8_text
 from rankeval_tui.core.files.trec_run_fast import agrees_with_score_order, read_well_formed_run
 from rankeval_tui.core.wording import json_error
 
@@ -75,7 +75,8 @@ def load_run(path: str | Path, name: str | None = None, by_score: bool = False) 
     ``by_score``: a TREC run is ordered as trec_eval orders it (``score --score-order``)."""
     path = Path(path)
     name = name or path.stem
-    text = read_utf8(path)
+    raw = read_input_bytes(path)
+    text = utf8_text(raw, path)
     if path.suffix == ".json":
         rankings = parse_json_run(text, path)
         distinct = distinct_str_rankings(rankings)
@@ -84,7 +85,7 @@ def load_run(path: str | Path, name: str | None = None, by_score: bool = False) 
     # ``check_run`` would check again per entry (0.1 s on a 1M-line run).
     if run_text_format(text) == "msmarco":
         return Run(name=name, rankings=parse_msmarco_run(text, path), source=path, distinct_str_entries=True)
-    rankings, score_order = parse_trec_run(text, path, by_score)
+    rankings, score_order = parse_trec_run(text, path, by_score, raw if raw.isascii() else None)
     return Run(name=name, rankings=rankings, source=path, score_order=score_order, distinct_str_entries=True)
 
 
@@ -191,7 +192,7 @@ def parse_integer_field(name: str, text: str, *, file: Path | None, where: str) 
 
 
 def parse_trec_run(
-    text: str, path: Path, by_score: bool = False
+    text: str, path: Path, by_score: bool = False, ascii_bytes: bytes | None = None
 ) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
     """``qid Q0 docid rank score tag``, ordered by the rank column (not by score as trec_eval),
     or with ``by_score`` as trec_eval orders it (score descending, then doc ID descending).
@@ -199,15 +200,17 @@ def parse_trec_run(
     A rank clash or a malformed line names the line. Also returned: trec_eval's order of each
     query whose rank order differs from it (ties in score, usually), so the views can say in one
     line per run how many queries trec_eval would score differently (``core.evaluation.tie_order``).
+    ``ascii_bytes``: the text's bytes when it is ASCII (as read: not encoded again).
     """
-    fast = read_well_formed_run(text)
+    fast = read_well_formed_run(text, ascii_bytes)
     if fast is not None:
-        fast_rankings, fast_scores = fast
+        fast_rankings, unsure = fast
         fast_differing: dict[str, tuple[str, ...]] = {}
-        for query, ranking in fast_rankings.items():
-            if agrees_with_score_order(ranking, fast_scores[query]):
-                continue  # the common case, decided in C without sorting
-            ordered = [doc for _, doc in sorted(zip(fast_scores[query], ranking), reverse=True)]
+        for query, query_scores in unsure.items():  # the others' scores strictly fall: trec_eval's order
+            ranking = fast_rankings[query]
+            if agrees_with_score_order(ranking, query_scores):
+                continue  # ties broken by document ID descending, as trec_eval breaks them
+            ordered = [doc for _, doc in sorted(zip(query_scores, ranking), reverse=True)]
             if by_score:
                 fast_rankings[query] = ordered
             else:
