@@ -130,6 +130,8 @@ COLUMN_CASES = [
     "q:1 Q0 d 1 1 t\n\n",
     "q:1 Q0 d 1 1 t\nq:1 Q0 e 2 1 t",
     "q:1 Q0 d 1 1 t\nq:1 Q0 d 2 1 t",
+    " " + GOOD.replace(" bm25\n", "\n", 1),  # a leading space and five fields
+    " q:1 d 1 2 t\nq:1 Q0 e 2 1 t\n",  # ... every column still plausible, one to the right
 ]
 
 
@@ -209,6 +211,8 @@ def test_the_format_is_the_first_non_blank_lines(text: str, kind: str) -> None:
         GOOD.replace(" 3 97.5 ", " 3 97.5000000000001 "),  # a score for float()
         GOOD.replace(" 3 97.5 ", " 3 .975e2 "),
         GOOD.replace(" 3 97.5 ", " 3 98.5 "),  # a tie
+        "q:1 A d1 1 9 t\nq:1 B d2 2 8 t\nq:2 A d3 1 7 t\n",  # equal queries, other bytes after them
+        "q:123456789 A d1 1 9 t\nq:123456789 B d2 2 8 t\n",
     ],
 )
 def test_the_numpy_reader_reads_a_plain_run_itself(text: str) -> None:
@@ -217,6 +221,41 @@ def test_the_numpy_reader_reads_a_plain_run_itself(text: str) -> None:
     fields = trec_run_columns.plain_fields(data)
     assert fields is not None
     assert trec_run_columns.read_run_columns(data, fields) is not None
+
+
+def test_only_queries_with_a_tie_or_a_rise_are_left_to_the_score_order_check() -> None:
+    """Both fast readers hand ``parse_trec_run`` the scores of those queries alone (the others'
+    rank order is trec_eval's); a rise from one query's last line to the next's first is none."""
+    tie = GOOD.replace(" 3 97.5 ", " 3 98.5 ", 1)
+    data = GOOD.encode("ascii")
+    assert trec_run_fast.read_well_formed_run(GOOD) == (careful_outcome(GOOD)[0], {})  # type: ignore[index]
+    assert trec_run_columns.read_run_columns(data, trec_run_columns.plain_fields(data)) == (
+        careful_outcome(GOOD)[0],  # type: ignore[index]
+        {},
+    )
+    unsure = {"q:1001": [99.5, 98.5, 98.5, 96.5, 95.5]}
+    assert trec_run_fast.read_well_formed_run(tie)[1] == unsure  # type: ignore[index]
+    data = tie.encode("ascii")
+    assert trec_run_columns.read_run_columns(data, trec_run_columns.plain_fields(data))[1] == unsure  # type: ignore[index]
+
+
+def test_scores_are_read_in_place_as_float_reads_them() -> None:
+    """Up to 15 digits with a sign and a point: the quotient of two exact doubles, bit for bit
+    float()'s value (the sign of -0 too); longer ones and exponents are left to float()."""
+    import numpy as np
+
+    def read(*scores: str) -> list[float] | None:
+        data = "".join(f"q Q0 d{i} {i} {score} t\n" for i, score in enumerate(scores, 1)).encode("ascii")
+        fields = trec_run_columns.plain_fields(data)
+        assert fields is not None
+        text = np.frombuffer(data, np.uint8)
+        values = trec_run_columns.decimals(text, fields[:, 3] + 1, fields[:, 4])
+        return None if values is None else values.tolist()
+
+    given = ["-1.5", "+2", "0.1", "97.", ".5", "-0", ".123456789012345", "999999999999999", "-.000000000000001"]
+    values = read(*given)
+    assert values is not None and [v.hex() for v in values] == [float(s).hex() for s in given]
+    assert read("1.5", "1e5") is None and read("1.5", "1234567890123456") is None and read("-") is None
 
 
 def test_a_long_run_is_read_in_numpy_and_a_short_one_without() -> None:

@@ -123,7 +123,6 @@ def read_well_formed_run(
                     return None  # a rank clash: the line-by-line reader names both lines
                 order = sorted(range(size), key=places.__getitem__)
                 ranking = [ranking[i] for i in order]
-                docs[start:end] = ranking
                 scores[start:end] = [scores[start + i] for i in order]
         if len(set(ranking)) != size:
             return None  # a document twice in one query: named there
