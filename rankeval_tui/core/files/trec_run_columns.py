@@ -86,7 +86,8 @@ def read_run_columns(data: bytes, fields: Integers) -> tuple[dict[str, list[str]
         scores = floats(text, fields[:, 3] + 1, fields[:, 4])
         if scores is None:
             return None  # ``1e``, ``1_0``, ``1e999``: named by the careful reader
-    docs = column_bytes(text, fields[:, 1] + 1, fields[:, 2]).decode("ascii").split()
+    docs = column_bytes(text, fields[:, 1] + 1, fields[:, 2]).decode("ascii").split(" ")  # a space after each
+    docs.pop()  # the empty string after the last space
     if not (new_query[1:] | (ranks[1:] > ranks[:-1])).all():  # not listed in rank order
         group = np.cumsum(new_query)
         order = np.lexsort((ranks, group))  # by rank within each query, the queries in place
