@@ -82,6 +82,7 @@ COLUMN_CASES = [
     "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("abcdefgh", "abcdefgi", "abcdefghi") for d in (1, 2)),
     "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("abcdefgh1", "abcdefgh2", "bbcdefgh2") for d in (1, 2)),
     LONG,  # two queries differing in their 21st byte (a third word)
+    LONG.replace("query-one-0123456789b", "q" * 999 + "b").replace("query-one-0123456789a", "q" * 999 + "a", 1),
     LONG.replace("0123456789b", "0123456789a"),  # ... or not at all: one query
     LONG.replace("0123456789b Q0 d", "0123456789a Q0 d").replace("a Q0 da2 2 ", "b Q0 da2 2 "),  # two places
     GOOD.replace("q:1003", "q:1002", 2),  # a query's first lines with the one before

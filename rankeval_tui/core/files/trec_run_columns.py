@@ -110,20 +110,25 @@ def read_run_columns(data: bytes, fields: Integers) -> tuple[dict[str, list[str]
 
 def query_changes(data: bytes, line_starts: Integers, query_ends: Integers) -> Flags:
     """Per line, whether its query differs from the line before's (True on the first line):
-    compared eight bytes at a time, as unaligned little-endian words read where they lie."""
+    compared eight bytes at a time, as unaligned little-endian words read where they lie. Each
+    round takes only the lines whose queries are equal so far and longer: the work is the
+    queries' bytes, not the longest query's length times the lines."""
     import numpy as np
 
     lengths = query_ends - line_starts
-    same = lengths[1:] == lengths[:-1]
-    words = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))  # a line has 11 bytes or more
-    last = len(data) - 8  # a query is followed by 10 bytes or more: a clipped word is never used
-    for offset in range(0, int(lengths.max()), 8):
-        left = lengths[1:] - offset  # the query's bytes from this word on
-        here = words[np.minimum(line_starts[1:] + offset, last)] ^ words[np.minimum(line_starts[:-1] + offset, last)]
-        past_end = ((8 - np.clip(left, 1, 8)) * 8).astype(np.uint64)  # the bytes after the query
-        same &= (left < 1) | ((here << past_end) == 0)
     changes = np.ones(len(line_starts), np.bool_)
-    changes[1:] = ~same
+    changes[1:] = lengths[1:] != lengths[:-1]
+    words = np.ndarray((len(data) - 7,), "<u8", data, 0, (1,))  # a line has 11 bytes or more
+    lines = np.flatnonzero(~changes)
+    offset = 0
+    while len(lines):  # a query is followed by 10 bytes or more: every word read is in the text
+        here = words[line_starts[lines] + offset] ^ words[line_starts[lines - 1] + offset]
+        left = lengths[lines] - offset  # the query's bytes from this word on
+        past_end = ((8 - np.minimum(left, 8)) * 8).astype(np.uint64)  # the bytes after the query
+        differ = (here << past_end) != 0
+        changes[lines[differ]] = True
+        lines = lines[~differ & (left > 8)]
+        offset += 8
     return changes
 
 
