@@ -149,13 +149,18 @@ def careful_outcome(text: str, by_score: bool = False) -> object:
 
 
 def columns_outcome(text: str, by_score: bool = False) -> object:
-    """The answer with the numpy reader (trec_run_columns) taking every text, not only long ones,
-    cut out three lines at a time (so the column's chunks meet in every test)."""
+    """The answer as ``load_run`` reads the file's bytes with the numpy reader (trec_run_columns)
+    taking every text, not only long ones, cut out three lines at a time (so the column's chunks
+    meet in every test); what it does not take goes to ``parse_trec_run`` as in ``load_run``."""
     with (
-        mock.patch.object(trec_run_fast, "COLUMNS_FROM_BYTES", 0),
+        mock.patch.object(runs, "COLUMNS_FROM_BYTES", 0),
         mock.patch.object(trec_run_columns, "COLUMN_CHUNK", 3),
     ):
-        return outcome(text, by_score)
+        try:
+            read = runs.parse_long_plain_run(text.encode("utf-8"), Path("runs/A.run"), by_score)
+        except ContractError as error:
+            return str(error)
+    return outcome(text, by_score) if read is None else read
 
 
 @pytest.mark.parametrize("text", CASES)
@@ -259,16 +264,22 @@ def test_scores_are_read_in_place_as_float_reads_them() -> None:
     assert read("1.5", "1e5") is None and read("1.5", "1234567890123456") is None and read("-") is None
 
 
-def test_a_long_run_is_read_in_numpy_and_a_short_one_without() -> None:
-    long_run = GOOD * 1  # the threshold, not the text, decides
-    with mock.patch.object(trec_run_columns, "read_run_columns", side_effect=AssertionError("numpy")):
-        assert runs.parse_trec_run(long_run, Path("runs/A.run"))[0]
-    with (
-        mock.patch.object(trec_run_fast, "COLUMNS_FROM_BYTES", len(long_run)),
-        mock.patch.object(trec_run_columns, "read_run_columns", return_value=({"q": ["d"]}, {})) as columns,
-    ):
-        assert runs.parse_trec_run(long_run, Path("runs/A.run"))[0] == {"q": ["d"]}
-    assert columns.called
+def test_a_long_plain_run_is_read_in_numpy_from_its_bytes_and_a_short_one_without(tmp_path: Path) -> None:
+    """``load_run`` gives a run of ``COLUMNS_FROM_BYTES`` or more to the numpy reader and decodes
+    its text only when the careful reader must name a line; a shorter one is read as text."""
+    path = tmp_path / "A.run"
+    path.write_text(GOOD)
+    numpy_reader = mock.patch.object(trec_run_columns, "read_run_columns", side_effect=AssertionError("numpy"))
+    with numpy_reader:
+        assert runs.load_run(path).rankings == careful_outcome(GOOD)[0]  # type: ignore[index]
+    no_text = mock.patch.object(runs, "utf8_text", side_effect=AssertionError("decoded"))
+    with mock.patch.object(runs, "COLUMNS_FROM_BYTES", len(GOOD)), no_text:
+        assert runs.load_run(path).rankings == careful_outcome(GOOD)[0]  # type: ignore[index]
+    clash = GOOD.replace(" 2 98.5 ", " 1 98.5 ")
+    path.write_text(clash)
+    with mock.patch.object(runs, "COLUMNS_FROM_BYTES", len(clash)), no_text, pytest.raises(ContractError) as error:
+        runs.load_run(path)
+    assert str(error.value) == careful_outcome(clash).replace("runs/A.run", str(path))  # type: ignore[attr-defined]
 
 
 FUZZ_CHARACTERS = " \t\n\r.-+e0159Q_x\x7f"

@@ -44,8 +44,8 @@ RANK_DIGITS = 18
 
 
 COLUMNS_FROM_BYTES = 8_000_000
-"""From this size on (~200,000 lines), a run is read in numpy (``trec_run_columns``): its import
-(~0.08 s) is then repaid (it saves ~0.4 us a line)."""
+"""From this size on (~200,000 lines), ``runs.load_run`` reads a plain run in numpy
+(``trec_run_columns``): its import (~0.08 s) is then repaid (it saves ~0.4 us a line)."""
 
 
 def plain_layout(data: bytes) -> int | None:
@@ -75,13 +75,8 @@ def read_well_formed_run(
     tokens = None
     if ascii_bytes is not None or text.isascii():
         data = text.encode("ascii") if ascii_bytes is None else ascii_bytes
-        if len(data) >= COLUMNS_FROM_BYTES:
-            from rankeval_tui.core.files.trec_run_columns import plain_fields, read_run_columns  # numpy
-
-            fields = plain_fields(data)
-            if fields is not None:
-                return read_run_columns(data, fields)
-        elif (lines := plain_layout(data)) is not None:
+        lines = plain_layout(data)
+        if lines is not None:
             tokens = text.split()  # six a line unless a field is empty (a leading, trailing or double space)
             tokens = tokens if len(tokens) == 6 * lines else None
     if tokens is None:
