@@ -5,13 +5,14 @@ Why: ``str.split`` of a 1M-line run made six million strings (query, Q0, documen
 tag) of which only the documents are kept; making and freeing them was most of reading the
 pooled shape's run (issue 32). Here the text's bytes are one array, the separators' positions
 give every field's place, the queries are compared, the ranks and scores read, as numbers where
-they lie, and only the document column is cut out (one mask) and split. numpy costs ~0.09 s to
-import: ``trec_run_fast`` comes here for long runs only (``COLUMNS_FROM_LINES``).
+they lie, and only the document column is cut out (one mask) and split. numpy costs ~0.08 s to
+import: ``runs.load_run`` comes here for runs of ``trec_run_fast.COLUMNS_FROM_BYTES`` or more.
 
-It reads only what ``trec_run_fast.plain_layout`` admits (printable ASCII, five single spaces
-and a newline a line) and answers as the other fast path does: None where the careful reader
-must name a line (an empty field, a query's lines in two places, a rank that is not 0-18 digits,
-a rank clash, a document twice in a query, a score ``float`` refuses or an infinite one).
+It reads only what ``plain_fields`` admits (``trec_run_fast.plain_layout``'s printable ASCII,
+five single spaces and a newline a line, with no empty field) and answers as the other fast path
+(``read_well_formed_run``) does: None where the careful reader must name a line (a query's lines
+in two places, a rank that is not 1-18 digits, a rank clash, a document twice in a query, a
+score ``float`` refuses or an infinite one).
 """
 
 from __future__ import annotations
