@@ -8,9 +8,11 @@ before the protocol is read runs the very same ``load_run`` on each file and sen
 this process still reads the protocol, unpickled here in about 0.03 s).
 
 When: on Linux (``fork`` copies a process whose libraries are fork-safe there), with more than one
-CPU for this process, no second thread (a fork copies only the calling thread: a lock another
-held would stay held in the child), and runs of at least ``MIN_BYTES`` together (below that the
-fork and the pipe cost more than the overlap saves). ``RANKEVAL_TUI_SERIAL=1`` turns it off.
+CPU for this process and one of them idle now (on a busy machine the child would only compete
+with this process: measured 10-15% slower then), no second thread (a fork copies only the
+calling thread: a lock another held would stay held in the child), and runs of at least
+``MIN_BYTES`` together (below that the fork and the pipe cost more than the overlap saves).
+``RANKEVAL_TUI_SERIAL=1`` turns it off.
 
 Nothing depends on the child. A ``ContractError`` it met is raised here when the runs are asked
 for, which is after the protocol's own errors, as the serial order has them; any other failure
@@ -109,13 +111,24 @@ def worth_forking(specs: list[RunSpec]) -> bool:
     threading = sys.modules.get("threading")
     if threading is not None and threading.active_count() > 1:
         return False
-    if len(os.sched_getaffinity(0)) < 2:
+    cpus = len(os.sched_getaffinity(0))
+    if cpus < 2 or runnable_tasks() >= cpus:
         return False
     try:
         size = sum(os.stat(path).st_size for _, path in specs)
     except OSError:
         return False  # the serial read names the problem
     return size >= MIN_BYTES
+
+
+def runnable_tasks() -> int:
+    """Tasks runnable on the machine at this instant, this process included (``/proc/loadavg``'s
+    fourth field); a large number when unknown. Not the load average: that trails by a minute."""
+    try:
+        with open("/proc/loadavg") as loadavg:
+            return int(loadavg.read().split()[3].partition("/")[0])
+    except (OSError, ValueError, IndexError):
+        return sys.maxsize
 
 
 @contextmanager

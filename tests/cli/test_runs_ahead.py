@@ -25,6 +25,7 @@ SCRIPT = """
 import os, sys
 import rankeval_tui.cli.runs_ahead as ahead
 ahead.MIN_BYTES = 0
+ahead.runnable_tasks = lambda: 1  # a CPU idle, whatever the test run's other workers are doing
 forks = []
 real_fork = os.fork
 def counted_fork():
@@ -134,6 +135,7 @@ def test_small_runs_are_read_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv(runs_ahead.SERIAL_VARIABLE, raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
     monkeypatch.setattr(threading, "active_count", lambda: 1)  # (pytest-xdist's workers have a thread)
+    monkeypatch.setattr(runs_ahead, "runnable_tasks", lambda: 1)
     run = tmp_path / "A.run"
     run.write_bytes(b"q Q0 d 1 1 t\n" * 10)
     big = big_run(tmp_path)
@@ -143,13 +145,21 @@ def test_small_runs_are_read_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
     assert not runs_ahead.worth_forking(specs_of(run, big))
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(runs_ahead, "runnable_tasks", lambda: 2)  # this process and another: no CPU idle
+    assert not runs_ahead.worth_forking(specs_of(run, big))
+    monkeypatch.setattr(runs_ahead, "runnable_tasks", lambda: 1)
     monkeypatch.setenv(runs_ahead.SERIAL_VARIABLE, "1")
     assert not runs_ahead.worth_forking(specs_of(run, big))
+
+
+def test_runnable_tasks_counts_this_process() -> None:
+    assert 1 <= runs_ahead.runnable_tasks() < 100_000
 
 
 def test_no_fork_with_a_second_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(runs_ahead.SERIAL_VARIABLE, raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(runs_ahead, "runnable_tasks", lambda: 1)
     stop = threading.Event()
     thread = threading.Thread(target=stop.wait)
     thread.start()
