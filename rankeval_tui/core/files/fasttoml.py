@@ -74,12 +74,14 @@ from rankeval_tui.core.files.toml_grammar import (
     HEADER,
     ITEM,
     KEYS,
+    LONG_LINE,
     PAIR,
     Unsupported,
     assignment,
     dotted_pair,
     key_of,
     multiline_string_of,
+    plain_string_pair,
     scalar_of,
     scalars,
 )
@@ -217,6 +219,13 @@ class _Reader:
         """A line not seen before (a pair, a header, a blank or comment line, or something to
         delegate); returns the index of the next line to read."""
         lines, line = self.lines, self.lines[index]
+        if len(line) >= LONG_LINE and (plain := plain_string_pair(line)) is not None:
+            key, value = plain  # a [pools] line: "QUERY" = "DOC DOC ..."
+            if key in self.table:
+                raise Unsupported
+            self.table[key] = value
+            known[line] = plain
+            return index + 1
         pair = PAIR.fullmatch(line)
         if pair is not None:
             try:

@@ -120,8 +120,10 @@ def listed_pool(text: str, row: object) -> tuple[str, ...]:
     (``DistinctIds``: no set built to check them) and compared by identity when the qrels are
     checked against the pools (``rows_list_pools``). The join equals ``text`` with as many spaces
     as it adds only when no key holds a space, so ``text.split(" ")`` is exactly the keys."""
-    if type(row) is dict and text == " ".join(row) and text.count(" ") == len(row) - 1:
-        return DistinctIds(row)
+    if type(row) is dict:
+        pool = DistinctIds(row)  # (a tuple joins in a quarter of the time of a dict)
+        if text == " ".join(pool) and text.count(" ") == len(pool) - 1:
+            return pool
     return tuple(text.split(" ")) if text else ()
 
 
