@@ -74,7 +74,6 @@ from rankeval_tui.core.files.toml_grammar import (
     HEADER,
     ITEM,
     KEYS,
-    LONG_LINE,
     PAIR,
     Unsupported,
     assignment,
@@ -219,12 +218,10 @@ class _Reader:
         """A line not seen before (a pair, a header, a blank or comment line, or something to
         delegate); returns the index of the next line to read."""
         lines, line = self.lines, self.lines[index]
-        if len(line) >= LONG_LINE and (plain := plain_string_pair(line)) is not None:
-            key, value = plain  # a [pools] line: "QUERY" = "DOC DOC ..."
-            if key in self.table:
+        if (plain := plain_string_pair(line)) is not None:  # a [pools] line: "QUERY" = "DOC DOC ..."
+            if plain[0] in self.table:
                 raise Unsupported
-            self.table[key] = value
-            known[line] = plain
+            self.table[plain[0]], known[line] = plain[1], plain
             return index + 1
         pair = PAIR.fullmatch(line)
         if pair is not None:
