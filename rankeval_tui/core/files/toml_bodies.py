@@ -1,7 +1,7 @@
 """Section bodies of ``key = 0|1`` pairs that no regex template of ``toml_spans`` reads.
 
 Why a module of its own: these readers work on one body at a time with ``str`` methods and
-``map`` (a line cache, one ``findall``, labels taken by position), where ``toml_spans`` matches
+``map`` (a line cache, a ``split`` or one ``findall``, labels taken by position), where ``toml_spans`` matches
 bodies against the first one's text with a regex; a pooled qrels file (each query its own
 documents) and a wide one (10 bodies of 100,000 pairs, too long for a regex template) are
 read here.
@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 class LabelBodies:
     """Section bodies of ``key = 0|1`` pairs, blank lines and comments in any arrangement: a
     comment after some pairs only, blank lines between some. Such bodies differ from one another
-    in more than their labels, so no ``BinaryTemplate`` reads them; a line cache still reads them
-    at C speed: a body's lines are split and looked up with ``map`` (a qrels file repeats its
+    in more than their labels, so no ``BinaryTemplate`` reads them. A body of nothing but pairs is
+    read whole by ``keyed_pairs`` (a pooled file: each body other keys); else a line cache reads
+    it at C speed: a body's lines are split and looked up with ``map`` (a qrels file repeats its
     lines from one query to the next), and only lines not seen before are read in Python."""
 
     MAX_MISSES = 2
