@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rankeval_tui.cli.runs_ahead import RunsAhead, load_runs, runs_read_ahead
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -26,7 +27,6 @@ from rankeval_tui.core.files import (
     QrelsFile,
     load_chunk_map,
     load_protocol_and_qrels,
-    load_run,
     parse_run_argument,
     run_files,
 )
@@ -258,16 +258,39 @@ def load_protocol_and_qrels_from_args(args: argparse.Namespace) -> tuple[Protoco
     return protocol.with_overrides(getattr(args, "k", None), getattr(args, "split", None)), qrels
 
 
-def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:
-    """Every run named on the command line (or found in runs/), adapted when --chunk-map is given."""
+def run_specs(args: argparse.Namespace) -> list[tuple[str | None, Path]]:
+    """(name or None, path) of every run named on the command line, or else found in runs/."""
     directory = protocol_dir(args)
     if args.run:
-        specs = [parse_run_argument(a, directory) for a in args.run]
-    else:
-        specs = [(None, path) for path in run_files(directory)]
-        if not specs:
-            raise ContractError("no runs: give --run PATH or put run files in runs/", file=directory)
-    runs = [load_run(path, name, by_score=getattr(args, "score_order", False)) for name, path in specs]
+        return [parse_run_argument(a, directory) for a in args.run]
+    specs: list[tuple[str | None, Path]] = [(None, path) for path in run_files(directory)]
+    if not specs:
+        raise ContractError("no runs: give --run PATH or put run files in runs/", file=directory)
+    return specs
+
+
+def by_score(args: argparse.Namespace) -> bool:
+    """``--score-order``: TREC runs in trec_eval's order (commands without the flag: rank order)."""
+    return bool(getattr(args, "score_order", False))
+
+
+@contextmanager
+def runs_read_ahead_from_args(args: argparse.Namespace) -> Iterator[RunsAhead | None]:
+    """The runs of the command line read by a child while the block reads the protocol
+    (``cli.runs_ahead``); a problem finding them is left to ``load_runs_from_args`` to raise,
+    after the protocol's own, as without the child."""
+    try:
+        specs: list[tuple[str | None, Path]] | None = run_specs(args)
+    except ContractError:
+        specs = None
+    with runs_read_ahead(specs, by_score(args)) as ahead:
+        yield ahead
+
+
+def load_runs_from_args(args: argparse.Namespace, protocol: Protocol, ahead: RunsAhead | None = None) -> list[Run]:
+    """Every run named on the command line (or found in runs/), adapted when --chunk-map is given;
+    those ``ahead`` read when given (the same runs, read while the protocol was)."""
+    runs = ahead.runs() if ahead is not None else load_runs(run_specs(args), by_score(args))
     check_unique_run_names(runs)
     if args.chunk_map is not None:
         from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only

@@ -22,7 +22,7 @@ def test_score_loads_with_the_collector_off_and_restores_it_on_an_error() -> Non
 
     assert gc.isenabled()
     with mock.patch.object(score, "load_protocol_and_qrels_from_args", load), pytest.raises(ContractError):
-        score.run_score(argparse.Namespace(bounds=False))
+        score.run_score(argparse.Namespace(bounds=False, protocol=None, run=None, score_order=False))
     assert seen == [False]
     assert gc.isenabled()
 

@@ -133,7 +133,7 @@ def bounds(protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY) 
     chosen = ordered_metrics(metrics) or PRIMARY
     check_run(protocol.definition, run)
     k = protocol.k
-    gap = run_gap(protocol.definition, run.rankings, k)
+    gap = run_gap(protocol.definition, run.rankings, k, protocol.qrels)  # its rows are the pools
     rows = []
     per_metric_fixed: dict[MetricId, list[Bound]] = {metric: [] for metric in chosen}
     per_metric_optional: dict[MetricId, list[Bound]] = {metric: [] for metric in chosen}

@@ -300,7 +300,7 @@ def evaluate(
     if at_other_k is None:
         check_run(protocol.definition, run)
     k = protocol.k
-    refuse_gap(protocol.definition, run.name, run.rankings, run.source, k)
+    refuse_gap(protocol.definition, run.name, run.rankings, run.source, k, protocol.qrels)  # rows: the pools
     relevant = protocol.relevant
     rankings = run.rankings
     if (

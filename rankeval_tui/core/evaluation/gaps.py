@@ -9,7 +9,7 @@ Pairs below k change no metric at k, so they are never part of a gap.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, describe_id
@@ -18,19 +18,30 @@ from rankeval_tui.core.wording import counted
 
 
 def run_gap(
-    definition: ProtocolDefinition, rankings: Mapping[str, Sequence[str]], k: int
+    definition: ProtocolDefinition,
+    rankings: Mapping[str, Sequence[str]],
+    k: int,
+    pools: Mapping[str, Container[str]] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """Per query of the split with any, the documents of the run's top ``k`` outside the query's
-    pool, in rank order (empty for the exhaustive kind: its pool is the whole corpus)."""
+    pool, in rank order (empty for the exhaustive kind: its pool is the whole corpus).
+
+    ``pools``: each query's pool as a container, by default the definition's ``pool_sets``; a
+    ``Protocol``'s qrels rows are its pools exactly (``check_qrels``), so scoring looks the top k
+    up in them and builds no set of a million pooled IDs (a query of an empty pool may lack one)."""
     if definition.pools is None:
         return {}
-    pools = definition.pool_sets
+    members = definition.pool_sets if pools is None else pools
     gap: dict[str, tuple[str, ...]] = {}
     for query in definition.selected_queries:
         top = rankings.get(query, ())[:k]
-        if not pools[query].issuperset(top):
-            gap[query] = tuple(doc for doc in top if doc not in pools[query])
+        pool = members.get(query, NO_POOL)
+        if not all(map(pool.__contains__, top)):
+            gap[query] = tuple(doc for doc in top if doc not in pool)
     return gap
+
+
+NO_POOL: frozenset[str] = frozenset()
 
 
 def gap_command(definition: ProtocolDefinition, run_source: Path | None, k: int) -> str:
@@ -49,9 +60,11 @@ def refuse_gap(
     rankings: Mapping[str, Sequence[str]],
     run_source: Path | None,
     k: int,
+    pools: Mapping[str, Container[str]] | None = None,
 ) -> None:
-    """Strict at depth k: one line with the gap's size and the command that closes it."""
-    gap = run_gap(definition, rankings, k)
+    """Strict at depth k: one line with the gap's size and the command that closes it (``pools``
+    as for ``run_gap``)."""
+    gap = run_gap(definition, rankings, k, pools)
     if not gap:
         return
     pairs = sum(map(len, gap.values()))

@@ -24,7 +24,13 @@ from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.canonical import canonical_json, canonical_parts
-from rankeval_tui.core.evaluation.pools import all_binary, check_binary_row, check_pooled_qrels, check_pools
+from rankeval_tui.core.evaluation.pools import (
+    all_binary,
+    check_binary_row,
+    check_pooled_qrels,
+    check_pools,
+    rows_list_pools,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:
@@ -105,8 +111,10 @@ class ProtocolDefinition:
                     file=self.source,
                     where=describe_id("query", untold),
                 )
-        else:  # the sets the check builds are the cached ``pool_sets`` (a frozen dataclass's own dict)
-            self.__dict__["pool_sets"] = check_pools(self.pools, self.queries, file=self.source)
+        else:  # the sets the check built, one per pool, are the cached ``pool_sets`` (the dataclass's own dict)
+            pool_sets = check_pools(self.pools, self.queries, file=self.source)
+            if len(pool_sets) == len(self.pools):
+                self.__dict__["pool_sets"] = pool_sets
         if not self.queries:
             raise ContractError("nonempty queries required: no [queries]", file=self.source)
         if not self.selected_queries:
@@ -145,7 +153,8 @@ class ProtocolDefinition:
 
     @cached_property
     def pool_sets(self) -> dict[str, frozenset[str]]:
-        """Each query's pool as a set (pooled kind; empty for the exhaustive kind)."""
+        """Each query's pool as a set (pooled kind; empty for the exhaustive kind), built when first
+        needed unless ``check_pools`` built them (``DistinctIds`` pools need none to be checked)."""
         return {query: frozenset(pool) for query, pool in (self.pools or {}).items()}
 
     def canonical_corpus(self) -> dict[str, object]:
@@ -183,8 +192,9 @@ def check_qrels(
     A missing pair is unjudged, never an implicit 0; ``True``/``False`` are refused although
     Python would add them up as 1 and 0.
     """
-    if definition.pools is not None:
-        check_pooled_qrels(definition.pools, definition.pool_sets, qrels, file=file)
+    if definition.pools is not None:  # rows in pool order: no pool set built (``rows_list_pools``)
+        if not (rows_list_pools(definition.pools, qrels) and all_binary(qrels)):
+            check_pooled_qrels(definition.pools, definition.pool_sets, qrels, file=file)
         return
     corpus = definition.document_ids
     # The common case in C: every query has a row, every row's documents are the corpus, every

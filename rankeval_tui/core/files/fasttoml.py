@@ -80,6 +80,7 @@ from rankeval_tui.core.files.toml_grammar import (
     dotted_pair,
     key_of,
     multiline_string_of,
+    plain_string_pair,
     scalar_of,
     scalars,
 )
@@ -217,6 +218,11 @@ class _Reader:
         """A line not seen before (a pair, a header, a blank or comment line, or something to
         delegate); returns the index of the next line to read."""
         lines, line = self.lines, self.lines[index]
+        if (plain := plain_string_pair(line)) is not None:  # a [pools] line: "QUERY" = "DOC DOC ..."
+            if plain[0] in self.table:
+                raise Unsupported
+            self.table[plain[0]], known[line] = plain[1], plain
+            return index + 1
         pair = PAIR.fullmatch(line)
         if pair is not None:
             try:

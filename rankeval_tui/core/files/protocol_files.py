@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import itemgetter, le
+from operator import eq, itemgetter, le
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, describe_id, quote, raise_problem
@@ -56,11 +56,15 @@ PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance", POOLS_TABLE
 QRELS_TABLES = ("qrels", "provenance", "notes", "disputed", "adjudication")
 
 
-def load_definition(directory: str | Path, *, report: Reporter = raise_problem) -> ProtocolDefinition:
+def load_definition(
+    directory: str | Path, *, report: Reporter = raise_problem, qrels_rows: Mapping[str, object] | None = None
+) -> ProtocolDefinition:
     """Read ``protocol.toml`` of a protocol directory.
 
     With a collecting ``report`` (``validate``), every problem of the file is reported and the
-    definition is only built if there was none (else ``ContractError`` for the count)."""
+    definition is only built if there was none (else ``ContractError`` for the count).
+    ``qrels_rows``: the ``[qrels]`` table read beside it, whose rows a pool may be taken from
+    (``pools.listed_pool``: the same pools, without splitting a million IDs out of their strings)."""
     directory = Path(directory)
     if directory.is_file():
         hint = f": pass {directory.parent}" if directory.name == PROTOCOL_FILE else ""
@@ -99,7 +103,7 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
     entries = valid_entries(documents_table, "document", DOCUMENT_REQUIRED, DOCUMENT_OPTIONAL, path, collect)
     documents = dict(zip(entries, map(itemgetter("text"), entries.values())))
     titles = {doc: entry["title"] for doc, entry in entries.items() if "title" in entry}
-    pools, required, optional = pooled_parts(header, data, path, collect)
+    pools, required, optional = pooled_parts(header, data, path, collect, qrels_rows)
     entries = valid_entries(queries_table, "query", required, optional, path, collect)
     metas = entries.values()
     texts, splits, needs = (
@@ -191,24 +195,27 @@ def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaust
     return qrels
 
 
-def read_qrels_tables(path: Path, definition: ProtocolDefinition, *, report: Reporter = raise_problem) -> QrelsFile:
+def read_qrels_tables(
+    path: Path, definition: ProtocolDefinition, *, report: Reporter = raise_problem, data: dict[str, Any] | None = None
+) -> QrelsFile:
     """Every check of ``read_qrels_file`` except the last one on the labels (exhaustive 0/1,
     or 0/1 only): the caller runs that one, so ``load_protocol`` can leave it to ``Protocol()``
-    instead of checking a million pairs twice.
+    instead of checking a million pairs twice. ``data``: the file already parsed.
 
     With a collecting ``report`` (``validate``) every problem is reported and what is wrong is
     left out of the result (an unknown document's label, a bad note), never fixed."""
-    text = read_utf8(path)
-    try:
-        data = parse_toml(text, path)
-    except ContractError as error:
-        if looks_like_trec_qrels(text):
-            raise ContractError(
-                f"{error.rule}; this looks like TREC qrels ('qid 0 docid rel'): convert it with "
-                f"`rankeval-tui qrels import PROTOCOL {path} -o qrels.toml`",
-                file=path,
-            ) from None
-        raise
+    if data is None:
+        text = read_utf8(path)
+        try:
+            data = parse_toml(text, path)
+        except ContractError as error:
+            if looks_like_trec_qrels(text):
+                raise ContractError(
+                    f"{error.rule}; this looks like TREC qrels ('qid 0 docid rel'): convert it with "
+                    f"`rankeval-tui qrels import PROTOCOL {path} -o qrels.toml`",
+                    file=path,
+                ) from None
+            raise
     for key in data:
         if key not in QRELS_TABLES:
             report(ContractError(f"unknown top-level table {quote(key)} (known: {', '.join(QRELS_TABLES)})", file=path))
@@ -302,6 +309,9 @@ def within_protocol(table: dict[Any, Any], definition: ProtocolDefinition) -> bo
     if not set(map(type, rows)) <= {dict}:
         return False
     if definition.pools is not None:
+        pools = definition.pools  # first: each row its query's pool in pool order (qrels), no set built
+        if table.keys() <= pools.keys() and all(map(eq, map(tuple, rows), map(pools.__getitem__, table))):
+            return True
         pool_sets = definition.pool_sets
         return table.keys() <= pool_sets.keys() and all(
             map(le, map(dict.keys, rows), map(pool_sets.__getitem__, table))
@@ -369,12 +379,14 @@ def load_protocol(directory: str | Path, qrels_path: str | Path | None = None) -
 def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None = None) -> tuple[Protocol, QrelsFile]:
     """``load_protocol`` plus the ``QrelsFile`` it was built from (provenance, adjudication), so
     views that report what stands beside the labels need not read the qrels file a second time."""
-    definition = load_definition(directory)
     path = Path(qrels_path) if qrels_path is not None else Path(directory) / QRELS_FILE
     # The protocol's own qrels.toml not written yet: nothing judged, every pair a hole (refused
     # below with the judge command). A qrels path the user named must exist: a typo is not holes.
     fresh = qrels_path is None and not path.exists()
-    qrels = QrelsFile(labels={}) if fresh else read_qrels_tables(path, definition)
+    data = None if fresh else parsed_or_none(path)  # read first: a pool may be taken from its row
+    rows = data.get("qrels") if data is not None else None
+    definition = load_definition(directory, qrels_rows=rows if type(rows) is dict else None)
+    qrels = QrelsFile(labels={}) if fresh else read_qrels_tables(path, definition, data=data)
     try:
         # Protocol() runs check_qrels(definition, labels, file=path): read_qrels_file's own last
         # check, which no pool violation or hole passes; tried first, so the checks that name
@@ -385,3 +397,12 @@ def load_protocol_and_qrels(directory: str | Path, qrels_path: str | Path | None
             raise outside from None  # before the hole count, which counts labels of the pools only
         refuse_holes(definition, qrels.labels, path, directory)
         raise
+
+
+def parsed_or_none(path: Path) -> dict[str, Any] | None:
+    """qrels.toml parsed, or None when it cannot be: ``read_qrels_tables`` then reads it again
+    and raises its error, after protocol.toml's (the order the user fixes them in)."""
+    try:
+        return parse_toml(read_utf8(path), path)
+    except ContractError:
+        return None

@@ -22,8 +22,8 @@ from rankeval_tui.core.files.json_run import distinct_str_rankings, parse_json_r
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
-from rankeval_tui.core.files.tomlio import read_toml, read_utf8
-from rankeval_tui.core.files.trec_run_fast import agrees_with_score_order, read_well_formed_run
+from rankeval_tui.core.files.tomlio import read_toml, read_utf8, utf8_text
+from rankeval_tui.core.files.trec_run_fast import COLUMNS_FROM_BYTES, agrees_with_score_order, read_well_formed_run
 from rankeval_tui.core.wording import json_error
 
 SIDECAR_SUFFIX = ".provenance.json"
@@ -75,17 +75,37 @@ def load_run(path: str | Path, name: str | None = None, by_score: bool = False) 
     ``by_score``: a TREC run is ordered as trec_eval orders it (``score --score-order``)."""
     path = Path(path)
     name = name or path.stem
-    text = read_utf8(path)
+    raw = read_input_bytes(path)
     if path.suffix == ".json":
-        rankings = parse_json_run(text, path)
+        rankings = parse_json_run(utf8_text(raw, path), path)
         distinct = distinct_str_rankings(rankings)
         return Run(name, rankings, source=path, adapter_sha256=sidecar_hash(path), distinct_str_entries=distinct)
     # The text readers refuse a document listed twice in a query, and their IDs are str: what
     # ``check_run`` would check again per entry (0.1 s on a 1M-line run).
-    if run_text_format(text) == "msmarco":
-        return Run(name=name, rankings=parse_msmarco_run(text, path), source=path, distinct_str_entries=True)
-    rankings, score_order = parse_trec_run(text, path, by_score)
-    return Run(name=name, rankings=rankings, source=path, score_order=score_order, distinct_str_entries=True)
+    read = parse_long_plain_run(raw, path, by_score)
+    if read is None:
+        text = utf8_text(raw, path)
+        if run_text_format(text) == "msmarco":
+            return Run(name=name, rankings=parse_msmarco_run(text, path), source=path, distinct_str_entries=True)
+        read = parse_trec_run(text, path, by_score, raw if raw.isascii() else None)
+    return Run(name=name, rankings=read[0], source=path, score_order=read[1], distinct_str_entries=True)
+
+
+def parse_long_plain_run(
+    raw: bytes, path: Path, by_score: bool
+) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]] | None:
+    """``parse_trec_run``'s answer for a long ASCII run of six fields a line separated by single
+    spaces (``trec_run_columns``, in numpy), whose text is then decoded only if the careful
+    reader must name a line; None for any other file (a short one, an MS MARCO run ...)."""
+    if len(raw) < COLUMNS_FROM_BYTES or not raw.isascii():
+        return None
+    from rankeval_tui.core.files.trec_run_columns import plain_fields, read_run_columns  # numpy: ~0.08 s
+
+    fields = plain_fields(raw)
+    if fields is None:
+        return None
+    fast = read_run_columns(raw, fields)
+    return read_trec_lines(raw.decode("ascii"), path, by_score) if fast is None else in_trec_eval_order(fast, by_score)
 
 
 def sidecar_hash(run_path: Path) -> str | None:
@@ -191,7 +211,7 @@ def parse_integer_field(name: str, text: str, *, file: Path | None, where: str) 
 
 
 def parse_trec_run(
-    text: str, path: Path, by_score: bool = False
+    text: str, path: Path, by_score: bool = False, ascii_bytes: bytes | None = None
 ) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
     """``qid Q0 docid rank score tag``, ordered by the rank column (not by score as trec_eval),
     or with ``by_score`` as trec_eval orders it (score descending, then doc ID descending).
@@ -199,20 +219,33 @@ def parse_trec_run(
     A rank clash or a malformed line names the line. Also returned: trec_eval's order of each
     query whose rank order differs from it (ties in score, usually), so the views can say in one
     line per run how many queries trec_eval would score differently (``core.evaluation.tie_order``).
+    ``ascii_bytes``: the text's bytes when it is ASCII (as read: not encoded again).
     """
-    fast = read_well_formed_run(text)
-    if fast is not None:
-        fast_rankings, fast_scores = fast
-        fast_differing: dict[str, tuple[str, ...]] = {}
-        for query, ranking in fast_rankings.items():
-            if agrees_with_score_order(ranking, fast_scores[query]):
-                continue  # the common case, decided in C without sorting
-            ordered = [doc for _, doc in sorted(zip(fast_scores[query], ranking), reverse=True)]
-            if by_score:
-                fast_rankings[query] = ordered
-            else:
-                fast_differing[query] = tuple(ordered)
-        return fast_rankings, fast_differing
+    fast = read_well_formed_run(text, ascii_bytes)
+    return read_trec_lines(text, path, by_score) if fast is None else in_trec_eval_order(fast, by_score)
+
+
+def in_trec_eval_order(
+    fast: tuple[dict[str, list[str]], dict[str, list[float]]], by_score: bool
+) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
+    """A fast reader's answer (rankings; the scores of the queries whose scores do not strictly
+    fall along the ranking) as ``parse_trec_run`` returns it."""
+    rankings, unsure = fast
+    differing: dict[str, tuple[str, ...]] = {}
+    for query, query_scores in unsure.items():  # the others' scores strictly fall: trec_eval's order
+        ranking = rankings[query]
+        if agrees_with_score_order(ranking, query_scores):
+            continue  # ties broken by document ID descending, as trec_eval breaks them
+        ordered = [doc for _, doc in sorted(zip(query_scores, ranking), reverse=True)]
+        if by_score:
+            rankings[query] = ordered
+        else:
+            differing[query] = tuple(ordered)
+    return rankings, differing
+
+
+def read_trec_lines(text: str, path: Path, by_score: bool) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
+    """``parse_trec_run`` line by line: the careful reader, which names the first line at fault."""
     entries: dict[str, dict[int, str]] = {}
     lines_of: dict[str, dict[str, int]] = {}
     scores: dict[tuple[str, str], float] = {}

@@ -1,7 +1,7 @@
 """Section bodies of ``key = 0|1`` pairs that no regex template of ``toml_spans`` reads.
 
 Why a module of its own: these readers work on one body at a time with ``str`` methods and
-``map`` (a line cache, one ``findall``, labels taken by position), where ``toml_spans`` matches
+``map`` (a line cache, a ``split`` or one ``findall``, labels taken by position), where ``toml_spans`` matches
 bodies against the first one's text with a regex; a pooled qrels file (each query its own
 documents) and a wide one (10 bodies of 100,000 pairs, too long for a regex template) are
 read here.
@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 class LabelBodies:
     """Section bodies of ``key = 0|1`` pairs, blank lines and comments in any arrangement: a
     comment after some pairs only, blank lines between some. Such bodies differ from one another
-    in more than their labels, so no ``BinaryTemplate`` reads them; a line cache still reads them
-    at C speed: a body's lines are split and looked up with ``map`` (a qrels file repeats its
+    in more than their labels, so no ``BinaryTemplate`` reads them. A body of nothing but pairs is
+    read whole by ``keyed_pairs`` (a pooled file: each body other keys); else a line cache reads
+    it at C speed: a body's lines are split and looked up with ``map`` (a qrels file repeats its
     lines from one query to the next), and only lines not seen before are read in Python."""
 
     MAX_MISSES = 2
@@ -39,8 +40,10 @@ class LabelBodies:
         """Made from the first body ``keyed_pairs`` reads: the next bodies with its keys."""
         self.misses = 0
 
-    def read(self, body: str) -> list[tuple[str, int] | tuple[()]] | None:
-        """The lines of ``body`` as ``known`` has them, or None when one is not such a line."""
+    def read(self, body: str) -> dict[str, int] | list[tuple[str, int] | tuple[()]] | None:
+        """The pairs of ``body`` (``keyed_pairs``), or its lines as ``known`` has them, or None
+        when one is not such a line. ``keyed_pairs`` first unless the body's first line is known
+        (a pooled file's bodies each name other documents: no line of them was seen before)."""
         if self.positions is not None:
             found = self.positions.pairs(body)
             if found is not None:
@@ -48,15 +51,16 @@ class LabelBodies:
             self.misses += 1
             if self.misses == self.MAX_MISSES:
                 self.positions = None
+        if not self.known or body.partition("\n")[0] not in self.known:
+            pairs = keyed_pairs(body)
+            if pairs is not None:
+                if self.positions is None and self.misses < self.MAX_MISSES:
+                    self.positions = LabelPositions.of(body, list(pairs.items()))
+                return pairs
         lines = body.split("\n")
         try:
             return list(map(self.known.__getitem__, lines))
         except KeyError:
-            pairs = keyed_pairs(body)
-            if pairs is not None:
-                if self.positions is None and self.misses < self.MAX_MISSES:
-                    self.positions = LabelPositions.of(body, pairs)
-                return pairs  # type: ignore[return-value]
             for line in lines:
                 if line not in self.known and not self.learn(line):
                     return None
@@ -70,10 +74,13 @@ class LabelBodies:
         return True
 
     @staticmethod
-    def fill(lines: list[tuple[str, int] | tuple[()]], table: dict[str, Any]) -> bool:
-        """Put the pairs of a body's ``lines`` into ``table``, unless it has keys already."""
+    def fill(lines: dict[str, int] | list[tuple[str, int] | tuple[()]], table: dict[str, Any]) -> bool:
+        """Put the pairs of a body (``read``'s answer) into ``table``, unless it has keys already."""
         if table:
             return False
+        if isinstance(lines, dict):
+            table.update(lines)  # an empty dict takes another's whole: its keys and their hashes
+            return True
         table.update(filter(None, lines))  # type: ignore[arg-type]
         if len(table) != len(lines) - lines.count(()):
             raise Unsupported  # a key twice in one table: tomllib's error
@@ -130,27 +137,65 @@ def _zeros(text: str) -> str:
 _QUOTED_PAIRS = re.compile(r'^"([^"\\\x00-\x08\x0a-\x1f\x7f]*)" = ([01])$', re.MULTILINE)
 _BARE_PAIRS = re.compile(r"^([A-Za-z0-9_-]+) = ([01])$", re.MULTILINE)
 _LABEL_VALUES = {"0": 0, "1": 1}
+_KEY_TEXT = bytes(set(range(0x20, 0x7F)) - {ord("\\")}) + b"\t\n"
+"""The ASCII a body of quoted keys may hold: what a basic string holds unescaped (tab, not the
+other controls, no backslash: no escape to decode), the quotes and ``= 0|1`` between, newlines."""
+_MARKS = {"\x00": 0, "\x01": 1}
+"""The label each mark stands for in ``_quoted_ascii_pairs``: characters a body without control
+characters cannot hold, one character each (CPython shares those: no string made per label)."""
 
 
-def keyed_pairs(body: str) -> list[tuple[str, int]] | None:
+def keyed_pairs(body: str) -> dict[str, int] | None:
     """The pairs of a body whose every line is ``"KEY" = 0|1`` (a basic string without escapes)
-    or every line ``KEY = 0|1`` (a bare key), then blank lines at its end: one ``findall`` in C.
+    or every line ``KEY = 0|1`` (a bare key), then blank lines at its end, in C; None for any
+    other body, or a key twice (tomllib's error: the caller reads such a body line by line).
 
     Why: a pooled protocol's qrels name other documents for every query (each its own pool), so
     no template repeats and no line repeats for the line cache; each line was read in Python
     (most of ``score`` on 10,000 pools of 100). Such a line is exactly a pair with that key and
     label for tomllib (no escape to decode, no comment, single spaces); any other line, or a
-    body mixing both spellings, makes the counts differ and the caller reads it line by line."""
+    body mixing both spellings, makes the counts differ and the caller reads it line by line.
+    ASCII bodies of quoted keys (the usual IDs) by ``str`` methods, the rest by one ``findall``."""
     text = body.rstrip("\n")
+    if text[:1] == '"' and text.isascii():
+        return _quoted_ascii_pairs(text)
     lines = text.count("\n") + 1
     for pattern in (_QUOTED_PAIRS, _BARE_PAIRS):
         found = pattern.findall(text)
         if len(found) == lines:
             labels = _LABEL_VALUES
-            return [(key, labels[label]) for key, label in found]
+            pairs = {key: labels[label] for key, label in found}
+            return pairs if len(pairs) == lines else None
         if found:
             return None
     return None
+
+
+def _quoted_ascii_pairs(text: str) -> dict[str, int] | None:
+    """``keyed_pairs`` of an ASCII ``text`` that starts with a quote, without a regex (a third of
+    the time of ``findall``, which was most of reading a pooled qrels file): each line's end
+    ``" = 0\n"`` (with the next line's opening quote) becomes ``"\x00"``, ``" = 1\n"`` ``"\x01"``,
+    then one ``split('"')`` gives the keys and marks by turns.
+
+    Why a text this accepts is exactly lines ``"KEY" = 0|1``: it holds no control character but
+    tab and newline (``_KEY_TEXT``), so every mark comes from a replacement and undoing them in
+    reverse order gives the text back; the split then says the marked text is ``"K"m"K"m..."K"m"``
+    with no quote, no newline (none is left) and no mark (one per label: the count) in a key, and
+    undone, that is ``"K" = L`` lines, each what ``_QUOTED_PAIRS`` matches."""
+    if text.encode("ascii").translate(None, _KEY_TEXT):
+        return None
+    marked = (text + '\n"').replace('" = 0\n"', '"\x00"').replace('" = 1\n"', '"\x01"')
+    if "\n" in marked:
+        return None
+    parts = marked.split('"')  # '', K, m, K, m, ..., K, m, '': an odd count has '' where a mark goes
+    pairs = len(parts) // 2 - 1
+    if marked.count("\x00") + marked.count("\x01") != pairs:
+        return None
+    try:
+        table = dict(zip(parts[1:-1:2], map(_MARKS.__getitem__, parts[2::2])))
+    except KeyError:
+        return None
+    return table if len(table) == pairs else None
 
 
 def binary_pair(line: str) -> tuple[str, int] | bool | None:

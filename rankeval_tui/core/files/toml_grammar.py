@@ -107,6 +107,31 @@ def _unescape_multiline(match: re.Match[str]) -> str:
     return "" if match.group()[1] in " \t\n" else unescape(match)
 
 
+LONG_LINE = 256
+"""From this length on, ``plain_string_pair`` reads a line before ``PAIR`` is tried: the regex
+costs per character, and a pooled protocol's ``[pools]`` lines are thousands of characters each."""
+_PLAIN_STRING_TEXT = bytes(set(range(0x20, 0x7F)) - {ord("\\")}) + b"\t"
+"""What a basic string (or key) holds unescaped in ASCII: no control character but tab, no
+backslash (so no escape to decode); the quotes around them are the split's."""
+
+
+def plain_string_pair(line: str) -> tuple[str, str] | None:
+    """(key, value) of a line of ``LONG_LINE`` characters or more that is exactly ``"KEY" = "VALUE"``,
+    both basic strings of printable ASCII or tab without a backslash, by ``str.split`` and
+    ``bytes.translate`` in C (a third of the time of ``PAIR`` on such a line); None for any other
+    line (``PAIR`` then reads it). Five parts of a split on the quote are ``''``, the key, `` = ``,
+    the value and ``''`` exactly when the line is two such strings with `` = `` between and
+    nothing before or after."""
+    if len(line) < LONG_LINE:
+        return None
+    parts = line.split('"')
+    if len(parts) != 5 or parts[0] or parts[2] != " = " or parts[4] or not line.isascii():
+        return None
+    if line.encode("ascii").translate(None, _PLAIN_STRING_TEXT):
+        return None
+    return parts[1], parts[3]
+
+
 def key_of(token: str) -> str:
     return token if token[0] not in "\"'" else string_of(token)
 

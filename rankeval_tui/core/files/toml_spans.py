@@ -208,7 +208,7 @@ class BinaryBodies:
         """The last body's labels, when a template read it (else ``lines``)."""
         self.keys: tuple[str, ...] = ()
         self.zeros: dict[str, int] = {}
-        self.lines: list[tuple[str, int] | tuple[()]] | None = None
+        self.lines: dict[str, int] | list[tuple[str, int] | tuple[()]] | None = None
 
     def read(self, body: str) -> bool:
         """Whether the next section's ``body`` is readable here (``fill`` then puts it)."""

@@ -17,7 +17,11 @@ if TYPE_CHECKING:
 
 def read_utf8(path: Path) -> str:
     """A regular file's text (``read_input_bytes``: bounded, never blocking); unreadable, BOM-prefixed or non-UTF-8 input is a ContractError naming the file."""
-    raw = read_input_bytes(path)
+    return utf8_text(read_input_bytes(path), path)
+
+
+def utf8_text(raw: bytes, path: Path) -> str:
+    """The text of a file's bytes (``read_utf8`` for a reader that keeps the bytes too)."""
     if raw.startswith(b"\xef\xbb\xbf"):
         raise ContractError("starts with a UTF-8 byte-order mark; save it as UTF-8 without BOM", file=path)
     try:
