@@ -265,3 +265,20 @@ def test_a_pooled_corpus_with_some_texts_and_titles_is_json_dumps(titles) -> Non
     protocol = Protocol(definition, {"q:1": {"b": 1, "c": 0, "a": 1}, "q:2": {"c": 0}})
     assert built_parts(protocol) == oracle_parts(protocol)
     assert protocol.protocol_sha256 == seed_hash(protocol)
+
+
+@pytest.mark.parametrize("kind", ["exhaustive", "pooled"])
+def test_a_k_or_split_change_hashes_the_kept_pieces_again_as_a_fresh_protocol(kind) -> None:
+    """``with_k``/``with_split`` share the hash's parts (the qrels in pieces): hashed again, they
+    must give what a protocol built with that k or split gives, every time."""
+    if kind == "exhaustive":
+        protocol = exhaustive(["a", "b", "c"], ["q:1", "q:2"], lambda q, d: int(d == "b"))
+    else:
+        protocol = pooled({"q:1": ("b", "a"), "q:2": ("c",)}, lambda q, d: int(d == "a"))
+    assert protocol.protocol_sha256 == seed_hash(protocol)  # the parts built and kept
+    for twin, definition in [
+        (protocol.with_k(7), protocol.definition.with_k(7)),
+        (protocol.with_k(7), protocol.definition.with_k(7)),
+        (protocol.with_split("other"), protocol.definition.with_split("other")),
+    ]:
+        assert twin.protocol_sha256 == seed_hash(twin) == Protocol(definition, protocol.qrels).protocol_sha256
