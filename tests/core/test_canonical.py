@@ -165,14 +165,14 @@ def test_int_ids_hash_as_json_dumps_writes_them() -> None:
     assert built_parts(protocol) == oracle_parts(protocol)
 
 
-def pooled(pools, labels, query_texts=None) -> Protocol:
+def pooled(pools, labels, query_texts=None, splits=None) -> Protocol:
     definition = ProtocolDefinition(
         name="p",
         k=2,
         split="test",
         relevance="r",
         documents={},
-        queries={q: Query((query_texts or {}).get(q), "test") for q in pools},
+        queries={q: Query((query_texts or {}).get(q), (splits or {}).get(q, "test")) for q in pools},
         pools=pools,
         pool_rule="r",
     )
@@ -272,9 +272,10 @@ def test_a_k_or_split_change_hashes_the_kept_pieces_again_as_a_fresh_protocol(ki
     """``with_k``/``with_split`` share the hash's parts (the qrels in pieces): hashed again, they
     must give what a protocol built with that k or split gives, every time."""
     if kind == "exhaustive":
-        protocol = exhaustive(["a", "b", "c"], ["q:1", "q:2"], lambda q, d: int(d == "b"))
+        protocol = exhaustive(["a", "b", "c"], ["q:1", "q:2"], lambda q, d: int(d == "b"), splits={"q:2": "other"})
     else:
-        protocol = pooled({"q:1": ("b", "a"), "q:2": ("c",)}, lambda q, d: int(d == "a"))
+        pools = {"q:1": ("b", "a"), "q:2": ("c",)}
+        protocol = pooled(pools, lambda q, d: int(d == "a"), splits={"q:2": "other"})
     assert protocol.protocol_sha256 == seed_hash(protocol)  # the parts built and kept
     for twin, definition in [
         (protocol.with_k(7), protocol.definition.with_k(7)),
