@@ -1,28 +1,48 @@
 """The protocol hash's canonical text, part by part: the seed's ``json.dumps(value,
 sort_keys=True, ensure_ascii=False, separators=(",", ":"))``, byte for byte, built from pieces.
 
-Why: the hash is recomputed on every ``score``; ``json.dumps`` of the queries first needs a dict
-per query, and of pooled qrels sorts every row's items as (key, value) tuples. Here each part is
-a few whole-list operations in C: keys sorted once, every string through the standard library's
-own C escaper (``encode_basestring``, what ``json.dumps`` ends in), and the text one join of the
-pieces interleaved. Measured (CPU, best of 5): queries 0.16 -> 0.09 s at 100,000; pooled qrels
-0.30 -> 0.20 s at 1M labels; exhaustive qrels 0.125 -> 0.087 s at 10 x 100,000 (0.15 s both ways
-at 100,000 x 10). The corpus stays with ``json.dumps`` (its encoder beat a template there), and
-whatever these paths do not cover (titles, query needs, a pooled ID that would need escaping)
-goes to ``canonical_json`` itself, so the text is the seed's for every protocol.
+Why: the hash is recomputed on every ``score``. ``json.dumps`` of the whole needs a dict per
+query and sorts every table as (key, value) tuples; here each part is a few whole-list
+operations in C, and what is done per entry is what the text fundamentally needs:
+
+- each ID list (queries, documents) is sorted once and shared by the parts that name it (the
+  corpus and exhaustive qrels share the documents, the qrels and queries share the query IDs);
+- an ID or query text goes into the text as it is, its quotes written by the separators, when
+  no string of its list needs escaping (one ``translate`` of their concatenation in C:
+  ``json_strings``); else each goes through the C escaper ``json.dumps`` ends in;
+- pieces are interleaved by extended-slice assignment, each key's piece cut from one join;
+- exhaustive qrels rows are the all-zero row with the relevant documents' labels patched, one
+  per distinct relevant set; a pooled row is one sort of its IDs, joined between its relevant
+  documents, the table checked by one ``translate`` per row;
+- the qrels go to sha256 as pieces (key, row), never copied into one text: joining and hashing
+  the tall qrels' 31 MB took 0.041 s in a fresh buffer against 0.021 s reused (its first touch),
+  and hashing the 300,000 pieces one by one 0.023 s.
+
+Measured (benchmarks/bench_hash.py, the first hash of a fresh process after its relevant sets, CPU,
+best of 5, code at 98423a3 beside this): pooled 10,000 x 100 0.25 -> 0.17 s, tall 100,000 x 10
+0.19 -> 0.10 s, wide 10 x 100,000 0.18 -> 0.08 s, square 1,000 x 1,000 0.056 -> 0.027 s; peak
+memory of the hash 87/71/117/84 -> 31/26/58/27 MB. Pooled's floor here is its 10,000 row sorts
+(about 0.09 s of the 0.17: 1M string comparisons; timsort is linear on rows already in order).
+
+Whatever these paths do not cover (titles, query needs, an ID that is not a ``str``, a pooled ID
+that would need escaping) goes to ``canonical_json`` itself, so the text is the seed's for every
+protocol (tests/core/test_canonical.py: each part against ``json.dumps``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from itertools import accumulate, chain, islice, repeat
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import accumulate, repeat
 from json.encoder import encode_basestring
 from operator import attrgetter
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:
-    from typing import Protocol
+    from typing import Protocol, TypeVar
+
+    P = TypeVar("P")
 
     class Query(Protocol):
         """What the hash reads of a query (protocol.py's ``Query``, which imports this module)."""
@@ -35,113 +55,233 @@ if TYPE_CHECKING:
         def need(self) -> str | None: ...
         def canonical(self) -> dict[str, str]: ...
 
+    class Definition(Protocol):
+        """What the hash reads of a protocol definition (protocol.py's ``ProtocolDefinition``)."""
+
+        @property
+        def documents(self) -> Mapping[str, str]: ...
+        @property
+        def titles(self) -> Mapping[str, str]: ...
+        @property
+        def queries(self) -> Mapping[str, Query]: ...
+        @property
+        def pools(self) -> Mapping[str, tuple[str, ...]] | None: ...
+        def canonical_corpus(self) -> dict[str, object]: ...
+
 
 def canonical_json(value: object) -> str:
-    """The seed's canonical JSON encoding (sorted keys, UTF-8 as is, no spaces). A string, the
-    common call (every query and document ID of the hash), goes straight to the C escaper that
-    ``json.dumps`` would end in, without building an encoder each time (0.3 s at 100,000 IDs)."""
+    """The seed's canonical JSON encoding (sorted keys, UTF-8 as is, no spaces). A string goes
+    straight to the C escaper that ``json.dumps`` would end in, without building an encoder."""
     if type(value) is str:
         return encode_basestring(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-STR_ONLY = frozenset({str})
+ESCAPED = bytes(range(0x20)) + b'"\\'
+"""The bytes ``json.dumps`` escapes with ``ensure_ascii=False``: C0 controls, the quote and the
+backslash. Every byte of any other character's UTF-8 goes into the text as it is."""
 
 
-def _all_str(values: Iterable[object]) -> bool:
-    """Every value an exact ``str`` (what the templates escape), checked in C."""
-    return set(map(type, values)) <= STR_ONLY
+def holds_only_quotes(text: bytes, quotes: int) -> bool:
+    """``text`` has exactly ``quotes`` quotes and no other byte of ``ESCAPED``: one C pass."""
+    return len(text.translate(None, ESCAPED)) == len(text) - quotes
 
 
-def _object_text(columns: tuple[Iterable[str], ...], end: str) -> str:
-    """``{`` + each entry's pieces (taken one from each column) + ``end``, entries comma-separated,
-    + ``}``: one join of the pieces interleaved in C (``str.format`` per entry took 1.7x as long)."""
-    pieces = islice(chain.from_iterable(zip(repeat(","), *columns, repeat(end))), 1, None)  # no comma first
-    return "".join(chain("{", pieces, "}"))  # one copy of the text: a wide table's is 30 MB
+def json_strings(values: list[str]) -> tuple[list[str], str]:
+    """``values`` as JSON strings, and the quote the caller's separators must put around each:
+    the values themselves and ``"`` when none needs escaping (no string built per value), else
+    each escaped with its quotes (``encode_basestring``) and ``""``. TypeError when one is not a
+    ``str`` (the callers then take ``json.dumps``, which writes it as it does)."""
+    try:
+        joined = "".join(values).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: escaped as json.dumps keeps it (the text's encode fails)
+        joined = b"\\"
+    if holds_only_quotes(joined, 0):
+        return values, '"'
+    return list(map(encode_basestring, values)), ""
 
 
-def canonical_queries(queries: Mapping[str, Query]) -> str:
+class Names:
+    """One ID list sorted (``ids``), as it goes into the text (``text``, between ``quote``s), and
+    ``keys``: each name between its quotes with a colon after it and a comma before it (``{``
+    before the first), the names apart by NULs (none holds one: escaped or checked by
+    ``json_strings``), so one split gives a piece per key (no string built per name); one text
+    shared by the tables the IDs key (the qrels' and queries' both split it)."""
+
+    __slots__ = ("ids", "text", "quote", "keys")
+
+    def __init__(self, ids: list[str]) -> None:
+        self.ids = ids
+        self.text, quote = json_strings(ids)
+        self.quote = quote
+        self.keys = "{" + quote + f"{quote}:\x00,{quote}".join(self.text) + quote + ":"
+
+
+def sorted_names(ids: Iterable[str]) -> Names | None:
+    """The IDs sorted as ``sort_keys`` sorts them (a ``str`` subclass as well: its own order, its
+    characters), or None when one is not a ``str`` (sorting or joining them raised TypeError:
+    no pass of its own over the IDs)."""
+    keys = list(ids)
+    try:
+        keys.sort()
+        return Names(keys)
+    except TypeError:
+        return None
+
+
+def _interleave(columns: tuple[Sequence[P], ...], last: P) -> list[P]:
+    """The columns' items interleaved (each column's first, then each one's second...) then
+    ``last``: one extended-slice assignment per column, in C (zip and chain built 400,000 pieces
+    and joined them in 0.019 s, this in 0.013 s)."""
+    width = len(columns)
+    size = width * len(columns[0])
+    pieces = [last] * (size + 1)
+    for at, column in enumerate(columns):
+        pieces[at:size:width] = column
+    return pieces
+
+
+def _object_text(names: Names, columns: tuple[list[str], ...]) -> bytes:
+    """``{`` + each entry (its key, then its pieces taken one from each column), + ``}``, UTF-8:
+    one join."""
+    if not names.text:
+        return b"{}"
+    return "".join(_interleave((names.keys.split("\x00"), *columns), "}")).encode("utf-8")
+
+
+def canonical_corpus(definition: Definition, documents: Names | None) -> bytes:
+    """``canonical_json(definition.canonical_corpus())`` from the sorted documents, their texts
+    escaped (a document's text usually needs it: it has lines); titles through ``canonical_json``."""
+    if documents is not None and not definition.titles:
+        try:  # TypeError: a text that is not a str
+            texts = list(map(encode_basestring, map(definition.documents.__getitem__, documents.ids)))
+            return _object_text(documents, (texts,))
+        except TypeError:
+            pass
+    return canonical_json(definition.canonical_corpus()).encode("utf-8")
+
+
+def _column(heads: dict[str, str], splits: list[str]) -> list[str]:
+    """Each query's text before its own (by its split): one list repeated when there is one split."""
+    if len(heads) == 1:
+        return [*heads.values()] * len(splits)
+    return list(map(heads.__getitem__, splits))
+
+
+def canonical_queries(queries: Mapping[str, Query], names: Names | None) -> bytes:
     """``canonical_json({q: meta.canonical() ...})`` from the queries' columns when no query has a
     need and every query has text (or none has: a pooled protocol made without a queries file);
     anything else through ``canonical_json``."""
-    keys = list(queries)
-    if _all_str(keys):
-        keys.sort()
-        metas = list(map(queries.__getitem__, keys))
+    if names is not None:
+        metas = list(map(queries.__getitem__, names.ids))
         texts = list(map(attrgetter("text"), metas))
         splits = list(map(attrgetter("split"), metas))
-        needs = list(map(attrgetter("need"), metas))
-        if _all_str(splits) and needs.count(None) == len(needs):
-            escaped = {split: encode_basestring(split) for split in set(splits)}
-            names = map(encode_basestring, keys)
-            split_texts = map(escaped.__getitem__, splits)
-            if _all_str(texts):
-                pieces = (names, repeat(':{"split":'), split_texts, repeat(',"text":'), map(encode_basestring, texts))
-                return _object_text(pieces, "}")
-            if texts.count(None) == len(texts):
-                return _object_text((names, repeat(':{"split":'), split_texts), "}")
-    return canonical_json({q: meta.canonical() for q, meta in queries.items()})
+        if list(map(attrgetter("need"), metas)).count(None) == len(metas):
+            try:  # TypeError: a split or a text that is not a str (or texts for some queries only)
+                escaped = {split: encode_basestring(split) for split in set(splits)}
+                if texts.count(None) == len(texts):
+                    heads = {split: '{"split":' + text + "}" for split, text in escaped.items()}
+                    return _object_text(names, (_column(heads, splits),))
+                values, quote = json_strings(texts)
+                heads = {split: '{"split":' + text + ',"text":' + quote for split, text in escaped.items()}
+                return _object_text(names, (_column(heads, splits), values, [quote + "}"] * len(values)))
+            except TypeError:
+                pass
+    return canonical_json({q: meta.canonical() for q, meta in queries.items()}).encode("utf-8")
 
 
 def canonical_qrels_json(
-    qrels: Mapping[str, Mapping[str, int]], corpus: frozenset[str], relevant: Mapping[str, frozenset[str]]
-) -> bytes:
-    """``canonical_json(qrels).encode("utf-8")`` for validated exhaustive qrels, built from the
-    relevant sets.
+    qrels: Mapping[str, Mapping[str, int]],
+    documents: Names,
+    queries: Names,
+    relevant: Mapping[str, frozenset[str]],
+) -> list[bytes | bytearray]:
+    """``canonical_json(qrels).encode("utf-8")`` for validated exhaustive qrels, in pieces (their
+    concatenation), built from the relevant sets (``documents`` and ``queries`` the corpus's and
+    the qrels' IDs, sorted).
 
     Every row has exactly the corpus as keys and the int 0 or 1 as values (``check_qrels``), so
     a row's text is the all-zero row's with a ``1`` at the byte of each relevant document, and
     queries with the same relevant set share one text: a tall protocol (100,000 queries of 10
-    documents) has at most 1,024 distinct rows, a wide one a few huge ones. The all-zero row and
-    the byte of each document's label come from whole-list operations; per query there is one
-    lookup, and the table is one join in C.
+    documents) has at most 1,024 distinct rows, a wide one a few huge ones. The pieces are each
+    query's key and its row's shared text, never copied into one text (sha256 takes them one by
+    one: 30 MB less to allocate and copy).
     """
-    documents = sorted(corpus)
-    names = list(map(encode_basestring, documents))
-    zero_text = "{" + ":0,".join(names) + ":0}" if names else "{}"
+    quote = documents.quote
+    zero_text = "{" + quote + f"{quote}:0,{quote}".join(documents.text) + quote + ":0}"
     zero = zero_text.encode("utf-8")
-    sizes = map(len, names) if len(zero) == len(zero_text) else map(len, map(str.encode, names))
-    # The label of the i-th document is 3 * i + 2 bytes past the end of the names before it and
-    # its own ("{" and ":" before it, ":0," after each earlier one).
-    at = dict(zip(documents, map(int.__add__, accumulate(sizes), range(2, 3 * len(names) + 2, 3))))
-    rows: dict[frozenset[str], str] = {}
-    for labelled in set(map(relevant.__getitem__, qrels)):
+    sizes = map(len, documents.text) if len(zero) == len(zero_text) else map(len, map(str.encode, documents.text))
+    ends = list(accumulate(sizes))  # bytes of the names up to each one's end
+    labelled_sets = list(map(relevant.__getitem__, queries.ids))
+    distinct: dict[frozenset[str], frozenset[str]] = {}
+    # Equal sets become one object, so the rows' lookups below match by identity, not element by element.
+    labelled_sets = list(map(distinct.setdefault, labelled_sets, labelled_sets))
+    # The i-th label is that many bytes past the end of the names up to its own: "{", a quote
+    # and ":" before it, and the quotes, ":0," of each earlier one. Found (bisect in the sorted
+    # IDs) for the documents relevant somewhere only: a wide corpus's 100,000 are mostly not.
+    step, first = 2 * len(quote) + 3, 2 * len(quote) + 2
+    ones = frozenset().union(*distinct)
+    at = {doc: ends[i] + step * i + first for doc, i in zip(ones, map(bisect_left, repeat(documents.ids), ones))}
+    rows: dict[frozenset[str], bytes | bytearray] = {}
+    for labelled in distinct:
         row = bytearray(zero)
         for document in labelled:
             row[at[document]] = 0x31  # b"1"
-        rows[labelled] = row.decode("utf-8")
-    queries = sorted(qrels)
-    texts = map(rows.__getitem__, map(relevant.__getitem__, queries))
-    return _object_text((map(encode_basestring, queries), repeat(":"), texts), "").encode("utf-8")
+        rows[labelled] = row
+    keys = queries.keys.encode("utf-8").split(b"\x00")
+    return _interleave((keys, list(map(rows.__getitem__, labelled_sets))), b"}")
 
 
-_LABEL_SUFFIX = ('":0', '":1')
-_NOT_PLAIN = bytes(range(0x22)) + b"\\"
-"""Bytes no document ID of the pooled fast path may hold: those ``json`` escapes (with the quote,
-counted apart), and the two below the quote (space and ``!``), so an ID followed by its
-suffix sorts as the ID alone."""
+_ZERO, _ONE = '":0,"'.join, '":1,"'.join
 
 
-def canonical_pooled_qrels(qrels: Mapping[str, Mapping[str, int]], queries: Iterable[str]) -> bytes:
-    """``canonical_json({q: qrels.get(q, {}) for q in queries}).encode("utf-8")`` for validated
-    pooled qrels (each row a query's pool, every label the int 0 or 1: ``check_pooled_qrels``).
+def canonical_pooled_qrels(
+    qrels: Mapping[str, Mapping[str, int]], queries: Names, relevant: Mapping[str, frozenset[str]]
+) -> list[bytes] | None:
+    """``canonical_json({q: qrels.get(q, {}) for q in queries}).encode("utf-8")`` in pieces for
+    validated pooled qrels (each row a query's pool, every label the int 0 or 1:
+    ``check_pooled_qrels``, ``relevant`` the documents labelled 1), or None when a document ID
+    would need escaping.
 
-    Each pair's text ``"ID":0`` is the ID joined to its label's suffix in C and each row one sort
-    of those texts, which is the order of the IDs alone when no ID holds a byte of ``_NOT_PLAIN``
-    (every byte there sorts below the quote that starts the suffix). That, and that no ID needed
-    escaping, is checked on the finished text: it holds no byte of ``_NOT_PLAIN`` and exactly
-    two quotes per key. Otherwise ``canonical_json`` encodes the table.
+    A row is one sort of its IDs (the order of ``sort_keys``), joined with ``":0,"`` in the runs
+    between its relevant documents and with ``":1,"`` after each of them: no string per pair,
+    and each row encoded as it is made (its text's memory then serves the next). That no ID
+    needed escaping is checked on the rows: exactly two quotes per pair.
     """
-    keys = sorted(queries)
+    rows = []
     empty: Mapping[str, int] = {}
-    table = list(map(qrels.get, keys, [empty] * len(keys)))
-    texts = []
-    for row in table:
-        items = list(map(str.__add__, row, map(_LABEL_SUFFIX.__getitem__, row.values())))
-        items.sort()
-        texts.append('{"' + ',"'.join(items) + "}" if items else "{}")
-    text = _object_text((map(encode_basestring, keys), repeat(":"), texts), "").encode("utf-8")
-    quotes = 2 * (len(keys) + sum(map(len, table)))
-    if len(text.translate(None, _NOT_PLAIN)) == len(text) and text.count(b'"') == quotes:
-        return text
-    return canonical_json(dict(zip(keys, table))).encode("utf-8")
+    for row, ones in zip(map(qrels.get, queries.ids, repeat(empty)), map(relevant.__getitem__, queries.ids)):
+        ids = sorted(row)
+        if not ones:
+            rows.append(('{"' + _ZERO(ids) + '":0}' if ids else "{}").encode("utf-8"))
+            continue
+        cuts = sorted(map(bisect_right, repeat(ids), ones))  # each run of the row ends at a relevant document
+        last = cuts[-1] == len(ids)  # the row's last document is relevant: no run after it
+        runs = map(ids.__getitem__, map(slice, [0, *cuts], cuts if last else [*cuts, None]))
+        rows.append(('{"' + _ONE(map(_ZERO, runs)) + ('":1}' if last else '":0}')).encode("utf-8"))
+    pairs = sum(map(len, map(qrels.get, queries.ids, repeat(empty))))
+    size = sum(map(len, rows))
+    if sum(map(len, map(bytes.translate, rows, repeat(None), repeat(ESCAPED)))) != size - 2 * pairs:
+        return None
+    return _interleave((queries.keys.encode("utf-8").split(b"\x00"), rows), b"}")
+
+
+def canonical_parts(
+    definition: Definition, qrels: Mapping[str, Mapping[str, int]], relevant: Mapping[str, frozenset[str]]
+) -> tuple[bytes, tuple[bytes | bytearray, ...]]:
+    """The protocol's canonical text without k and split, UTF-8: the corpus's text, and the
+    pieces between ``"k":K`` and ``,"split":S`` (``,"kind":"pooled"`` for that kind, the qrels'
+    and queries' texts with their keys) in order, each handed to sha256 as it is."""
+    queries = sorted_names(definition.queries)
+    documents = sorted_names(definition.documents)
+    table: list[bytes | bytearray] | list[bytes] | None = None
+    if queries is not None and definition.pools is not None:
+        table = canonical_pooled_qrels(qrels, queries, relevant)
+    elif queries is not None and documents is not None:
+        table = canonical_qrels_json(qrels, documents, queries, relevant)
+    if table is None:
+        empty: Mapping[str, int] = {}
+        table = [canonical_json({q: dict(qrels.get(q, empty)) for q in definition.queries}).encode("utf-8")]
+    kind = b"" if definition.pools is None else b',"kind":"pooled"'
+    queries_text = canonical_queries(definition.queries, queries)
+    return canonical_corpus(definition, documents), (kind, b',"qrels":', *table, b',"queries":', queries_text)
