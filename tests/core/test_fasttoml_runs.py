@@ -350,7 +350,7 @@ def wide_qrels(queries: int, documents: int) -> str:
 def positions_read(text: str) -> tuple[dict[str, Any] | None, int]:
     """``loads(text)`` (the line cache reading the bodies: no regex template) and how many bodies
     ``LabelPositions`` read."""
-    read = toml_bodies.LabelPositions.pairs
+    read = toml_bodies.LabelPositions.labels
     count = [0]
 
     def spy(self: toml_bodies.LabelPositions, body: str) -> Any:
@@ -360,7 +360,7 @@ def positions_read(text: str) -> tuple[dict[str, Any] | None, int]:
 
     with (
         mock.patch.object(toml_spans.BinaryBodies, "TEMPLATE_MIN_BODIES", 10**9),
-        mock.patch.object(toml_bodies.LabelPositions, "pairs", spy),
+        mock.patch.object(toml_bodies.LabelPositions, "labels", spy),
     ):
         return fasttoml.loads(text), count[0]
 
@@ -411,3 +411,21 @@ def test_label_positions_read_only_the_first_body_s_pairs(change: tuple[str, str
 def test_damaged_wide_qrels_keep_tomllib_s_verdict(text: str) -> None:
     with mock.patch.object(toml_spans.BinaryBodies, "TEMPLATE_MIN_BODIES", 10**9):
         check_contract(text)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        (" = 0\n", " = 1\n"),  # every label 1: each table is the zeros' copy with all set
+        ('"msmarco_v2.1_doc_00_12644" = 0\n\n', '"msmarco_v2.1_doc_00_12644" = 1'),  # the end, no newline
+    ],
+)
+def test_label_positions_set_every_label_1_of_a_body(change: tuple[str, str]) -> None:
+    """The tables ``LabelPositions`` reads are its zeros with each body's 1s set: a 1 left at 0
+    (or a 0 set) makes the table differ from tomllib's."""
+    text = wide_qrels(10, 300)
+    head, last = text.rsplit('[qrels."q:1010"]', 1)
+    text = head + '[qrels."q:1010"]' + last.replace(*change)
+    parsed, bodies = positions_read(text)
+    assert parsed is not None and strict_equal(parsed, tomllib.loads(text))
+    assert bodies == 9

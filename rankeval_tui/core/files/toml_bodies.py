@@ -39,15 +39,23 @@ class LabelBodies:
         """Made from the first body ``keyed_pairs`` reads: the next bodies with its keys."""
         self.misses = 0
 
+    def by_positions(self, body: str) -> tuple[LabelPositions, str] | None:
+        """``positions`` and ``body``'s labels read by it, or None (then ``read``); dropped after
+        ``MAX_MISSES`` bodies it could not read."""
+        positions = self.positions
+        if positions is None:
+            return None
+        labels = positions.labels(body)
+        if labels is not None:
+            return positions, labels
+        self.misses += 1
+        if self.misses == self.MAX_MISSES:
+            self.positions = None
+        return None
+
     def read(self, body: str) -> list[tuple[str, int] | tuple[()]] | None:
-        """The lines of ``body`` as ``known`` has them, or None when one is not such a line."""
-        if self.positions is not None:
-            found = self.positions.pairs(body)
-            if found is not None:
-                return found  # type: ignore[return-value]
-            self.misses += 1
-            if self.misses == self.MAX_MISSES:
-                self.positions = None
+        """The lines of ``body`` as ``known`` has them, or None when one is not such a line
+        (a body ``by_positions`` reads is not asked here)."""
         lines = body.split("\n")
         try:
             return list(map(self.known.__getitem__, lines))
@@ -96,6 +104,9 @@ class LabelPositions:
     def __init__(self, skeleton: str, keys: tuple[str, ...], labels_at: Callable[[str], tuple[str, ...]]) -> None:
         self.skeleton = skeleton
         self.keys = keys
+        self.zeros = dict.fromkeys(keys, 0)
+        """Every key with the label 0: a body's table is a copy with its 1s set (``BinaryBodies.fill``),
+        where a (key, label) tuple per pair was a third of reading a wide qrels file."""
         self.labels_at = labels_at
         """The label characters of a body, from the end of each line (``itemgetter``)."""
 
@@ -110,12 +121,13 @@ class LabelPositions:
         ends = accumulate(map(len, text.split("\n")[:-1]), lambda end, length: end + length + 1, initial=-2)
         return cls(_zeros(text), keys, itemgetter(*islice(ends, 1, None)))
 
-    def pairs(self, body: str) -> list[tuple[str, int]] | None:
-        """``body``'s pairs when it is the first body with other labels, else None."""
+    def labels(self, body: str) -> str | None:
+        """``body``'s labels in key order (``0``/``1`` characters, as a ``BinaryTemplate`` gives
+        them) when it is the first body with other labels, else None."""
         text = _lines(body)
         if len(text) != len(self.skeleton) or _zeros(text) != self.skeleton:
             return None
-        return list(zip(self.keys, map(_LABEL_VALUES.__getitem__, self.labels_at(text))))
+        return "".join(self.labels_at(text))
 
 
 def _lines(body: str) -> str:
