@@ -319,6 +319,7 @@ def test_labelled_runs_give_back_the_sections_they_cannot_read(change: tuple[str
         ),
         tall_qrels(50).replace('[qrels."q:1020"]', '[qrels."q:10\\ud80020"]'),
         "qrels = {}\n" + tall_qrels(50),
+        tall_qrels(50).replace('\n\n[qrels."q:1020"]', '[qrels."q:1020"]'),  # a header after a label, no newline
     ],
 )
 def test_labelled_runs_decline_what_tomllib_rejects(text: str) -> None:

@@ -48,6 +48,10 @@ _BARE = "[A-Za-z0-9_-]+"
 _COMPLETE = r"(?=\[|\Z)"
 """The next section or the end of the text follows: the section is complete."""
 _END = rf"\n*{_COMPLETE}"
+_COMPLETE_LINE = r"(?:(?<=\n)(?=\[)|\Z)"
+"""``_COMPLETE`` after a body whose last line may lack its newline (``BinaryTemplate.source``
+ends in ``\n*``): the next section starts on a line of its own (``d = 1[qrels.x]`` is
+tomllib's error), or the text ends."""
 first_section = on_first_use(rf'\[((?:{KEY}\.)+)(?:"{_CHARS}"|{_BARE})\]\n\n*((?:{_BARE} = "{_CHARS}"\n\n*)*){_END}')
 """A section that may start a run: groups (its header's prefix, its pair lines)."""
 key_of_pair = on_first_use(rf"(?m)^({_BARE}) = ")
@@ -72,7 +76,7 @@ def section_pattern(prefix: str, keys: tuple[str, ...]) -> re.Pattern[str]:
 def labelled_section_pattern(prefix: str, body: str) -> re.Pattern[str]:
     """One section of a qrels file: a header below ``prefix``, then ``body``
     (``toml_spans.BinaryTemplate.source``: the first body's text with a group at each label)."""
-    return re.compile(rf'\[{re.escape(prefix)}(?:"({_CHARS})"|({_BARE}))\]\n{body}{_COMPLETE}')
+    return re.compile(rf'\[{re.escape(prefix)}(?:"({_CHARS})"|({_BARE}))\]\n{body}{_COMPLETE_LINE}')
 
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
