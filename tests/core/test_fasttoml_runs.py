@@ -393,6 +393,7 @@ def test_a_wide_qrels_file_is_read_by_label_positions() -> None:
         (('[qrels."q:1005"]\n"msmarco_v2.1_doc_00_12345"', '[qrels."q:1005"]\n"msmarco_v2.1_doc_00_12349"'), 3),
         (('[qrels."q:1005"]\n"msmarco_v2.1_doc_00_12345" = 0', '[qrels."q:1005"]\n"msmarco_v2.1_doc_00_1234X" = 0'), 8),
         (('[qrels."q:1005"]\n', '[qrels."q:1005"]\n\n'), 8),  # a blank line first
+        (('12644" = 0\n\n[qrels."q:1006"]', '12644" = 2\n\n[qrels."q:1006"]'), 3),  # the last label not 0/1
         (('"msmarco_v2.1_doc_00_12345" = 0\n', ""), 0),  # other keys twice in a row: dropped
     ],
 )

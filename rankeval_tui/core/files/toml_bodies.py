@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import accumulate, islice
-from operator import itemgetter
+from itertools import accumulate, count
+from operator import add, itemgetter
 
 from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, Unsupported, key_of
 
@@ -96,10 +96,13 @@ class LabelPositions:
     about a third of the time of ``keyed_pairs``, and the tables share the first body's keys.
 
     Why a body this accepts is the first body's pairs with other labels: in the first body
-    `` = 1\n`` ends each line labelled 1 and occurs nowhere else (a key holds no newline);
-    ``skeleton`` is that body with every label 0. Replacing `` = 1\n`` by `` = 0\n`` keeps a
-    text's length and newlines, so a body whose replacement is ``skeleton`` has the same lines
-    with at most their last character, the label, changed from 0 to 1."""
+    `` = 1\n`` ends each line labelled 1 but the last and occurs nowhere else (a key holds no
+    newline); ``skeleton`` is that body with every label 0, without its last character (the last
+    line's label, which no newline follows). Replacing `` = 1\n`` by `` = 0\n`` keeps a text's
+    length and newlines, so a body whose replacement starts with ``skeleton`` and is one
+    character longer, a 0 or a 1, has the same lines with at most their last character, the
+    label, changed from 0 to 1. (Compared with ``startswith``, a body is copied once, by the
+    replacement.)"""
 
     def __init__(self, skeleton: str, keys: tuple[str, ...], labels_at: Callable[[str], tuple[str, ...]]) -> None:
         self.skeleton = skeleton
@@ -117,22 +120,17 @@ class LabelPositions:
         keys = tuple(map(itemgetter(0), pairs))
         if len(keys) < 2 or len(set(keys)) != len(keys):
             return None
-        text = _lines(body)
-        ends = accumulate(map(len, text.split("\n")[:-1]), lambda end, length: end + length + 1, initial=-2)
-        return cls(_zeros(text), keys, itemgetter(*islice(ends, 1, None)))
+        text = body.rstrip("\n")
+        ends = map(add, accumulate(map(len, text.split("\n"))), count(-1))  # each line's last character
+        return cls(_zeros(text)[:-1], keys, itemgetter(*ends))
 
     def labels(self, body: str) -> str | None:
         """``body``'s labels in key order (``0``/``1`` characters, as a ``BinaryTemplate`` gives
         them) when it is the first body with other labels, else None."""
-        text = _lines(body)
-        if len(text) != len(self.skeleton) or _zeros(text) != self.skeleton:
+        text = body.rstrip("\n")
+        if len(text) != len(self.skeleton) + 1 or text[-1] not in "01" or not _zeros(text).startswith(self.skeleton):
             return None
         return "".join(self.labels_at(text))
-
-
-def _lines(body: str) -> str:
-    """A body without its blank lines at the end, each line ended by a newline."""
-    return body.rstrip("\n") + "\n"
 
 
 def _zeros(text: str) -> str:
