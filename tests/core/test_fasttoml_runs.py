@@ -431,3 +431,24 @@ def test_label_positions_set_every_label_1_of_a_body(change: tuple[str, str]) ->
     parsed, bodies = positions_read(text)
     assert parsed is not None and strict_equal(parsed, tomllib.loads(text))
     assert bodies == 9
+
+
+def documents_run(count: int) -> str:
+    return "".join(f'[documents."msmarco_v2.1_doc_00_{12345 + d}"]\ntext = "text {d}"\n\n' for d in range(count))
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        '[documents."msmarco_v2.1_doc_00_12348"]\n',  # a run's table declared again, empty
+        '[documents."msmarco_v2.1_doc_00_12348"]\ntitle = "t"\n',
+        'x = 1\n[documents."msmarco_v2.1_doc_00_12348"]\n',
+    ],
+)
+def test_a_run_s_table_declared_again_by_a_header_is_tomllib_s_error(tail: str) -> None:
+    """The tables runs declare are taken into ``Namespaces.declared`` when the next header is
+    declared: without that, a header declaring one of them again would enter it."""
+    text = documents_run(500) + tail
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)
+    assert fasttoml.loads(text) is None

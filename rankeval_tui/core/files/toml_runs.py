@@ -190,7 +190,7 @@ def declare(
         del names[count:]
     made = list(islice(tables, count))
     parent.update(zip(names, made))
-    namespaces.declared.update(zip(map(id, made), made))
+    namespaces.declared_in_runs.append(made)
     namespaces.open = set()
     return matches[count - 1].end(), made[-1]
 
