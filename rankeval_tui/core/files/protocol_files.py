@@ -102,12 +102,15 @@ def load_definition(directory: str | Path, *, report: Reporter = raise_problem) 
     pools, required, optional = pooled_parts(header, data, path, collect)
     entries = valid_entries(queries_table, "query", required, optional, path, collect)
     metas = entries.values()
-    texts, splits, needs = (
-        map(dict.get, metas, repeat("text")),
-        map(itemgetter("split"), metas),
-        map(dict.get, metas, repeat("need")),
-    )
-    queries = dict(zip(entries, map(Query, texts, splits, needs)))
+    if pools is None:  # every table is text, split and maybe need (QUERY_REQUIRED, QUERY_OPTIONAL)
+        queries = dict(zip(entries, Query.adopting(metas)))
+    else:  # a pooled query's text is optional
+        texts, splits, needs = (
+            map(dict.get, metas, repeat("text")),
+            map(itemgetter("split"), metas),
+            map(dict.get, metas, repeat("need")),
+        )
+        queries = dict(zip(entries, map(Query, texts, splits, needs)))
     if problems or header is None:
         raise ContractError(f"{counted(len(problems), 'problem')} in protocol.toml", file=path)
     return ProtocolDefinition(
