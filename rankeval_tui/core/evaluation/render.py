@@ -178,8 +178,7 @@ def measures_json(report: Report, query_texts: Sequence[str] | None = None) -> d
 
 
 def row_columns(rows: Sequence[QueryRow]) -> Columns:
-    """A report's ``rows`` as the JSON text's columns: ``QueryRow.to_json`` of every row (the
-    fields in ``ROW_JSON_KEYS`` order, taken from the rows at once by ``zip``)."""
+    """A report's ``rows`` as the JSON text's columns: ``QueryRow.to_json`` of every row."""
     fields = dict(zip(ROW_FIELDS, zip(*rows))) if rows else dict.fromkeys(ROW_FIELDS, ())
     values = [fields[key] for key in ROW_JSON_KEYS[1:]]
     return Columns(ROW_JSON_KEYS, column_text(fields["query"]), values, [json_value] * len(values))

@@ -223,9 +223,9 @@ class BinaryBodies:
             if found is not None:
                 return self._read_by(*found)
         bodies = self.bodies = self.bodies or LabelBodies()
-        found = bodies.by_positions(body)
-        if found is not None:
-            return self._read_by(*found)
+        by_positions = bodies.by_positions(body)
+        if by_positions is not None:
+            return self._read_by(*by_positions)
         self.lines = bodies.read(body)
         return self.lines is not None
 
