@@ -319,6 +319,7 @@ def test_labelled_runs_give_back_the_sections_they_cannot_read(change: tuple[str
         ),
         tall_qrels(50).replace('[qrels."q:1020"]', '[qrels."q:10\\ud80020"]'),
         "qrels = {}\n" + tall_qrels(50),
+        tall_qrels(50).replace('\n\n[qrels."q:1020"]', '[qrels."q:1020"]'),  # a header after a label, no newline
     ],
 )
 def test_labelled_runs_decline_what_tomllib_rejects(text: str) -> None:
@@ -350,7 +351,7 @@ def wide_qrels(queries: int, documents: int) -> str:
 def positions_read(text: str) -> tuple[dict[str, Any] | None, int]:
     """``loads(text)`` (the line cache reading the bodies: no regex template) and how many bodies
     ``LabelPositions`` read."""
-    read = toml_bodies.LabelPositions.pairs
+    read = toml_bodies.LabelPositions.labels
     count = [0]
 
     def spy(self: toml_bodies.LabelPositions, body: str) -> Any:
@@ -360,7 +361,7 @@ def positions_read(text: str) -> tuple[dict[str, Any] | None, int]:
 
     with (
         mock.patch.object(toml_spans.BinaryBodies, "TEMPLATE_MIN_BODIES", 10**9),
-        mock.patch.object(toml_bodies.LabelPositions, "pairs", spy),
+        mock.patch.object(toml_bodies.LabelPositions, "labels", spy),
     ):
         return fasttoml.loads(text), count[0]
 
@@ -392,6 +393,7 @@ def test_a_wide_qrels_file_is_read_by_label_positions() -> None:
         (('[qrels."q:1005"]\n"msmarco_v2.1_doc_00_12345"', '[qrels."q:1005"]\n"msmarco_v2.1_doc_00_12349"'), 3),
         (('[qrels."q:1005"]\n"msmarco_v2.1_doc_00_12345" = 0', '[qrels."q:1005"]\n"msmarco_v2.1_doc_00_1234X" = 0'), 8),
         (('[qrels."q:1005"]\n', '[qrels."q:1005"]\n\n'), 8),  # a blank line first
+        (('12644" = 0\n\n[qrels."q:1006"]', '12644" = 2\n\n[qrels."q:1006"]'), 3),  # the last label not 0/1
         (('"msmarco_v2.1_doc_00_12345" = 0\n', ""), 0),  # other keys twice in a row: dropped
     ],
 )
@@ -411,3 +413,42 @@ def test_label_positions_read_only_the_first_body_s_pairs(change: tuple[str, str
 def test_damaged_wide_qrels_keep_tomllib_s_verdict(text: str) -> None:
     with mock.patch.object(toml_spans.BinaryBodies, "TEMPLATE_MIN_BODIES", 10**9):
         check_contract(text)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        (" = 0\n", " = 1\n"),  # every label 1: each table is the zeros' copy with all set
+        ('"msmarco_v2.1_doc_00_12644" = 0\n\n', '"msmarco_v2.1_doc_00_12644" = 1'),  # the end, no newline
+    ],
+)
+def test_label_positions_set_every_label_1_of_a_body(change: tuple[str, str]) -> None:
+    """The tables ``LabelPositions`` reads are its zeros with each body's 1s set: a 1 left at 0
+    (or a 0 set) makes the table differ from tomllib's."""
+    text = wide_qrels(10, 300)
+    head, last = text.rsplit('[qrels."q:1010"]', 1)
+    text = head + '[qrels."q:1010"]' + last.replace(*change)
+    parsed, bodies = positions_read(text)
+    assert parsed is not None and strict_equal(parsed, tomllib.loads(text))
+    assert bodies == 9
+
+
+def documents_run(count: int) -> str:
+    return "".join(f'[documents."msmarco_v2.1_doc_00_{12345 + d}"]\ntext = "text {d}"\n\n' for d in range(count))
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        '[documents."msmarco_v2.1_doc_00_12348"]\n',  # a run's table declared again, empty
+        '[documents."msmarco_v2.1_doc_00_12348"]\ntitle = "t"\n',
+        'x = 1\n[documents."msmarco_v2.1_doc_00_12348"]\n',
+    ],
+)
+def test_a_run_s_table_declared_again_by_a_header_is_tomllib_s_error(tail: str) -> None:
+    """The tables runs declare are taken into ``Namespaces.declared`` when the next header is
+    declared: without that, a header declaring one of them again would enter it."""
+    text = documents_run(500) + tail
+    with pytest.raises(tomllib.TOMLDecodeError):
+        tomllib.loads(text)
+    assert fasttoml.loads(text) is None

@@ -88,7 +88,8 @@ column_rows = st.lists(
 def test_columns_same_text_as_json_of_the_rows(rows: list[dict[str, object]], depth: int) -> None:
     """``Columns`` (a report's rows given column by column) writes what the list of dicts would,
     at any depth; keys with braces and NULs included (they are in the template)."""
-    columns = Columns(COLUMN_KEYS, [column_text([row[key] for row in rows]) for key in COLUMN_KEYS])
+    first = column_text([row[COLUMN_KEYS[0]] for row in rows])
+    columns = Columns(COLUMN_KEYS, first, [[row[key] for row in rows] for key in COLUMN_KEYS[1:]])
     nested: tuple[object, object] = (columns, rows)
     for _ in range(depth):
         nested = ({"per_query": nested[0], "x": 1}, {"per_query": nested[1], "x": 1})
@@ -111,6 +112,43 @@ def test_column_text_converts_each_distinct_object_once() -> None:
 
 def test_columns_need_one_column_per_key() -> None:
     with pytest.raises(ValueError):
-        Columns(["a", "b"], [["1"]])
+        Columns(["a", "b"], ["1"])
     with pytest.raises(ValueError):
-        Columns(["a", "b"], [["1"], []])
+        Columns(["a", "b"], ["1"], [[]])
+    with pytest.raises(ValueError):
+        Columns(["a", "b"], ["1"], [[1]], [None, None])
+
+
+@pytest.mark.parametrize(
+    "column",
+    [
+        [1, True, 1, True, None],  # equal, one hash, other texts: 1 and true
+        [0, False, 0, None, False],
+        [0.0, -0.0, 0.0, -0.0],  # equal, written 0.0 and -0.0
+        [1, 1.0, True],
+        [math.nan, math.nan, float("nan")],
+        ["a", None, "a", "b"],
+    ],
+)
+def test_columns_tell_equal_values_with_other_texts_apart(column: list[object]) -> None:
+    """``Columns`` writes each distinct row of values once: values that are equal (or hash
+    alike) but written differently must not share a text."""
+    firsts = [f"q{i}" for i in range(len(column))]
+    rows = [{"q": q, "v": v, "w": 7} for q, v in zip(firsts, column)]
+    columns = Columns(["q", "v", "w"], column_text(firsts), [column, [7] * len(column)])
+    assert dumps_indented({"per_query": columns}) == reference({"per_query": rows})
+
+
+def test_columns_convert_each_column_its_own_way() -> None:
+    """One column given twice (a measure's value and its decimal), equal Fractions held by other
+    objects, and None: each column's ``convert`` on each value, as the rows' dicts would say."""
+    values = [Fraction(1, 3), None, Fraction(1, 3), Fraction(2, 4), Fraction(1, 2)]
+    firsts = [f"q{i}" for i in range(len(values))]
+    columns = Columns(["query", "value", "value_decimal"], column_text(firsts), [values, values], [str, float])
+    rows = [
+        {"query": q, "value": None if v is None else str(v), "value_decimal": None if v is None else float(v)}
+        for q, v in zip(firsts, values)
+    ]
+    assert dumps_indented([columns]) == reference([rows])
+    assert dumps_indented(Columns(["q"], [])) == "[]"
+    assert dumps_indented(Columns(["q"], ['"a"', '"b"'])) == reference([{"q": "a"}, {"q": "b"}])

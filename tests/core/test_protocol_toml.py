@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -133,3 +136,21 @@ def test_full_rows_are_written_in_corpus_order_whatever_order_they_were_judged_i
     labels = {"q:1001": in_order, "q.1002#b": reversed_row, "查询/3": dict(reversed_row)}
     expected = tomli_w.dumps({"qrels": {q: dict(in_order) for q in labels}})
     assert qrels_to_toml(QrelsFile(labels=labels), definition) == expected
+
+
+def test_queries_read_from_protocol_toml_are_the_queries_written(tmp_path: Path) -> None:
+    """An exhaustive protocol's queries are its ``[queries.ID]`` tables adopted as they are
+    (``Query.adopting``): with and without ``need`` they compare, hash, copy, pickle and read
+    exactly as queries built from their fields."""
+    queries = {"q:1001": Query("a", "test", "why"), "q:1002": Query("b", "dev"), "q:1003": Query("c", "test")}
+    definition = ProtocolDefinition("p", 2, "test", "r", {"docs/a.md": "x"}, queries)
+    (tmp_path / "protocol.toml").write_text(definition_to_toml(definition), encoding="utf-8")
+    read = load_definition(tmp_path).queries
+    assert read == queries and list(read) == list(queries)
+    for query_id, query in read.items():
+        built = queries[query_id]
+        assert (query.text, query.split, query.need) == (built.text, built.split, built.need)
+        assert hash(query) == hash(built) and repr(query) == repr(built) and query.canonical() == built.canonical()
+        assert pickle.loads(pickle.dumps(query)) == copy.copy(query) == dataclasses.replace(query) == built
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            query.text = "changed"  # type: ignore[misc]

@@ -10,7 +10,7 @@ from unittest import mock
 import pytest
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, rows_within
 from rankeval_tui.core.files import protocol_files
 from rankeval_tui.core.files.protocol_files import definition_to_toml, load_protocol
 from rankeval_tui.core.files.tomlio import dump_toml
@@ -218,3 +218,30 @@ def test_a_query_without_a_pool_is_named_first() -> None:
     with pytest.raises(ContractError) as caught:
         pooled({**POOLS, "q:9": ("x", "x")}, queries=queries)
     assert str(caught.value) == "query 'q:8': pooled protocol: a query without a pool"
+
+
+ORDER = list(DOCS)
+SWAPPED = [*ORDER[:-1], "docs/unknown.md"]
+
+
+@pytest.mark.parametrize(
+    ("rows", "whole", "expected"),
+    [
+        ([ORDER, ORDER[::-1], ORDER], True, True),  # one sequence per order, each compared once
+        ([ORDER, ORDER[:-1]], True, False),  # a row short of one document
+        ([ORDER, SWAPPED], True, False),  # as long as the corpus, one document unknown
+        ([ORDER, [*ORDER, "docs/unknown.md"]], True, False),
+        ([ORDER[:1], ORDER[1:], []], False, True),  # within: partial rows, an empty one
+        ([ORDER[:1], SWAPPED[-1:]], False, False),
+    ],
+)
+def test_rows_within_compare_each_distinct_key_sequence(rows: list[list[str]], whole: bool, expected: bool) -> None:
+    tables = [dict.fromkeys(row, 0) for row in rows]
+    assert rows_within(tables, frozenset(DOCS), whole=whole) is expected
+
+
+def test_rows_of_one_key_sequence_with_one_short_row_are_refused_as_before() -> None:
+    qrels = {"q:1001": dict.fromkeys(ORDER[::-1], 0), "q:1002": dict.fromkeys(ORDER[:-1], 1)}
+    with pytest.raises(ContractError, match="unjudged or unknown documents") as raised:
+        Protocol(EXHAUSTIVE, qrels)
+    assert "msmarco_v2.1_doc_00_12345" in str(raised.value)

@@ -36,3 +36,20 @@ def test_a_row_is_an_immutable_tuple_named_query_row_with_extra_defaulting_to_em
     else:
         raise AssertionError("a QueryRow field could be set")
     assert not hasattr(row, "__dict__")
+
+
+def test_score_rows_cut_every_ranking_at_k_when_one_is_deeper() -> None:
+    """Rankings no longer than k are their own tops; one deeper ranking (k + 1, its one relevant
+    document last) must still be cut: no hit, no first rank, RR 0."""
+    k = 3
+    deep = ["d1", "d2", "d3", "r"]
+    rows = evaluate.score_rows(
+        ["q:1", "q:2", "q:3"], [["r"], deep, deep[:k]], [frozenset({"r"})] * 3, k, [False] * 3, ("p", "ap")
+    )
+    assert [(row.returned, row.hits, row.first_relevant_rank, row.rr) for row in rows] == [
+        (1, 1, 1, Fraction(1)),
+        (4, 0, None, Fraction(0)),
+        (3, 0, None, Fraction(0)),
+    ]
+    assert [row.extra for row in rows][1] == (("p", Fraction(0)), ("ap", Fraction(0)))
+    assert all(type(row) is QueryRow for row in rows)

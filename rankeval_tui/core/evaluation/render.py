@@ -19,6 +19,7 @@ from rankeval_tui.core.evaluation.evaluate import (
     MISSING,
     QUERY,
     RELEVANT,
+    ROW_FIELDS,
     ROW_JSON_KEYS,
     QueryRow,
     Report,
@@ -150,22 +151,21 @@ def metrics_json(metrics: Sequence[MetricId], k: int) -> dict[str, Any]:
     }
 
 
-def measures_json(report: Report, row_texts: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
+def measures_json(report: Report, query_texts: Sequence[str] | None = None) -> dict[str, Any]:
     """Every computed metric of a report: the mean and each query's value, exact and decimal.
 
     The evaluator shares one Fraction per distinct value (``distinct_objects``), so each one's
     string and float are made once, not once a query (a third of this at 100,000 queries).
-    ``row_texts``: the rows' JSON text by key (``row_columns``), to write each ``per_query``
-    list as the text's columns (``json_text.Columns``), the queries' and Recall@k's and RR@k's
-    texts taken from there (the same strings: a Fraction's text, or null)."""
+    ``query_texts``: the queries' JSON texts (``row_columns``), to write each ``per_query``
+    list as the text's columns (``json_text.Columns``)."""
     measures: dict[str, Any] = {}
     for metric in report.metrics:
         values = report.values(metric)
         per_query: object
-        if row_texts is not None:
-            exact = row_texts.get(metric) or column_text(values, fraction_text)
-            texts = {"value": exact, "value_decimal": column_text(values, decimal_value)}
-            per_query = Columns(["query", *texts], [row_texts["query"], *texts.values()])
+        if query_texts is not None:
+            per_query = Columns(
+                ["query", "value", "value_decimal"], query_texts, [values, values], [fraction_text, decimal_value]
+            )
         else:
             fields = {id(value): exact_fields("value", value) for value, _ in distinct_objects(values)}
             per_query = [{"query": row.query, **fields[id(value)]} for row, value in zip(report.rows, values)]
@@ -179,7 +179,9 @@ def measures_json(report: Report, row_texts: Mapping[str, Sequence[str]] | None 
 
 def row_columns(rows: Sequence[QueryRow]) -> Columns:
     """A report's ``rows`` as the JSON text's columns: ``QueryRow.to_json`` of every row."""
-    return Columns(ROW_JSON_KEYS, [column_text(list(map(attrgetter(key), rows)), json_value) for key in ROW_JSON_KEYS])
+    fields = dict(zip(ROW_FIELDS, zip(*rows))) if rows else dict.fromkeys(ROW_FIELDS, ())
+    values = [fields[key] for key in ROW_JSON_KEYS[1:]]
+    return Columns(ROW_JSON_KEYS, column_text(fields["query"]), values, [json_value] * len(values))
 
 
 def report_json(report: Report, columns: bool = False) -> dict[str, Any]:
@@ -190,7 +192,7 @@ def report_json(report: Report, columns: bool = False) -> dict[str, Any]:
     if not columns:
         return {**report.to_json(), "metrics": list(report.metrics), "measures": measures_json(report)}
     rows = row_columns(report.rows)
-    measures = measures_json(report, dict(zip(rows.keys, rows.columns)))
+    measures = measures_json(report, rows.first)
     return {**report.to_json(rows), "metrics": list(report.metrics), "measures": measures}
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, describe_id, quote, raise_problem
 from rankeval_tui.core.evaluation.pools import pool_violation
-from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels, rows_within
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.entries import check_table as check_table  # re-exported: additions reads entries
 from rankeval_tui.core.files.entries import valid_entries
@@ -106,12 +106,15 @@ def load_definition(
     pools, required, optional = pooled_parts(header, data, path, collect, qrels_rows)
     entries = valid_entries(queries_table, "query", required, optional, path, collect)
     metas = entries.values()
-    texts, splits, needs = (
-        map(dict.get, metas, repeat("text")),
-        map(itemgetter("split"), metas),
-        map(dict.get, metas, repeat("need")),
-    )
-    queries = dict(zip(entries, map(Query, texts, splits, needs)))
+    if pools is None:  # every table is text, split and maybe need (QUERY_REQUIRED, QUERY_OPTIONAL)
+        queries = dict(zip(entries, Query.adopting(metas)))
+    else:  # a pooled query's text is optional
+        texts, splits, needs = (
+            map(dict.get, metas, repeat("text")),
+            map(itemgetter("split"), metas),
+            map(dict.get, metas, repeat("need")),
+        )
+        queries = dict(zip(entries, map(Query, texts, splits, needs)))
     if problems or header is None:
         raise ContractError(f"{counted(len(problems), 'problem')} in protocol.toml", file=path)
     return ProtocolDefinition(
@@ -316,9 +319,7 @@ def within_protocol(table: dict[Any, Any], definition: ProtocolDefinition) -> bo
         return table.keys() <= pool_sets.keys() and all(
             map(le, map(dict.keys, rows), map(pool_sets.__getitem__, table))
         )
-    return table.keys() <= definition.queries.keys() and all(
-        map(le, map(dict.keys, rows), repeat(definition.document_ids))
-    )
+    return table.keys() <= definition.queries.keys() and rows_within(rows, definition.document_ids)
 
 
 def qrels_to_toml(qrels: QrelsFile, definition: ProtocolDefinition) -> str:

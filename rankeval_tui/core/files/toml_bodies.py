@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import accumulate, islice
-from operator import itemgetter
+from itertools import accumulate, count
+from operator import add, itemgetter
 
 from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, Unsupported, key_of
 
@@ -40,17 +40,25 @@ class LabelBodies:
         """Made from the first body ``keyed_pairs`` reads: the next bodies with its keys."""
         self.misses = 0
 
+    def by_positions(self, body: str) -> tuple[LabelPositions, str] | None:
+        """``positions`` and ``body``'s labels read by it, or None (then ``read``); dropped after
+        ``MAX_MISSES`` bodies it could not read."""
+        positions = self.positions
+        if positions is None:
+            return None
+        labels = positions.labels(body)
+        if labels is not None:
+            return positions, labels
+        self.misses += 1
+        if self.misses == self.MAX_MISSES:
+            self.positions = None
+        return None
+
     def read(self, body: str) -> dict[str, int] | list[tuple[str, int] | tuple[()]] | None:
         """The pairs of ``body`` (``keyed_pairs``), or its lines as ``known`` has them, or None
-        when one is not such a line. ``keyed_pairs`` first unless the body's first line is known
-        (a pooled file's bodies each name other documents: no line of them was seen before)."""
-        if self.positions is not None:
-            found = self.positions.pairs(body)
-            if found is not None:
-                return found  # type: ignore[return-value]
-            self.misses += 1
-            if self.misses == self.MAX_MISSES:
-                self.positions = None
+        when one is not such a line (a body ``by_positions`` reads is not asked here).
+        ``keyed_pairs`` first unless the body's first line is known (a pooled file's bodies each
+        name other documents: no line of them was seen before)."""
         if not self.known or body.partition("\n")[0] not in self.known:
             pairs = keyed_pairs(body)
             if pairs is not None:
@@ -95,14 +103,20 @@ class LabelPositions:
     about a third of the time of ``keyed_pairs``, and the tables share the first body's keys.
 
     Why a body this accepts is the first body's pairs with other labels: in the first body
-    `` = 1\n`` ends each line labelled 1 and occurs nowhere else (a key holds no newline);
-    ``skeleton`` is that body with every label 0. Replacing `` = 1\n`` by `` = 0\n`` keeps a
-    text's length and newlines, so a body whose replacement is ``skeleton`` has the same lines
-    with at most their last character, the label, changed from 0 to 1."""
+    `` = 1\n`` ends each line labelled 1 but the last and occurs nowhere else (a key holds no
+    newline); ``skeleton`` is that body with every label 0, without its last character (the last
+    line's label, which no newline follows). Replacing `` = 1\n`` by `` = 0\n`` keeps a text's
+    length and newlines, so a body whose replacement starts with ``skeleton`` and is one
+    character longer, a 0 or a 1, has the same lines with at most their last character, the
+    label, changed from 0 to 1. (Compared with ``startswith``, a body is copied once, by the
+    replacement.)"""
 
     def __init__(self, skeleton: str, keys: tuple[str, ...], labels_at: Callable[[str], tuple[str, ...]]) -> None:
         self.skeleton = skeleton
         self.keys = keys
+        self.zeros = dict.fromkeys(keys, 0)
+        """Every key with the label 0: a body's table is a copy with its 1s set (``BinaryBodies.fill``),
+        where a (key, label) tuple per pair was a third of reading a wide qrels file."""
         self.labels_at = labels_at
         """The label characters of a body, from the end of each line (``itemgetter``)."""
 
@@ -113,21 +127,17 @@ class LabelPositions:
         keys = tuple(map(itemgetter(0), pairs))
         if len(keys) < 2 or len(set(keys)) != len(keys):
             return None
-        text = _lines(body)
-        ends = accumulate(map(len, text.split("\n")[:-1]), lambda end, length: end + length + 1, initial=-2)
-        return cls(_zeros(text), keys, itemgetter(*islice(ends, 1, None)))
+        text = body.rstrip("\n")
+        ends = map(add, accumulate(map(len, text.split("\n"))), count(-1))  # each line's last character
+        return cls(_zeros(text)[:-1], keys, itemgetter(*ends))
 
-    def pairs(self, body: str) -> list[tuple[str, int]] | None:
-        """``body``'s pairs when it is the first body with other labels, else None."""
-        text = _lines(body)
-        if len(text) != len(self.skeleton) or _zeros(text) != self.skeleton:
+    def labels(self, body: str) -> str | None:
+        """``body``'s labels in key order (``0``/``1`` characters, as a ``BinaryTemplate`` gives
+        them) when it is the first body with other labels, else None."""
+        text = body.rstrip("\n")
+        if len(text) != len(self.skeleton) + 1 or text[-1] not in "01" or not _zeros(text).startswith(self.skeleton):
             return None
-        return list(zip(self.keys, map(_LABEL_VALUES.__getitem__, self.labels_at(text))))
-
-
-def _lines(body: str) -> str:
-    """A body without its blank lines at the end, each line ended by a newline."""
-    return body.rstrip("\n") + "\n"
+        return "".join(self.labels_at(text))
 
 
 def _zeros(text: str) -> str:

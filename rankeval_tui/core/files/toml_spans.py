@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from rankeval_tui.core.files.lazy_pattern import on_first_use
-from rankeval_tui.core.files.toml_bodies import LabelBodies, binary_pair
+from rankeval_tui.core.files.toml_bodies import LabelBodies, LabelPositions, binary_pair
 from rankeval_tui.core.files.toml_grammar import TAIL
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
@@ -223,6 +223,9 @@ class BinaryBodies:
             if found is not None:
                 return self._read_by(*found)
         bodies = self.bodies = self.bodies or LabelBodies()
+        by_positions = bodies.by_positions(body)
+        if by_positions is not None:
+            return self._read_by(*by_positions)
         self.lines = bodies.read(body)
         return self.lines is not None
 
@@ -253,7 +256,7 @@ class BinaryBodies:
             return None
         return separated.labels(body)
 
-    def _read_by(self, template: BinaryTemplate | SeparatedTemplate, labels: str) -> bool:
+    def _read_by(self, template: BinaryTemplate | SeparatedTemplate | LabelPositions, labels: str) -> bool:
         self.labels, self.keys, self.zeros = labels, template.keys, template.zeros
         return True
 

@@ -48,6 +48,12 @@ class Namespaces:
         self.root = root
         self.declared: dict[int, dict[str, Any]] = {}
         """Tables ``[headers]`` declared: declared once, never extended by a dotted key."""
+        self.declared_in_runs: list[list[dict[str, Any]]] = []
+        """Tables runs of sections declared (``toml_runs``), put into ``declared`` when the next
+        header is declared (``_take_runs``): a file that is one run (a tall qrels file's 100,000
+        tables) never needs them there, and a dict by id of every table was a tenth of reading it.
+        (A dotted key reaches a run's table only below a header of one of its parents, declared
+        first: ``assign`` never needs them.)"""
         self.dotted: dict[int, dict[str, Any]] = {}
         """Tables dotted keys made or extended: a header may walk through them, not declare them."""
         self.open: set[int] = set()
@@ -57,6 +63,12 @@ class Namespaces:
         self.arrays: set[int] = set()
         """ids of the arrays ``[[...]]`` headers made (alive in ``root``): the only arrays a
         later ``[[...]]`` of the same path may append to."""
+
+    def _take_runs(self) -> None:
+        """Put the tables of ``declared_in_runs`` into ``declared``."""
+        for tables in self.declared_in_runs:
+            self.declared.update(zip(map(id, tables), tables))
+        self.declared_in_runs.clear()
 
     def walk(self, path: tuple[str, ...]) -> dict[str, Any]:
         """The table at ``path`` from the root for a header, made where missing."""
@@ -70,6 +82,8 @@ class Namespaces:
     def declare(self, path: tuple[str, ...]) -> dict[str, Any]:
         """The table a ``[path]`` header declares; the dotted keys' tables so far close."""
         table = self.walk(path)
+        if self.declared_in_runs:
+            self._take_runs()
         if id(table) in self.declared or id(table) in self.dotted:
             raise Unsupported  # tomllib: "Cannot declare ... twice"
         self.declared[id(table)] = table
