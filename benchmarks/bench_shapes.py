@@ -23,8 +23,10 @@ reads the same judgments and run as TREC files with its own parser and evaluates
 the run scores 0, as here) on square and pooled only (on tall it is
 quadratic in the queries: 223 s in the issue) when ``--trec-eval PATH`` names a binary, and is
 skipped with a notice when not. Printed: best / median wall seconds, the median over rounds of the
-ratio ours / peer (< 1: we are faster), peak RSS of each process (the shapes are generated in a
-child process, so no command inherits the generator's memory as its floor). Every peer's means must agree
+ratio ours / peer (< 1: we are faster), the median CPU seconds (user + system, a process's
+children it waited for included: ``score`` reads large runs in a second process, cli/runs_ahead.py)
+and their median ratio, peak RSS of the largest process (the shapes are generated in a child
+process, so no command inherits the generator's memory as its floor). Every peer's means must agree
 with ours to 1e-9 after adjusting conventions (benchmarks/peers.py; the C trec_eval to 1e-4, the
 precision it prints), or the script exits 1.
 """
@@ -240,11 +242,15 @@ def measure(shape_name: str, shape: Shape, roots: dict[str, Path], args: argpars
             samples[name].append(run_process(table[name], envs[name], cwd=cwd[name], stdout_limit=limit[name]))
     first = names[0]
     ours = means_ours(samples[first][0])
-    print(f"{'command':22} {'wall s (best / median)':>24} {'ours/this':>10} {'peak MB':>8}  agree")
+    print(
+        f"{'command':22} {'wall s (best / median)':>24} {'ours/this':>10} {'CPU s (median)':>15} {'ours/this':>10} "
+        f"{'peak MB':>8}  agree"
+    )
     ok = True
     for name in names:
         got = samples[name]
         ratio = statistics.median(a.wall / b.wall for a, b in zip(samples[first], got))
+        cpu_ratio = statistics.median(a.cpu / b.cpu for a, b in zip(samples[first], got))
         if name.startswith("ours"):
             means = means_ours(got[0])
         elif name == "pytrec_eval":
@@ -255,7 +261,8 @@ def measure(shape_name: str, shape: Shape, roots: dict[str, Path], args: argpars
         same = all(abs(a - b) <= tolerance for a, b in zip(ours, means))
         ok &= same
         print(
-            f"{name:22} {best_median([s.wall for s in got]):>24} {ratio:>9.2f}x {max(s.peak_mb for s in got):8.0f}  "
+            f"{name:22} {best_median([s.wall for s in got]):>24} {ratio:>9.2f}x "
+            f"{statistics.median(s.cpu for s in got):>13.3f} s {cpu_ratio:>9.2f}x {max(s.peak_mb for s in got):8.0f}  "
             f"{'yes' if same else f'NO: {means} vs {ours}'}"
         )
     if shape_name in C_SHAPES and args.trec_eval is None:
