@@ -184,7 +184,7 @@ def test_a_well_formed_run_reads_without_a_python_step_per_line() -> None:
 def test_a_plain_run_is_checked_without_the_line_pattern() -> None:
     """Printable ASCII with single spaces (the usual run) is checked without the whole-text regex
     (most of the read); what it leaves, the pattern still reads (tabs, runs of blanks)."""
-    with mock.patch.object(trec_run_fast, "TREC_RUN_TEXT", mock.Mock(fullmatch=mock.Mock(return_value=None))):
+    with mock.patch.object(trec_run_fast, "trec_run_text", lambda: mock.Mock(fullmatch=mock.Mock(return_value=None))):
         assert trec_run_fast.read_well_formed_run(GOOD) is not None
         assert trec_run_fast.read_well_formed_run(GOOD.replace(" Q0 ", "\tQ0\t")) is None
     assert trec_run_fast.read_well_formed_run(GOOD.replace(" Q0 ", "\tQ0\t")) is not None

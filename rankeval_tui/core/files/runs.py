@@ -190,7 +190,7 @@ TREC_INTEGER = re.compile(r"-?[0-9]+")
 TREC_INTEGER_DIGITS = 18
 """Ranks and TREC labels have at most 18 digits (they fit trec_eval's C long); more is "out of
 range", not "not an integer", and never handed to int(), which refuses more than 4300 digits."""
-TREC_SCORE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+trec_score = on_first_use(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # the careful reader only
 
 
 def parse_integer_field(name: str, text: str, *, file: Path | None, where: str) -> int:
@@ -272,7 +272,7 @@ def read_trec_lines(text: str, path: Path, by_score: bool) -> tuple[dict[str, li
         check_id("query", query, file=path, where=where)
         check_id("document", doc, file=path, where=where)
         rank = parse_integer_field("rank", rank_text, file=path, where=where)
-        if not TREC_SCORE.fullmatch(score_text):
+        if not trec_score().fullmatch(score_text):
             raise ContractError(f"score must be a number, got {quote(score_text)}", file=path, where=where)
         score = float(score_text)
         if not math.isfinite(score):

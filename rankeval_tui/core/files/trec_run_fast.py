@@ -14,12 +14,12 @@ they were.
 from __future__ import annotations
 
 import math
-import re
 from bisect import bisect_right
 from itertools import compress, islice
 from operator import gt, le, lt, ne, sub
 
 from rankeval_tui.core.files.ids import ID_BYTES, NOT_IN_AN_ID
+from rankeval_tui.core.files.lazy_pattern import on_first_use
 
 _ID = rf"[^{NOT_IN_AN_ID.pattern[1:-1]}]+"
 _FIELD = r"\S+"
@@ -28,7 +28,7 @@ _LINE = (
     rf"{_ID}{_SEP}{_FIELD}{_SEP}{_ID}{_SEP}[0-9]{{1,18}}{_SEP}"
     rf"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?{_SEP}{_FIELD}"
 )
-TREC_RUN_TEXT = re.compile(rf"(?:{_LINE}(?:\n|\Z))++")
+trec_run_text = on_first_use(rf"(?:{_LINE}(?:\n|\Z))++")  # runs plain_tokens leaves only (lazy_pattern)
 """A whole text of lines as ``parse_trec_run`` accepts them, minus the cases it reads in Python
 (leading or trailing blanks, a blank line, a negative rank: refused there with its message; a
 Q0 or tag column holding other whitespace than spaces and tabs, which ``str.split`` would cut).
@@ -36,7 +36,7 @@ Matched with ``fullmatch``: one possessive loop over the lines, no match object 
 line (half the time of a ``findall`` of the fields). Only for texts ``plain_tokens`` leaves
 (non-ASCII IDs, tabs, runs of blanks): it is most of the time of a plain one."""
 SCORE_BYTES = b"0123456789.eE+-"
-"""The characters of a score (``runs.TREC_SCORE``). ``float()`` also takes ``inf``, ``nan`` and
+"""The characters of a score (``runs.trec_score``). ``float()`` also takes ``inf``, ``nan`` and
 ``1_0``, none made of these; of strings made of these it takes exactly the ones the pattern
 does (digits with a point, an exponent, a sign), so a score it refuses goes to the careful reader."""
 RANK_DIGITS = 18
@@ -80,7 +80,7 @@ def read_well_formed_run(
             tokens = text.split()  # six a line unless a field is empty (a leading, trailing or double space)
             tokens = tokens if len(tokens) == 6 * lines else None
     if tokens is None:
-        if "\r" in text or not TREC_RUN_TEXT.fullmatch(text):
+        if "\r" in text or not trec_run_text().fullmatch(text):
             return None  # empty, a blank line, other spacing, or a line to refuse: read line by line
         # Every line is six fields free of whitespace other than the spaces and tabs between
         # them, so str.split() yields six tokens a line and each column is a slice.
