@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rankeval_tui.cli.runs_ahead import RunsAhead, load_runs, runs_read_ahead
+from rankeval_tui.cli.runs_ahead import prefetched_runs, runs_read_ahead
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -27,6 +27,7 @@ from rankeval_tui.core.files import (
     QrelsFile,
     load_chunk_map,
     load_protocol_and_qrels,
+    load_run,
     parse_run_argument,
     run_files,
 )
@@ -37,6 +38,7 @@ from rankeval_tui.core.files.runs import check_unique_run_names
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
+    from rankeval_tui.core.preread import RunPrefetch
 
 DEMO_PROTOCOL = BUNDLED_DEMO
 
@@ -275,7 +277,7 @@ def by_score(args: argparse.Namespace) -> bool:
 
 
 @contextmanager
-def runs_read_ahead_from_args(args: argparse.Namespace) -> Iterator[RunsAhead | None]:
+def runs_read_ahead_from_args(args: argparse.Namespace) -> Iterator[RunPrefetch | None]:
     """The runs of the command line read by a child while the block reads the protocol
     (``cli.runs_ahead``); a problem finding them is left to ``load_runs_from_args`` to raise,
     after the protocol's own, as without the child."""
@@ -283,14 +285,17 @@ def runs_read_ahead_from_args(args: argparse.Namespace) -> Iterator[RunsAhead | 
         specs: list[tuple[str | None, Path]] | None = run_specs(args)
     except ContractError:
         specs = None
-    with runs_read_ahead(specs, by_score(args)) as ahead:
-        yield ahead
+    with runs_read_ahead(specs, by_score(args)) as prefetch:
+        yield prefetch
 
 
-def load_runs_from_args(args: argparse.Namespace, protocol: Protocol, ahead: RunsAhead | None = None) -> list[Run]:
+def load_runs_from_args(args: argparse.Namespace, protocol: Protocol, prefetch: RunPrefetch | None = None) -> list[Run]:
     """Every run named on the command line (or found in runs/), adapted when --chunk-map is given;
-    those ``ahead`` read when given (the same runs, read while the protocol was)."""
-    runs = ahead.runs() if ahead is not None else load_runs(run_specs(args), by_score(args))
+    those ``prefetch`` read when given (the same runs, read while the protocol was)."""
+    if prefetch is not None:
+        runs = prefetched_runs(prefetch)
+    else:
+        runs = [load_run(path, name, by_score=by_score(args)) for name, path in run_specs(args)]
     check_unique_run_names(runs)
     if args.chunk_map is not None:
         from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only

@@ -1,123 +1,50 @@
-"""The runs of a one-shot command read by a forked child while this process reads the protocol.
+"""When ``score`` reads its runs in a forked child while it reads the protocol, and how the
+command takes them back: the child is the app's (``core.preread``), the policy is a one-shot
+command's.
 
 Why: the two reads are independent (a run file is checked on its own; what ties it to the
 protocol is checked afterwards, here) and on a large protocol each is most of a second: read one
-after the other they were most of ``score`` on 10,000 queries x 100 (issue 32). A child forked
-before the protocol is read runs the very same ``load_run`` on each file and sends the finished
-``Run`` objects back, pickled, through a pipe (a 1M-line run: 27 MB, pickled in the child while
-this process still reads the protocol, unpickled here in about 0.03 s).
+after the other they were most of ``score`` on 10,000 queries x 100 (issue 32).
 
-When: on Linux (``fork`` copies a process whose libraries are fork-safe there), with more than one
-CPU for this process and one of them idle now (on a busy machine the child would only compete
-with this process: measured 10-15% slower then), no second thread (a fork copies only the
-calling thread: a lock another held would stay held in the child), and runs of at least
-``MIN_BYTES`` together (below that the fork and the pipe cost more than the overlap saves).
-``RANKEVAL_TUI_SERIAL=1`` turns it off.
-
-Nothing depends on the child. A ``ContractError`` it met is raised here when the runs are asked
-for, which is after the protocol's own errors, as the serial order has them; any other failure
-(killed, out of memory, a bug) and the runs are read again here, so what the user sees is what
-the serial path gives.
+When: runs of at least ``MIN_BYTES`` together (below that the fork and the pipe cost more than
+the overlap saves: a CI step on a small protocol never forks, nor imports the machinery), two
+CPUs or more for this process and one of them idle now (on a busy machine the child only
+competes with this process: measured 10-15% slower then), distinct run names (``score`` names a
+clash only after reading every run, the session's reader before), and whatever
+``start_run_prefetch`` requires (Linux, one thread, ``RANKEVAL_TUI_SERIAL`` not ``1``).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import load_run
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:
     from rankeval_tui.core.evaluation.evaluate import Run
-
-    RunSpec = tuple[str | None, Path]
+    from rankeval_tui.core.preread import RunPrefetch
+    from rankeval_tui.core.session_runs import RunSpec
 
 MIN_BYTES = 2 * 1024 * 1024
-"""Runs smaller than this together are read in this process (a CI step on a small protocol)."""
-SERIAL_VARIABLE = "RANKEVAL_TUI_SERIAL"
+"""Runs smaller than this together are read in this process."""
 
 
-def load_runs(specs: list[RunSpec], by_score: bool) -> list[Run]:
-    """The runs of ``specs`` (name, path), read in this process: the serial path."""
-    return [load_run(path, name, by_score=by_score) for name, path in specs]
-
-
-class RunsAhead:
-    """A child reading ``specs``; ``runs()`` gives what ``load_runs`` would give."""
-
-    def __init__(self, specs: list[RunSpec], by_score: bool) -> None:
-        self.specs = specs
-        self.by_score = by_score
-        reading, writing = os.pipe()
-        self.pid = os.fork()
-        if self.pid == 0:  # the child: never returns
-            os.close(reading)
-            _child(writing, specs, by_score)
-        os.close(writing)
-        self.pipe = os.fdopen(reading, "rb")
-
-    def runs(self) -> list[Run]:
-        """The child's runs, or its ContractError raised; read here again if it gave neither."""
-        import pickle
-
-        with self.pipe:
-            data = self.pipe.read()
-        _, status = os.waitpid(self.pid, 0)
-        self.pid = 0
-        if status != 0 or not data:
-            return load_runs(self.specs, self.by_score)
-        kind, value = pickle.loads(data)  # written by our own child from objects it built
-        if kind == "error":
-            raise value
-        return value  # type: ignore[no-any-return]
-
-    def cancel(self) -> None:
-        """Stop and reap a child whose runs are not wanted (the protocol was refused first)."""
-        if self.pid:
-            self.pipe.close()
-            os.kill(self.pid, 9)
-            os.waitpid(self.pid, 0)
-            self.pid = 0
-
-
-def _child(writing: int, specs: list[RunSpec], by_score: bool) -> None:
-    """Read the runs, write them (or the ContractError met) pickled, and exit without running
-    this process's exit handlers or flushing its buffers (they are the parent's)."""
-    status = 1
-    try:
-        import pickle
-
-        try:
-            payload: tuple[str, object] = ("runs", load_runs(specs, by_score))
-        except ContractError as error:
-            payload = ("error", error)
-        data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(writing, "wb") as pipe:
-            pipe.write(data)
-        status = 0
-    finally:
-        os._exit(status)
-
-
-def worth_forking(specs: list[RunSpec]) -> bool:
+def worth_forking(specs: Sequence[RunSpec]) -> bool:
     """Whether reading ``specs`` in a child can gain here (see the module's docstring)."""
-    if os.environ.get(SERIAL_VARIABLE) == "1" or not sys.platform.startswith("linux"):
+    names = [name or path.stem for name, path in specs]
+    if len(set(names)) != len(names):
         return False
-    threading = sys.modules.get("threading")
-    if threading is not None and threading.active_count() > 1:
-        return False
-    cpus = len(os.sched_getaffinity(0))
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     if cpus < 2 or runnable_tasks() >= cpus:
         return False
     try:
         size = sum(os.stat(path).st_size for _, path in specs)
     except OSError:
-        return False  # the serial read names the problem
+        return False  # the read in this process names the problem
     return size >= MIN_BYTES
 
 
@@ -132,12 +59,27 @@ def runnable_tasks() -> int:
 
 
 @contextmanager
-def runs_read_ahead(specs: list[RunSpec] | None, by_score: bool) -> Iterator[RunsAhead | None]:
+def runs_read_ahead(specs: Sequence[RunSpec] | None, by_score: bool) -> Iterator[RunPrefetch | None]:
     """A child reading ``specs`` while the block runs, when ``worth_forking``; else None. A
-    child whose runs were not collected (the block raised first) is stopped on the way out."""
-    ahead = RunsAhead(specs, by_score) if specs is not None and worth_forking(specs) else None
+    child whose runs were not taken (the block raised first) is stopped on the way out."""
+    prefetch = None
+    if specs and worth_forking(specs):
+        from rankeval_tui.core.preread import start_run_prefetch  # only when forking: pickle, threading
+
+        prefetch = start_run_prefetch(tuple(specs), by_score)
     try:
-        yield ahead
+        yield prefetch
     finally:
-        if ahead is not None:
-            ahead.cancel()
+        if prefetch is not None:
+            prefetch.cancel()  # (nothing left to stop once its runs were taken)
+
+
+def prefetched_runs(prefetch: RunPrefetch) -> list[Run]:
+    """The runs the child read, or the first one's problem raised as reading it here raises it
+    (the same one line: a ``LoadedRun`` keeps the ``ContractError``'s text)."""
+    runs = []
+    for loaded in prefetch.loaded():
+        if loaded.run is None:
+            raise ContractError(loaded.error or f"{loaded.path}: not read")
+        runs.append(loaded.run)
+    return runs

@@ -23,7 +23,6 @@ from rankeval_tui.cli.common import (
     protocol_dir,
     runs_read_ahead_from_args,
 )
-from rankeval_tui.cli.runs_ahead import RunsAhead
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
@@ -53,6 +52,7 @@ from rankeval_tui.core.wording import exact_and_decimal
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
     from rankeval_tui.core.evaluation.stats import PairedStatistics
+    from rankeval_tui.core.preread import RunPrefetch
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
@@ -216,7 +216,7 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
     return failures
 
 
-def run_bounds(args: argparse.Namespace, protocol: Protocol, ahead: RunsAhead | None = None) -> int:
+def run_bounds(args: argparse.Namespace, protocol: Protocol, prefetch: RunPrefetch | None = None) -> int:
     """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs. Its
     modules are imported here, by the one option that needs them: every ``score`` (every CLI
     call: the parser registers each command) would otherwise load them."""
@@ -228,7 +228,7 @@ def run_bounds(args: argparse.Namespace, protocol: Protocol, ahead: RunsAhead | 
     if args.fail_under or wants_statistics(args) or args.ignore_other_splits:
         raise ContractError("--bounds prints ranges: no gate, baseline, statistics or --ignore-other-splits with it")
     metrics = metrics_from_args(args, protocol)
-    reports = [bounds(protocol, run, metrics) for run in load_runs_from_args(args, protocol, ahead)]
+    reports = [bounds(protocol, run, metrics) for run in load_runs_from_args(args, protocol, prefetch)]
     if args.format == "json":
         print(render_bounds_json(protocol, reports))
     else:
@@ -251,13 +251,13 @@ def sample_count(text: str) -> int:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    with collector_paused(), runs_read_ahead_from_args(args) as ahead:
-        return score_command(args, ahead)
+    with collector_paused(), runs_read_ahead_from_args(args) as prefetch:
+        return score_command(args, prefetch)
 
 
-def score_command(args: argparse.Namespace, ahead: RunsAhead | None = None) -> int:
+def score_command(args: argparse.Namespace, prefetch: RunPrefetch | None = None) -> int:
     if args.bounds:
-        return run_bounds(args, load_protocol_and_qrels_from_args(args)[0], ahead)
+        return run_bounds(args, load_protocol_and_qrels_from_args(args)[0], prefetch)
     protocol, qrels = load_protocol_and_qrels_from_args(args)
     adjudicated = adjudicated_queries(qrels)
     requested = [name for group in args.metrics for name in group]
@@ -267,9 +267,9 @@ def score_command(args: argparse.Namespace, ahead: RunsAhead | None = None) -> i
     protocol = protocol.with_k(main_k) if main_k != protocol.k else protocol
     gates = [(name, *resolve_metrics([name], protocol.k), threshold) for name, threshold in args.fail_under]
     metrics = tuple(dict.fromkeys((*shown, *(metric for _, metric, _ in gates))))  # a gate's metric is shown too
-    if ahead is not None:  # every report carries the hash: made here while the child still reads the runs
+    if prefetch is not None:  # every report carries the hash: made here while the child still reads the runs
         protocol.protocol_sha256  # noqa: B018
-    runs = load_runs_from_args(args, protocol, ahead)
+    runs = load_runs_from_args(args, protocol, prefetch)
     score_one = evaluate_split_of if args.ignore_other_splits else evaluate
     reports = [score_one(protocol, run, metrics) for run in runs]  # whole input validated before any output
     at_cutoffs = [

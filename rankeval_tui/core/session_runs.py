@@ -51,14 +51,15 @@ class ScoredRun:
 
 
 def read_runs(
-    specs: Sequence[RunSpec], read_elsewhere: Callable[[int], LoadedRun | None] | None = None
+    specs: Sequence[RunSpec], read_elsewhere: Callable[[int], LoadedRun | None] | None = None, by_score: bool = False
 ) -> tuple[LoadedRun, ...]:
     """Read every run file; an unreadable or malformed file becomes a rejected entry, not an abort.
 
     Two runs with one name would make "baseline" ambiguous, so the second is rejected with the
     same advice the CLI gives. ``read_elsewhere``: the run at an index of ``specs`` as another
     process read it with this function, or None to read it here (``core.preread``); the names
-    are checked here, over all of ``specs``, either way.
+    are checked here, over all of ``specs``, either way. ``by_score``: TREC runs in trec_eval's
+    order (``score --score-order``).
     """
     loaded: list[LoadedRun] = []
     names: set[str] = set()
@@ -74,7 +75,7 @@ def read_runs(
             loaded.append(elsewhere)
             continue
         try:
-            loaded.append(LoadedRun(run_name, path, load_run(path, run_name)))
+            loaded.append(LoadedRun(run_name, path, load_run(path, run_name, by_score=by_score)))
         except ContractError as error:
             loaded.append(LoadedRun(run_name, path, None, error.one_line()))
     return tuple(loaded)

@@ -20,7 +20,7 @@ import pytest
 from rankeval_tui.core.files import load_protocol_and_qrels
 from rankeval_tui.core.preread import Preread, RunPrefetch, start_run_prefetch
 from rankeval_tui.core.session import ScoringSession
-from rankeval_tui.core.session_runs import read_runs
+from rankeval_tui.core.session_runs import LoadedRun, read_runs
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -210,3 +210,33 @@ def test_what_the_child_checks_without_the_protocol(rankings: dict, expected: bo
     sent = for_the_parent(LoadedRun("bm25.run", Path("bm25.run.json"), Run("bm25.run", rankings)))
     assert sent.run is not None and sent.run.distinct_str_entries is expected
     assert sent.run.rankings == rankings
+
+
+def checked_run(rankings: dict) -> LoadedRun:
+    """A run as a text reader returns it: IDs checked str and distinct per query."""
+    from rankeval_tui.core.evaluation.evaluate import Run
+
+    return LoadedRun("A", Path("A.run"), Run("A", rankings, distinct_str_entries=True))
+
+
+def test_a_run_whose_ids_repeat_goes_with_each_id_one_string() -> None:
+    """A corpus of 200 ranked for many queries: interned, so pickle writes each ID once."""
+    from rankeval_tui.core.preread import for_the_parent, ids_repeat
+
+    rankings = {f"q:{q}": [f"docs/{(q + i) % 200}.md" for i in range(100)] for q in range(1000)}
+    assert ids_repeat(rankings)
+    sent = for_the_parent(checked_run(rankings))
+    assert sent.run is not None and sent.run.rankings == rankings and sent.run.distinct_str_entries
+    assert sent.run.rankings["q:0"][5] is sent.run.rankings["q:1"][4]  # docs/5.md: one object
+
+
+def test_a_run_whose_ids_do_not_repeat_goes_as_it_is() -> None:
+    """A pooled run (each query its own documents): interning would cost the child, save nothing."""
+    from rankeval_tui.core.preread import for_the_parent, ids_repeat
+
+    rankings = {f"q:{q}": [f"msmarco_v2.1_doc_00_{q * 100 + i}" for i in range(100)] for q in range(1000)}
+    assert not ids_repeat(rankings)
+    loaded = checked_run(rankings)
+    assert for_the_parent(loaded) is loaded
+    half = {q: ranking[:50] + ranking[:50] for q, ranking in list(rankings.items())[:10]}  # every other seen before
+    assert ids_repeat({q: r for q, r in half.items()})
