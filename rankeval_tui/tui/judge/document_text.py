@@ -9,12 +9,14 @@ wrapped (and kept, per line, until the width changes).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.cells import cell_len, get_character_cell_size
 
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.annotation.term_match import Match, Matcher, best_passage
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.terminal_text import printable
 
 PASSAGE_LINES = 10
@@ -150,6 +152,19 @@ class Rows:
         return max((0, 0), self.moved(last, -(max(1, height) - 1), width))
 
 
+def position_caption(rows: list[Row], lines: list[str], head: int) -> str:
+    """``line 1,173 of 6,810 · 17%``: the body line at the top of ``rows`` (the view's rows), and
+    how far down the bottom is; ``55 lines · all`` when the whole body is in view."""
+    total = len(lines) - head
+    if not rows or total <= 0:
+        return ""
+    top = max(0, rows[0][0] - head) + 1
+    bottom = max(0, rows[-1][0] - head) + 1
+    if top == 1 and bottom >= total and rows[-1][2] >= len(lines[-1]):
+        return f"{total:,} line{'s' if total != 1 else ''} · all"
+    return f"line {top:,} of {total:,} · {100 * bottom // total}%"
+
+
 class MatchCursor:
     """What ``m``/``M`` step through: the query's matches, or those of a text searched with ``/``
     (display lines, reading order), and which one the view was last taken to."""
@@ -217,11 +232,13 @@ PREPARED_KEPT = 4
 
 
 class PreparedDocuments:
-    """The judging session's documents, prepared on first need and kept for the pairs around
-    the current one (a label shows the next one, undo and ← the previous)."""
+    """A protocol's documents, prepared for one query each on first need and kept for the pairs
+    around the current one (a label shows the next one, undo and ← the previous). Shared by the
+    judging and adjudication screens: ``around`` says which pairs are next to the one shown."""
 
-    def __init__(self, session: JudgingSession) -> None:
-        self.session = session
+    def __init__(self, definition: ProtocolDefinition, around: Callable[[], list[tuple[str, str]]]) -> None:
+        self.definition = definition
+        self.around = around
         self._matcher: tuple[str | None, Matcher] = (None, Matcher((), prefix=True))
         self._kept: dict[tuple[str, str], PreparedDocument] = {}
         self.ahead = True
@@ -230,7 +247,7 @@ class PreparedDocuments:
     def get(self, query: str, doc: str) -> PreparedDocument:
         found = self._kept.get((query, doc))
         if found is None:
-            definition = self.session.definition
+            definition = self.definition
             if self._matcher[0] != query:  # most moves stay within one query
                 self._matcher = (query, Matcher.for_query(definition.queries[query].text or ""))
             text = definition.documents.get(doc)
@@ -243,7 +260,7 @@ class PreparedDocuments:
         return found
 
     def prepare_neighbours(self) -> None:
-        for pair in neighbours(self.session) if self.ahead else ():
+        for pair in self.around() if self.ahead else ():
             self.get(*pair)
 
 

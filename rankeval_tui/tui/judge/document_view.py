@@ -21,7 +21,15 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from rankeval_tui.core.annotation.term_match import passage_weight
-from rankeval_tui.tui.judge.document_text import MatchCursor, PreparedDocument, Row, Rows, Spans, painted
+from rankeval_tui.tui.judge.document_text import (
+    MatchCursor,
+    PreparedDocument,
+    Row,
+    Rows,
+    Spans,
+    painted,
+    position_caption,
+)
 from rankeval_tui.tui.safe_text import plain
 
 CONTEXT = 2
@@ -59,13 +67,16 @@ class DocumentView(Widget, can_focus=True):
         self.placed = True  # whether ``place`` has run for the document shown
         self.rows = Rows([])
         self._rows: tuple[tuple[int, int, int, tuple[int, int]], list[Row]] | None = None
+        self.key: object = None  # what the shown document is (a pair), as the screen named it
+        self.drawn_key: object = None  # the key of the document last painted: what the reader has seen
 
     # ------------------------------------------------------------ the document
 
-    def show(self, document: PreparedDocument) -> None:
-        """Show a new document, its query matches painted, at its start or (when the best passage
-        is below the first screen) on the best passage."""
+    def show(self, document: PreparedDocument, key: object = None) -> None:
+        """Show a new document, its query matches painted, at its start or on its best passage.
+        ``key`` names it; ``drawn_key`` is the key of the one a frame has painted (on screen)."""
         self.document = document
+        self.key = key
         self.lines, self.head = document.lines, document.head
         self.matches, self.spans = MatchCursor(document.query_matches), document.spans
         self.rows = Rows(document.lines)
@@ -78,8 +89,7 @@ class DocumentView(Widget, can_focus=True):
         self.refresh_view()
 
     def place(self) -> None:
-        """Open on the best passage when it lies below the first screen and its terms weigh more
-        than the first screen's (``term_match.best_passage``); else stay at the start."""
+        """Open on the best passage when it lies below the first screen and weighs more."""
         self.placed = True
         best = self.document.best
         if best is None:
@@ -181,16 +191,7 @@ class DocumentView(Widget, can_focus=True):
     # ------------------------------------------------------------ drawing
 
     def position(self) -> str:
-        """``line 1,173 of 6,810 · 17%``: the body line at the top, and how far down the bottom is."""
-        total = len(self.lines) - self.head
-        rows = self.layout_rows()
-        if not rows or total <= 0:
-            return ""
-        top = max(0, rows[0][0] - self.head) + 1
-        bottom = max(0, rows[-1][0] - self.head) + 1
-        if top == 1 and bottom >= total and rows[-1][2] >= len(self.lines[-1]):
-            return f"{total:,} line{'s' if total != 1 else ''} · all"
-        return f"line {top:,} of {total:,} · {100 * bottom // total}%"
+        return position_caption(self.layout_rows(), self.lines, self.head)
 
     def refresh_view(self) -> None:
         self._rows = None
@@ -203,6 +204,7 @@ class DocumentView(Widget, can_focus=True):
         width = self.size.width
         base = self.rich_style
         rows = self.layout_rows()
+        self.drawn_key = self.key
         if y >= len(rows):
             return Strip.blank(width, base)
         line, start, end = rows[y]
