@@ -20,20 +20,18 @@ from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rankeval_tui.core.annotation.term_match import passage_weight
 from rankeval_tui.tui.judge.document_text import (
+    CONTEXT,
     MatchCursor,
     PreparedDocument,
     Row,
     Rows,
     Spans,
+    opening_top,
     painted,
     position_caption,
 )
 from rankeval_tui.tui.safe_text import plain
-
-CONTEXT = 2
-"""Rows shown above a passage jumped to, so the sentence leading into it is in view."""
 
 
 class DocumentView(Widget, can_focus=True):
@@ -89,18 +87,11 @@ class DocumentView(Widget, can_focus=True):
         self.refresh_view()
 
     def place(self) -> None:
-        """Open on the best passage when it lies below the first screen and weighs more."""
+        """Open where ``document_text.opening_top`` says (the start, or the best passage)."""
         self.placed = True
-        best = self.document.best
-        if best is None:
-            return
-        line, weight = best
-        first_screen = self.rows.rows_from((0, 0), self.size.height, self.size.width)
-        last_seen = first_screen[-1][0] if first_screen else 0
-        body = len(self.lines) - self.head
-        if line > last_seen and weight > passage_weight(self.document.query_matches, 0, last_seen, body):
-            self.opened_on = line - self.head
-            self.scroll_to_line(line)
+        self.top = opening_top(self.document, self.rows, self.size.height, self.size.width)
+        if self.top != (0, 0) and self.document.best is not None:
+            self.opened_on = self.document.best[0] - self.head
 
     def search(self, text: str) -> int:
         """Find ``text`` (folded, anywhere); paint its matches and go to the first one below the
