@@ -69,7 +69,9 @@ class PaintClock:
         raise AssertionError("no frame painted another document")
 
 
-async def timed_keys(app: RankevalApp, pilot, clock: PaintClock, keys: list[str], read: float) -> tuple[list[float], float]:
+async def timed_keys(
+    app: RankevalApp, pilot, clock: PaintClock, keys: list[str], read: float
+) -> tuple[list[float], float]:
     """Wall seconds per key (after the first) and CPU seconds per timed key."""
     samples: list[float] = []
     cpu = 0.0
@@ -113,7 +115,9 @@ async def adjudication(directory: Path, keys: int, size: tuple[int, int], read: 
 
 def write_runs(directory: Path) -> None:
     """Two runs ranking every document in opposite orders, and labels for every pair."""
-    data = tomllib.loads((directory / "protocol.toml").read_text(encoding="utf-8"))
+    protocol = directory / "protocol.toml"
+    protocol.write_text(protocol.read_text(encoding="utf-8").replace("k = 10\n", "k = 100\n", 1), encoding="utf-8")
+    data = tomllib.loads(protocol.read_text(encoding="utf-8"))  # k over every document: no cutoff row to cross
     docs, queries = list(data["documents"]), list(data["queries"])
     (directory / "runs").mkdir()
     for name, order in (("forward", docs), ("backward", docs[::-1])):
@@ -123,7 +127,9 @@ def write_runs(directory: Path) -> None:
     (directory / "qrels.toml").write_text(tomli_w.dumps({"qrels": qrels}), encoding="utf-8")
 
 
-async def drill_down(directory: Path, keys: int, size: tuple[int, int], read: float, key: str) -> tuple[list[float], float]:
+async def drill_down(
+    directory: Path, keys: int, size: tuple[int, int], read: float, key: str
+) -> tuple[list[float], float]:
     app = RankevalApp(directory)
     clock = PaintClock(app)
     async with app.run_test(size=size) as pilot:

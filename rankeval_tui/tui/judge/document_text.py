@@ -261,9 +261,12 @@ class PreparedDocuments:
     around the current one (a label shows the next one, undo and ← the previous). Shared by the
     judging and adjudication screens: ``around`` says which pairs are next to the one shown."""
 
-    def __init__(self, definition: ProtocolDefinition, around: Callable[[], list[tuple[str, str]]]) -> None:
+    def __init__(
+        self, definition: ProtocolDefinition, around: Callable[[], list[tuple[str, str]]], kept: int = PREPARED_KEPT
+    ) -> None:
         self.definition = definition
         self.around = around
+        self.kept = kept
         self.corpus = CorpusTerms(definition.documents.values())
         self._matcher: tuple[str | None, Matcher, dict[int, float]] = (None, Matcher((), prefix=True), {})
         self._kept: dict[tuple[str, str], PreparedDocument] = {}
@@ -282,7 +285,7 @@ class PreparedDocuments:
                 text = MISSING_TEXT
             found = prepare(text, definition.titles.get(doc), self._matcher[1], self._matcher[2])
             self._kept[(query, doc)] = found
-            while len(self._kept) > PREPARED_KEPT:
+            while len(self._kept) > self.kept:
                 del self._kept[next(iter(self._kept))]
         return found
 

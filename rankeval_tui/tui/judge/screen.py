@@ -51,6 +51,7 @@ from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
 from rankeval_tui.tui.judge.reading import find_in_document, step_match
 from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.widgets.help_screen import HelpScreen
+from rankeval_tui.tui.widgets.launch_notice import LaunchNotice
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 
@@ -79,6 +80,7 @@ class JudgeScreen(Screen[None]):
         yield PairRow(id="judge-pair-row")
         yield Static(id="judge-note")
         yield DocumentView(id="judge-doc")
+        yield LaunchNotice(id="judge-notice")
         yield StatusRow(id="judge-status-row")
         yield PinnedFooter(("help", "quit_judging"))
 
@@ -88,8 +90,7 @@ class JudgeScreen(Screen[None]):
         self.query_one(DocumentView).focus()
         if self.exit_app_on_quit:
             exit_on_hangup(self.app)  # SIGHUP/SIGTERM: the judge command then finishes, locked
-        for warning in session.warnings:
-            self.notify(warning, severity="warning", timeout=15)
+        self.query_one(LaunchNotice).say(session.warnings)  # a line under the document, never a toast over it
         self.set_status(start_status(session))
         self.sync()
 

@@ -21,6 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -106,7 +107,7 @@ class QueryScreen(Screen[None]):
         """Index of the leftmost run panel on screen (the others scroll in with Tab)."""
         self.widths = [0] * len(self.runs)
         """Cells each run panel needs to show its columns uncut (set when filled)."""
-        self.documents = PreparedDocuments(session.protocol.definition, list)
+        self.documents = PreparedDocuments(session.protocol.definition, self.neighbours, kept=3 + len(self.runs))
         """The documents shown, prepared once each (the last few kept): the text box's source."""
 
     def compose(self) -> ComposeResult:
@@ -226,6 +227,20 @@ class QueryScreen(Screen[None]):
         if event.data_table.has_focus:  # the other panels' cursors do not replace the text
             self.show_document(event.data_table)
 
+    def neighbours(self) -> list[tuple[str, str]]:
+        """The documents a key shows next, prepared while the reader reads: the rows above and
+        below the cursor of the focused ranking (↑ ↓), the other rankings' highlighted ones (Tab)."""
+        tables = [self.query_one(f"#query-table-{index}", DataTable) for index in range(len(self.runs))]
+        focused = tables[self.focused_run()]
+        places = [(focused, focused.cursor_row + step) for step in (1, -1)]
+        places += [(table, table.cursor_row) for table in tables if table is not focused]
+        docs = [
+            table.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
+            for table, row in places
+            if 0 <= row < table.row_count
+        ]
+        return [(self.query_id, doc) for doc in docs if doc is not None and doc != CUTOFF_KEY]
+
     def show_document(self, table: DataTable) -> None:
         """The text and label of ``table``'s highlighted document, so a label can be checked against it."""
         if not table.row_count:
@@ -243,3 +258,4 @@ class QueryScreen(Screen[None]):
             )
         )
         self.query_one(DocumentView).show(self.documents.get(self.query_id, doc), key=(self.query_id, doc))
+        self.call_after_refresh(self.documents.prepare_neighbours)  # after this frame, while the reader reads
