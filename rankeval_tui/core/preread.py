@@ -14,9 +14,9 @@ Nothing is lost or guessed: the child runs ``read_runs``, the same function the 
 run (so a rejected run carries the same one-line reason), and when the child fails in any way
 the parent reads the child's files itself.
 
-``score`` forks the same child while it reads the protocol (``cli/runs_ahead.py`` says when: on
-a pooled protocol of 10,000 queries x 100 the TREC run and the protocol are each most of a
-second). ``RANKEVAL_TUI_SERIAL=1`` keeps every read in the one process.
+Only the app forks it (its first screen waits on the runs; ``score`` reads in one process, where
+CPU time, not wall time, is what a CI step pays). ``RANKEVAL_TUI_SERIAL=1`` keeps the app's reads
+in the one process too.
 """
 
 from __future__ import annotations
@@ -89,6 +89,11 @@ def read_here(specs: Sequence[RunSpec]) -> int:
     return (len(specs) - 1) // 2
 
 
+CLOSED = -1
+"""``RunPrefetch.pipe`` once its descriptor is closed: a descriptor number closed twice may by
+then name another file of this process."""
+
+
 @dataclass
 class RunPrefetch:
     """A child reading ``specs[here:]`` while this process reads ``specs[:here]``; ``loaded()``
@@ -121,8 +126,9 @@ class RunPrefetch:
 
     def _receive(self) -> tuple[LoadedRun, ...]:
         """What the child sent, or () when it failed: then this process reads those files."""
+        pipe_fd, self.pipe = self.pipe, CLOSED  # the file object owns it from here, closed once
         try:
-            with os.fdopen(self.pipe, "rb") as pipe:
+            with os.fdopen(pipe_fd, "rb") as pipe:
                 result = pickle.loads(pipe.read())
         except Exception:  # noqa: BLE001  # any failure of the child: read the files here
             return ()
@@ -136,8 +142,9 @@ class RunPrefetch:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            if self._from_child is None:
+            if self.pipe != CLOSED:
                 os.close(self.pipe)
+                self.pipe = CLOSED
             self._reap()
             self._result = ()
 
