@@ -69,16 +69,7 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
     """Read and validate the labels, runs and optional texts; the pools; raise before any write."""
     check_target(request.directory)
     check_options(request)
-    imported = read_queries(request.queries, request.split) if request.queries is not None else None
-    known = None if imported is None else imported.queries
-    corpus = read_corpus(request.corpus) if request.corpus is not None else None
-    ids = None if corpus is None else corpus.documents  # with a corpus, a document outside it is a typo
-    runs = load_runs(request, known, ids)
-    labels = (
-        None
-        if request.qrels is None
-        else read_labels(request.qrels, known, ids, request.threshold, request.relevant_values)
-    )
+    imported, corpus, runs, labels = read_pooled_inputs(request)
     queries = chosen_queries(request, pooled_queries(request, imported, labels, runs), file=None)
     kept = kept_labels(labels, queries)
     pools = query_pools(request, queries, kept, runs)
@@ -98,13 +89,33 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         pools={q: tuple(pool) for q, pool in pools.items()},
         pool_rule=pool_rule(request, runs),
     )
+    files = planned_run_files(runs, queries, request.sample_queries is not None, None)
+    notices = pooled_notices(request, corpus, runs)
+    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices)
+
+
+def read_pooled_inputs(
+    request: InitRequest,
+) -> tuple[ImportedQueries | None, ImportedCorpus | None, list[Run], ImportedLabels | None]:
+    """The queries and corpus files when given, then the runs and labels, each checked against
+    the queries and documents read before it (a document outside a given corpus is a typo)."""
+    imported = read_queries(request.queries, request.split) if request.queries is not None else None
+    corpus = read_corpus(request.corpus) if request.corpus is not None else None
+    known = None if imported is None else imported.queries
+    ids = None if corpus is None else corpus.documents
+    runs = load_runs(request, known, ids)
+    if request.qrels is None:
+        return imported, corpus, runs, None
+    return imported, corpus, runs, read_labels(request.qrels, known, ids, request.threshold, request.relevant_values)
+
+
+def pooled_notices(request: InitRequest, corpus: ImportedCorpus | None, runs: list[Run]) -> list[str]:
     notices: list[str] = []
     if corpus is None:
         notices.append("no --corpus: documents have no text; scoring needs none, judging shows each as missing")
     if request.sample_queries is not None and runs:
         notices.append("runs were cut to the protocol's queries and written as JSON (the original files are unchanged)")
-    files = planned_run_files(runs, queries, request.sample_queries is not None, None)
-    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices)
+    return notices
 
 
 def pooled_queries(
