@@ -19,7 +19,7 @@ from rankeval_tui.cli.commands import COMMAND_MODULES, COMMANDS, summary
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 

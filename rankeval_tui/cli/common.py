@@ -34,7 +34,7 @@ from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
 from rankeval_tui.core.files.runs import check_unique_run_names
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
 

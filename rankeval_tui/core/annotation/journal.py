@@ -32,7 +32,7 @@ from rankeval_tui.core.files.safe_read import (
 )
 from rankeval_tui.core.gc_pause import paused_gc
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

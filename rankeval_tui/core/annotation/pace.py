@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from rankeval_tui.core.errors import ContractError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

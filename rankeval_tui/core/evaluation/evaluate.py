@@ -25,7 +25,7 @@ from rankeval_tui.core.evaluation.run_check import Run as Run
 from rankeval_tui.core.evaluation.run_check import check_run as check_run
 from rankeval_tui.core.evaluation.run_check import first_duplicate as first_duplicate
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any, NamedTuple, TypeVar
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Literal, TypeAlias
 

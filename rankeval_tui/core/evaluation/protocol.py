@@ -32,7 +32,7 @@ from rankeval_tui.core.evaluation.pools import (
     rows_list_pools,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
 

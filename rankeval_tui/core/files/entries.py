@@ -17,7 +17,7 @@ from pathlib import Path
 from rankeval_tui.core.errors import ContractError, Reporter, brief, quote, raise_problem
 from rankeval_tui.core.files.ids import check_id, only_id_characters
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from rankeval_tui.core.files.trec_run_fast import RANK_DIGITS, SCORE_BYTES
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
