@@ -306,9 +306,10 @@ def collector_paused() -> Iterator[None]:
 
     Why: a pooled protocol's files are millions of small objects (labels, run lines, pool
     sets), all alive until the process ends and none in a reference cycle, yet every few
-    thousand container allocations the collector walks them again: a fifth of ``score`` on
-    10,000 queries x 100 (issue 32; peak memory unchanged, measured). Only commands that exit
-    when done use it, never the app, whose session lives on."""
+    thousand container allocations the collector walks them again: a large share of ``score``'s
+    time on a big protocol, and pausing it leaves peak memory as it was (benchmarks/bench_shapes.py
+    measures ``score``). Only commands that exit when done use it, never the app, whose session
+    lives on."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 MetricId: TypeAlias = "Literal['recall', 'rr', 'p', 'success', 'ap', 'ndcg']"
 """Quoted, as the other ``Literal`` aliases of the score path: an alias to type checkers, a plain
-string at run time, so that no command imports typing to start (issue 32)."""
+string at run time, so that no command imports typing to start."""
 PRIMARY: tuple[MetricId, ...] = ("recall", "rr")
 """The seed's pair: always computed, the default of every view."""
 
