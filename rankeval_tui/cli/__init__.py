@@ -29,7 +29,7 @@ APP_COMMAND = "inspect"
 def terminal_columns() -> int:
     """``shutil.get_terminal_size().columns``, by its rule (COLUMNS if a positive integer, else
     the terminal of ``sys.__stdout__``, else 80), without importing shutil: argparse's formatter
-    does, for every argument added, and shutil brings zlib, bz2 and lzma (~2 ms a start-up)."""
+    does, for every argument added, and shutil brings zlib, bz2 and lzma to every start-up."""
     try:
         columns = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):

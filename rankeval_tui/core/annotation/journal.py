@@ -61,7 +61,8 @@ def replay_entries(contents: JournalContents, path: Path, replay: Callable[[dict
 
     The collector is paused and the state built is frozen (``core.gc_pause``): a million entries
     make millions of long-lived, acyclic objects (labels, the undo history) that its walks would
-    otherwise visit again and again while they grow (0.3 s of a 0.6 s resume at 100,000)."""
+    otherwise visit again and again while they grow, much of a resume otherwise
+    (``benchmarks/bench_resume.py``)."""
     for number, entry in contents.entries:
         try:
             replay(entry)
