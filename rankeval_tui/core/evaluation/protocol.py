@@ -321,7 +321,8 @@ class Protocol:
         the qrels hashes the pools, every query's row written, ``{}`` for an empty pool. The text
         is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
         ensure_ascii=False, separators=(",", ":"))``, built part by part from whole-list pieces
-        (core/evaluation/canonical.py), because one ``json.dumps`` of it was 0.3-1 s a ``score``.
+        (core/evaluation/canonical.py), because one ``json.dumps`` of it was a large share of every
+        ``score`` (``benchmarks/bench_hash.py`` measures the hash).
         """
         digest, middle = self._hash_parts
         digest = digest.copy()
