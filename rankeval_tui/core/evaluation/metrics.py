@@ -21,13 +21,13 @@ from functools import cache, lru_cache
 
 from rankeval_tui.core.errors import ContractError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Literal, TypeAlias
 
 MetricId: TypeAlias = "Literal['recall', 'rr', 'p', 'success', 'ap', 'ndcg']"
 """Quoted, as the other ``Literal`` aliases of the score path: an alias to type checkers, a plain
-string at run time, so that no command imports typing to start (issue 32)."""
+string at run time, so that no command imports typing to start."""
 PRIMARY: tuple[MetricId, ...] = ("recall", "rr")
 """The seed's pair: always computed, the default of every view."""
 
