@@ -24,6 +24,7 @@ import math
 import re
 import unicodedata
 from bisect import bisect_right
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
@@ -281,7 +282,7 @@ def best_passage(
     A stretch scores the ``weights`` (the corpus's IDF, ``CorpusTerms``) of the distinct terms
     it holds, so a generic word weighs little and all of the query's words together weigh most,
     plus its best line's ``line_bonus`` (once: a table whose every line starts with a term is not
-    ten definitions). The earliest stretch wins a tie. O(matches x window)."""
+    ten definitions). The earliest stretch wins a tie. O(matches)."""
     if not matches:
         return None
     by_line: dict[int, list[Match]] = {}
@@ -290,11 +291,16 @@ def best_passage(
     bonus = {number: line_bonus(found, lines, number, weights) for number, found in by_line.items()}
     best: tuple[float, int, int] | None = None  # (score, -first line, the line to open on)
     counts: dict[int, int] = {}
+    peaks: deque[int] = deque()  # lines with a bonus in the stretch, bonuses non-increasing: the first is its peak
     score, low = 0.0, 0
     for match in matches:
         if not counts.get(match.term):
             score += weights[match.term]
         counts[match.term] = counts.get(match.term, 0) + 1
+        if bonus[match.line] > 0 and (not peaks or peaks[-1] != match.line):
+            while peaks and bonus[peaks[-1]] < bonus[match.line]:
+                peaks.pop()
+            peaks.append(match.line)
         while matches[low].line <= match.line - window:
             gone = matches[low].term
             counts[gone] -= 1
@@ -302,8 +308,10 @@ def best_passage(
                 score -= weights[gone]
             low += 1
         first = matches[low].line
-        peak = max(range(first, match.line + 1), key=lambda number: bonus.get(number, 0.0))
-        candidate = (round(score + bonus.get(peak, 0.0), 9), -first, peak if bonus.get(peak) else first)
+        while peaks and peaks[0] < first:
+            peaks.popleft()
+        peak = peaks[0] if peaks else first
+        candidate = (round(score + (bonus[peak] if peaks else 0.0), 9), -first, peak)
         if best is None or candidate[:2] > best[:2]:
             best = candidate
     assert best is not None
