@@ -146,7 +146,8 @@ def run_judge(args: argparse.Namespace) -> int:
         raise
     if priority is not None:
         say(
-            f"{first} holes inside some run's top {definition.k} come first"
+            f"{first} holes inside some run's top {definition.k} come "
+            + ("next, after the pair where you left off" if session.resumed else "first")
             + (
                 " (pooled protocol: judged by value; scorable once they are judged)"
                 if definition.pools is not None

@@ -255,3 +255,25 @@ def test_validate_never_calls_a_run_valid_without_a_definition(partial: Path) ->
     with pytest.raises(ContractError) as caught:
         load_definition(partial, report=lambda problem: None)  # collecting, as validate does
     assert caught.value.rule == "1 problem in protocol.toml"
+
+
+def test_a_resumed_session_with_top_k_holes_opens_the_pair_last_visited(partial: Path) -> None:
+    """``judge`` orders the top-k holes again on every start; a resume must still open the pair
+    the annotator was on (the journal's last position), not jump to the next top-k hole."""
+    definition = load_definition(partial)
+    pairs = top_k_pairs(definition, [RUN], definition.k)
+    session = open_session(partial)
+    session.order_holes(pairs)
+    session.label(0)  # on to the next top-k hole, q:1003 / docs/login.md
+    session.goto("q:1001", "msmarco_v2.1_doc_00_12345")  # the annotator reads another hole
+    session.close()
+    resumed = open_session(partial)
+    try:
+        resumed.order_holes(pairs)
+        assert resumed.cursor.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
+        assert resumed.start_summary(compact=True).endswith("· where you left off, then top-k holes")
+        assert "starting on the pair where you left off" in resumed.start_summary()
+        resumed.label(1)  # the next label goes on to the top-k hole left
+        assert resumed.cursor.current == ("q:1003", "docs/login.md")
+    finally:
+        resumed.close()

@@ -86,12 +86,16 @@ class JudgingState:
             start = "no labels yet"
         if self.marks.complete:
             return f"{start}; every pair is judged (review)"
+        holes_first = self.cursor.hole_queue is not None
         if compact:
-            where = "from the first hole" if self.cursor.hole_queue is None else "top-k holes first"
-            where = "where you left off" if self.resumed else where
+            where = "top-k holes first" if holes_first else "from the first hole"
+            if self.resumed:
+                where = "where you left off, then top-k holes" if holes_first else "where you left off"
             return f"{start} · {self.marks.remaining} of {self.marks.total} to judge · {where}"
-        where = "first hole" if self.cursor.hole_queue is None else "first hole inside some run's top k"
-        where = "pair where you left off (the journal's last position)" if self.resumed else where
+        where = "first hole inside some run's top k" if holes_first else "first hole"
+        if self.resumed:
+            where = "pair where you left off (the journal's last position)"
+            where += "; each label then goes to the next hole inside some run's top k" if holes_first else ""
         return f"{start}; {self.marks.remaining} of {self.marks.total} pairs remain; starting on the {where}"
 
     # ------------------------------------------------------------ recording
@@ -161,12 +165,14 @@ class JudgingState:
         return None if self.cursor.hole_queue is None else self.cursor.hole_queue.remaining(self.marks.labels)
 
     def order_holes(self, pairs: list[tuple[str, str]]) -> int:
-        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
-        how many of them are holes. Only navigation: nothing about labels changes."""
+        """Visit the holes among ``pairs`` first (``judge --holes-first``): from the first of them,
+        or on a resumed session from the pair the annotator was on (the next label goes on to
+        the next of them). Returns how many of them are holes. Only navigation: nothing about
+        labels changes."""
         for query, doc in pairs:
             self.marks.check_pair(query, doc)
         self.cursor.hole_queue = HoleQueue(pairs)
-        if not self.marks.complete:
+        if not self.marks.complete and not self.resumed:
             self.next_unjudged()
         return self.cursor.hole_queue.remaining(self.marks.labels)
 
