@@ -82,14 +82,21 @@ class ChangeLog:
         return change
 
     def _reapply(self) -> Change:
+        """Redo the last undone change, then go where the visit went on: to the pair of the
+        next change to redo (so redo walks back through the pairs in the order they were
+        changed, not in display order), after the last one past a label's pair, as a label does
+        (with holes first, ``JudgingState.redo`` journals the next hole instead)."""
         if not self.redo_stack:
             raise ContractError("redo with nothing to redo")
         change = self.redo_stack.pop()
         self._put(change, change.after, 1)
         self.undo_stack.append(change)
-        self.cursor.goto_pair(change.query, change.doc)
-        if change.kind == "label":
-            self.cursor.step(1)
+        if self.redo_stack:
+            self.cursor.goto_pair(self.redo_stack[-1].query, self.redo_stack[-1].doc)
+        else:
+            self.cursor.goto_pair(change.query, change.doc)
+            if change.kind == "label":
+                self.cursor.step(1)
         return change
 
     def replay(self, entry: dict[str, Any]) -> None:

@@ -110,6 +110,20 @@ class JudgingState:
             self.cursor.step(1)
         return change
 
+    def redo(self) -> Change | None:
+        """Redo the last undone change (``ChangeLog.redo`` says where the cursor goes); after
+        the last one, a label goes on to the next hole as ``label`` does, holes first included."""
+        change = self.changes.redo()
+        if (
+            change is not None
+            and change.kind == "label"
+            and not self.changes.redo_stack
+            and self.cursor.hole_queue is not None
+            and not self.marks.complete
+        ):
+            self.next_unjudged()  # journals the position: replay's step(1) is then corrected
+        return change
+
     def set_note(self, text: str) -> Change | None:
         """Attach (or with empty text, remove) the note of the current pair."""
         query, doc = self.cursor.current

@@ -157,7 +157,7 @@ class JudgeScreen(Screen[None]):
         self.record(self.session.changes.undo, undone)
 
     def action_redo(self) -> None:
-        self.record(self.session.changes.redo, redone)
+        self.record(self.session.redo, redone)
 
     def action_dispute(self) -> None:
         self.record(self.session.toggle_disputed, dispute_toggled)
