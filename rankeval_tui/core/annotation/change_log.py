@@ -59,6 +59,12 @@ class ChangeLog:
         self.append({"op": "redo"})
         return self._reapply()
 
+    def standing_labels(self) -> int:
+        """Pairs this session's journal labelled whose label stands: each pair once however
+        often it was relabelled, none whose label was undone (those changes are on the redo
+        stack, and a label the journal did not make, preloaded or imported, is on neither)."""
+        return len({(change.query, change.doc) for change in self.undo_stack if change.kind == "label"})
+
     def _put(self, change: Change, value: Any, records: int) -> None:
         """Put one side of a change into the labels; a label record counts on its imported mark."""
         self.marks.set(change.kind, change.query, change.doc, value)

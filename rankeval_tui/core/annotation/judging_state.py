@@ -14,6 +14,7 @@ This module never imports textual.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from rankeval_tui.core.annotation.binding import binding_fields
 from rankeval_tui.core.annotation.change_log import Change, ChangeLog
 from rankeval_tui.core.annotation.hole_order import HoleQueue
 from rankeval_tui.core.annotation.journal import Journal, journal_of
-from rankeval_tui.core.annotation.pace import PaceClock
+from rankeval_tui.core.annotation.pace import Pace, PaceClock
 from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
 from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -192,6 +193,10 @@ class JudgingState:
 
     # ------------------------------------------------------------ output
 
+    def pace(self) -> Pace:
+        """The clock's pace, its judgments counted as pairs whose label stands (each once)."""
+        return replace(self.clock.pace(), judgments=self.changes.standing_labels())
+
     def provenance(self) -> dict[str, Any]:
         """Who judged, in which order, against which definition: beside the labels, never in them."""
         data = dict(self.marks.base_provenance)
@@ -209,7 +214,7 @@ class JudgingState:
             data["seed"] = self.seed
         else:
             data.pop("seed", None)
-        pace = self.clock.pace()
+        pace = self.pace()
         if pace.judgments and pace.median_seconds is not None:  # else an earlier session's pace stays
             data["pace"] = pace.as_provenance()
         self.marks.imported.provenance(data, self.definition.queries)
