@@ -9,8 +9,8 @@ line-based ``DocumentView``. Target: p90 under 100 ms at 10,000 lines.
 Measured: the key pressed -> the first frame (the app's ``post_display_hook``) in which the
 document view has painted the new document (its ``drawn_key``); headless driver, so the
 terminal's own drawing is not included; the first key is a warm-up. Between keys the script
-waits ``--read`` seconds (the neighbouring disagreements are prepared meanwhile; the drill-down
-prepares nothing ahead). Beside the wall-clock percentiles: the process's CPU time (user +
+waits ``--read`` seconds (the neighbouring disagreements are prepared meanwhile, on the UI
+thread; the drill-down's next documents in a worker thread). Beside the wall-clock percentiles: the process's CPU time (user +
 system) over all timed keys, per key.
 
     /work/venv/bin/python benchmarks/bench_document_views.py [--lines 1000,10000] [--keys 15]
