@@ -132,6 +132,13 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             say(f"  {query!r}: {count} of {len(definition.documents_of(query))} unjudged")
         if len(result.holes) > HOLE_ROWS_SHOWN:
             say(f"  ... and {counted(len(result.holes) - HOLE_ROWS_SHOWN, 'more query')} with holes")
+    if definition.unlisted_as_zero:
+        declared = sum(result.unlisted.values())
+        say(
+            f"unlisted: {declared} of {counted(definition.pair_count, 'pair')} without a label, each 0 by the "
+            f"collection's declaration (unlisted_as_zero), kept apart from the {definition.pair_count - declared} "
+            "labelled; so is every pair outside the qrels"
+        )
     provenance = result.qrels.provenance if result.qrels is not None else {}
     if journal is None and "pace" not in provenance:
         return  # nothing timed: the pace module (statistics, random) is not imported

@@ -31,7 +31,7 @@ from rankeval_tui.core.evaluation.evaluate import (
 )
 from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
-from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 from rankeval_tui.core.evaluation.text_grid import grid as grid
 from rankeval_tui.core.evaluation.text_grid import grid_columns
 from rankeval_tui.core.terminal_text import printable
@@ -72,6 +72,8 @@ def shown_delta(value: Fraction | None, fractions: bool, places: int = 4) -> str
 RECALL_DENOMINATOR = {
     "exhaustive": "the relevant documents of the query in the whole corpus",
     "pooled": "the relevant documents in the query's pool (judged pairs only; unjudged pairs are never read as 0)",
+    "unlisted": "the relevant documents the qrels list for the query (every unlisted pair is 0 by the "
+    "collection's declaration)",
 }
 """What Recall@k divides by, per protocol kind: every output of a pooled protocol says it."""
 
@@ -112,7 +114,41 @@ def protocol_json(protocol: Protocol, adjudicated: Collection[str] | None = None
             "pooled_pairs": protocol.definition.pair_count,
             "recall_denominator": RECALL_DENOMINATOR["pooled"],
         }
+    return data | settings_json(protocol.definition)
+
+
+def settings_json(definition: ProtocolDefinition) -> dict[str, Any]:
+    """The protocol's declared settings, each only where set (a protocol without them: no key)."""
+    data: dict[str, Any] = {}
+    if definition.scale is not None:
+        data["scale"] = {"grades": list(definition.scale.words), "relevant_from": definition.scale.relevant_from}
+    if definition.unlisted_as_zero:
+        data["unlisted_as_zero"] = True
+        data["recall_denominator"] = RECALL_DENOMINATOR["unlisted"]
+    if definition.tie_order != "rank":
+        data["tie_order"] = definition.tie_order
     return data
+
+
+def settings_lines(definition: ProtocolDefinition) -> list[str]:
+    """The declared settings in words, under the header of every text output (none: no line)."""
+    lines = []
+    if definition.scale is not None:
+        scale = definition.scale
+        words = ", ".join(f"{grade} {word}" for grade, word in enumerate(scale.words))
+        lines.append(
+            f"scale: grades 0-{scale.top} ({words}); relevant from grade {scale.relevant_from}; nDCG's gain is the grade"
+        )
+    if definition.unlisted_as_zero:
+        lines.append(
+            "unlisted: every pair the qrels do not list is 0 by the collection's declaration (unlisted_as_zero), "
+            "not judged; each run's count below"
+        )
+    if definition.tie_order != "rank":
+        lines.append(
+            "tie order: score (TREC runs ordered as trec_eval orders them: score, then document ID descending)"
+        )
+    return lines
 
 
 def comparison_json(comparison: Comparison, statistics: PairedStatistics | None = None) -> dict[str, Any]:
@@ -298,6 +334,13 @@ def report_block(
     lines.append(f"mean {means}   {over}")
     if markdown:
         lines.append("")
+    if report.unlisted is not None:
+        lines.append(
+            f"unlisted: {counted(report.unlisted, f'top-{k} pair')} of this run labelled 0 by the collection's "
+            "declaration, not judged"
+        )
+        if markdown:
+            lines.append("")
     lines.append("missing_queries: " + (", ".join(report.missing_queries) or "none"))
     if markdown:
         lines.append("")
@@ -361,9 +404,11 @@ def comparison_block(
 def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
     """What a pooled protocol measured, under the header of every text output."""
     definition = protocol.definition
+    pairs = "judged pair" if not definition.unlisted_as_zero else "pooled pair"
+    denominator = RECALL_DENOMINATOR["unlisted" if definition.unlisted_as_zero else "pooled"]
     lines = [
-        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {definition.pool_rule or 'pool rule not recorded'}",
-        f"Recall@k's denominator: {RECALL_DENOMINATOR['pooled']}",
+        f"kind pooled: {counted(definition.pair_count, pairs)}; {definition.pool_rule or 'pool rule not recorded'}",
+        f"Recall@k's denominator: {denominator}",
     ]
     return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]
 
@@ -405,6 +450,8 @@ def render_text(
     lines = [("## " if markdown else "") + head, ""]
     if protocol.kind == "pooled":
         lines += kind_lines(protocol, markdown)
+    if settings := settings_lines(protocol.definition):
+        lines += [line for text in settings for line in (text, "")] if markdown else [*settings, ""]
     if adjudicated is not None:
         lines += ["adjudicated_queries: " + (", ".join(adjudicated_in(protocol, adjudicated)) or "none"), ""]
     for report in reports:

@@ -7,7 +7,7 @@ Apart from evaluate.py so the evaluator stays readable; ``evaluate``, ``validate
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
@@ -30,6 +30,15 @@ class Run:
     distinct_str_entries: bool = field(default=False, compare=False)
     """Every ranking is known to be a list of distinct ``str``: the run file's reader checked it
     where it had a core to spare (``core.preread``), so ``check_run`` checks the corpus only."""
+
+
+def in_tie_order(definition: ProtocolDefinition, run: Run) -> Run:
+    """``run`` ordered as the protocol's ``tie_order`` says: under ``score`` each query whose rank
+    order differs from trec_eval's takes trec_eval's (the order its reader kept beside it), so a
+    protocol that records the setting is scored so by every command, the app and the API alike."""
+    if definition.tie_order != "score" or not run.score_order:
+        return run
+    return replace(run, rankings={**run.rankings, **run.score_order}, score_order={})
 
 
 def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = raise_problem) -> None:

@@ -23,6 +23,7 @@ from rankeval_tui.core.files.protocol_init import (
     check_options,
     check_target,
     cut_run,
+    declared_settings,
     load_runs,
     plan_protocol,
     provenance,
@@ -70,7 +71,9 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
     labels = (
         None
         if request.qrels is None
-        else read_labels(request.qrels, known, ids, request.threshold, request.relevant_values)
+        else read_labels(
+            request.qrels, known, ids, request.threshold, request.relevant_values, request.relevant_from is not None
+        )
     )
     if imported is not None:
         queries: dict[str, Query] = dict(imported.queries)
@@ -135,6 +138,7 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         source=directory / PROTOCOL_FILE,
         pools={q: tuple(pool) for q, pool in pools.items()},
         pool_rule=pool_rule(request, runs),
+        **declared_settings(request, labels),
     )
     qrels = None
     if labels is not None:

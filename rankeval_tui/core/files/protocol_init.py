@@ -26,7 +26,7 @@ from typing import Any
 from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run, first_duplicate
-from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_k
+from rankeval_tui.core.evaluation.protocol import LabelScale, ProtocolDefinition, TieOrder, check_k
 from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text
 from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries, skipped_notices
 from rankeval_tui.core.files.init_staging import clean_stale_staging, write_staged
@@ -70,6 +70,33 @@ class InitRequest:
     union_pool: bool = False
     """``--union-pool-depth``: ``pool_depth`` chooses an exhaustive protocol's corpus (the union of
     every query's pool, each query judged on all of it) instead of per-query pools."""
+    relevant_from: int | None = None
+    """``--relevant-from T``: keep the qrels' grades (a graded protocol), relevant from grade T."""
+    grade_words: tuple[str, ...] | None = None
+    """``--grades``: the words of grades 0, 1, ... (default ``grade 0``, ``grade 1``, ...)."""
+    unlisted_as_zero: bool = False
+    """``--unlisted-as-zero``: every pair the qrels do not list is 0 by the collection's declaration."""
+    tie_order: TieOrder = "rank"
+    """``--tie-order``: how TREC runs are ordered when scored under the protocol."""
+
+
+def declared_settings(request: InitRequest, labels: ImportedLabels | None) -> dict[str, Any]:
+    """The protocol settings ``init`` was asked to declare, as ``ProtocolDefinition`` keywords:
+    the scale (its top grade the highest of ``--grades`` and the labels), the declaration of
+    unlisted pairs, the tie order."""
+    scale = None
+    if request.relevant_from is not None:
+        highest = max((max(row.values(), default=0) for row in (labels.labels if labels else {}).values()), default=0)
+        words = request.grade_words
+        if words is None:
+            words = tuple(f"grade {grade}" for grade in range(max(highest, request.relevant_from, 1) + 1))
+        elif highest > len(words) - 1:
+            raise ContractError(
+                f"--grades names {len(words)} grades (0 to {len(words) - 1}) but the qrels hold grade {highest}",
+                file=request.qrels,
+            )
+        scale = LabelScale(words, request.relevant_from)
+    return {"scale": scale, "unlisted_as_zero": request.unlisted_as_zero, "tie_order": request.tie_order}
 
 
 @dataclass
@@ -89,7 +116,8 @@ class PlannedProtocol:
 
     @property
     def hole_count(self) -> int:
-        return self.definition.pair_count - self.label_count
+        """Pairs to judge: none under a declaration of unlisted pairs (they are 0 by it)."""
+        return 0 if self.definition.unlisted_as_zero else self.definition.pair_count - self.label_count
 
 
 def check_target(directory: Path) -> None:
@@ -110,6 +138,16 @@ def check_options(request: InitRequest) -> None:
         raise ContractError("--relevant-values needs --qrels (it maps labels to 0/1)")
     if request.relevant_values is not None and request.threshold is not None:
         raise ContractError("--threshold and --relevant-values are two rules for one thing: give one")
+    if request.relevant_from is not None and (request.threshold is not None or request.relevant_values is not None):
+        raise ContractError(
+            "--relevant-from keeps the grades, --threshold and --relevant-values binarize them: give one"
+        )
+    if request.grade_words is not None and request.relevant_from is None:
+        raise ContractError("--grades needs --relevant-from T (the lowest grade the binary measures count relevant)")
+    if request.relevant_from is not None and request.relevant_from < 1:
+        raise ContractError(f"--relevant-from must be a grade >= 1, got {request.relevant_from}")
+    if request.unlisted_as_zero and request.qrels is None:
+        raise ContractError("--unlisted-as-zero needs --qrels: it declares what the qrels do not list")
     if request.corpus is None and request.qrels is None and request.pool_depth is None:
         raise ContractError(
             "without --corpus the protocol is pooled: its pools come from --qrels (the documents judged "
@@ -196,7 +234,14 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
     labels = (
         None
         if request.qrels is None
-        else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold, request.relevant_values)
+        else read_labels(
+            request.qrels,
+            imported.queries,
+            corpus.documents,
+            request.threshold,
+            request.relevant_values,
+            request.relevant_from is not None,
+        )
     )
     notices = skipped_notices(request.corpus, corpus)
 
@@ -246,6 +291,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
             plan_sizes(corpus.documents, imported.queries, documents, queries, corpus.skipped_files),
         ),
         source=directory / PROTOCOL_FILE,
+        **declared_settings(request, labels),
     )
     qrels = None
     if labels is not None:

@@ -42,7 +42,13 @@ def qrels_to_trec(protocol: Protocol, *, split_only: bool = False) -> str:
     """
     queries = protocol.selected_queries if split_only else tuple(protocol.queries)
     documents_of = protocol.definition.documents_of  # a pooled protocol: each query's pool
-    lines = [f"{query} 0 {doc} {protocol.qrels[query][doc]}" for query in queries for doc in documents_of(query)]
+    rows = protocol.qrels
+    if protocol.definition.unlisted_as_zero:  # the listed pairs: TREC reads the others as 0, as declared
+        lines = [
+            f"{q} 0 {doc} {rows[q][doc]}" for q in queries if q in rows for doc in documents_of(q) if doc in rows[q]
+        ]
+    else:
+        lines = [f"{query} 0 {doc} {rows[query][doc]}" for query in queries for doc in documents_of(query)]
     return "\n".join(lines) + "\n"
 
 
@@ -65,6 +71,7 @@ def parse_trec_qrels(
     labels: dict[str, dict[str, int]] = {}
     line_of: dict[tuple[str, str], int] = {}
     graded = 0
+    graded_scale = definition.scale is not None and threshold is None  # the protocol's grades, kept
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -76,11 +83,18 @@ def parse_trec_qrels(
             )
         query, _, doc, rel_text = fields
         known = (definition.queries, "the protocol")
-        rel = checked_judgment(query, doc, rel_text, known, definition.document_ids, line_of, number, file, threshold)
+        rel = checked_judgment(
+            query, doc, rel_text, known, definition.document_ids, line_of, number, file, threshold, None, graded_scale
+        )
         graded += rel > 1
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
     if definition.pools is not None and (outside := pool_violation(definition.pool_sets, labels, file=file)):
         raise outside  # the rows below are built from the pools: a label outside would be dropped
+    if definition.unlisted_as_zero:  # every pair the file does not list is 0 by the protocol's declaration
+        listed = {q: {d: labels[q][d] for d in definition.documents_of(q) if d in labels[q]} for q in labels}
+        return qrels_file(
+            definition, {q: listed[q] for q in definition.queries if q in listed}, file, threshold, graded
+        )
     unjudged = [(q, d) for q in definition.queries for d in definition.documents_of(q) if d not in labels.get(q, {})]
     if unjudged:
         shown = ", ".join(f"{brief(q)}/{brief(d)}" for q, d in unjudged[:UNJUDGED_SHOWN])
@@ -92,6 +106,17 @@ def parse_trec_qrels(
             file=file,
         )
     ordered = {q: {d: labels[q][d] for d in definition.documents_of(q)} for q in definition.queries}
+    return qrels_file(definition, ordered, file, threshold, graded)
+
+
+def qrels_file(
+    definition: ProtocolDefinition,
+    ordered: dict[str, dict[str, int]],
+    file: Path | None,
+    threshold: int | None,
+    graded: int,
+) -> QrelsFile:
+    """Imported labels checked against the protocol, with how they were imported."""
     check_qrels(definition, ordered, file=file)
     provenance: dict[str, Any] = {"imported_from": "" if file is None else file.name, "format": "trec"}
     if threshold is not None:
@@ -144,11 +169,13 @@ def checked_judgment(
     file: Path | None,
     threshold: int | None,
     rule: LabelRule | None = None,
+    graded: bool = False,
 ) -> int:
     """The relevance of one qrels line (``queries``: the known IDs and where they come from; None,
     like ``documents`` None, when the qrels file is what defines them), its line recorded in
     ``line_of``: IDs known, the pair not judged before, an integer >= 0 and above 1 only with a
-    ``threshold`` to map it, or any integer with a ``rule`` (the caller maps)."""
+    ``threshold`` to map it, any integer >= 0 when ``graded`` (grades kept: ``--relevant-from``),
+    or any integer with a ``rule`` (the caller maps)."""
     where = f"line {number}"
     check_id("query", query, file=file, where=where)
     check_id("document", doc, file=file, where=where)
@@ -174,10 +201,10 @@ def checked_judgment(
             where=where,
         )
     line_of[query, doc] = number
-    if rel > 1 and threshold is None and rule is None:
+    if rel > 1 and threshold is None and rule is None and not graded:
         raise ContractError(
             f"graded label {rel}: binary labels required; pass --threshold T to map rel >= T to 1 "
-            "and the rest to 0 explicitly",
+            "and the rest to 0 explicitly, or --relevant-from T to keep the grades",
             file=file,
             where=where,
         )
