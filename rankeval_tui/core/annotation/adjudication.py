@@ -264,7 +264,7 @@ class AdjudicationSession:
         item = self.current
         if item is None:
             raise ContractError("nothing to adjudicate: the annotators agree on every pair")
-        decision = Decision(checked_label(final), checked_reason(reason))
+        decision = Decision(checked_label(final, self.definition.top_grade), checked_reason(reason))
         if self.journal is not None:
             self.journal.append(
                 {

@@ -150,9 +150,11 @@ class JudgingState:
     # ------------------------------------------------------------ recording
 
     def label(self, value: int) -> Change:
-        """Record 0 or 1 for the current pair, then move to the next pair."""
+        """Record 0 or 1 (a grade on a graded protocol) for the current pair, then move to the next pair."""
         query, doc = self.current
-        change = self.changes.record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
+        change = self.changes.record(
+            Change("label", query, doc, self.label_of(query, doc), checked_label(value, self.definition.top_grade))
+        )
         if self.hole_queue is not None and not self.complete:
             self.next_unjudged()  # journals the position: replay's step(1) is then corrected
         else:
