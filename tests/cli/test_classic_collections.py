@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.helpers import REPO, run_cli
+from tests.schema_check import validate
 
 DATA = REPO / "tests" / "data" / "collections"
 CUTOFFS = (5, 10, 20, 100)
@@ -58,6 +59,10 @@ def scored(tmp_path: Path, collection: str, *init_args: str) -> dict[int, dict]:
     result = run_cli("score", directory, "--metrics", names, "--format", "json")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
+    validate(report, json.loads((REPO / "rankeval_tui" / "schema" / "report.schema.json").read_text()))
+    assert report["protocol"]["unlisted_as_zero"] is True and report["protocol"]["tie_order"] == "score"
+    graded = "--relevant-from" in init_args
+    assert ("scale" in report["protocol"]) is graded
     runs = {100: report["runs"]["bm25"]}
     for cutoff, other in report["other_cutoffs"].items():
         runs[int(cutoff)] = other["runs"]["bm25"]
