@@ -269,14 +269,16 @@ def run_specs(args: argparse.Namespace) -> list[tuple[str | None, Path]]:
     return specs
 
 
-def by_score(args: argparse.Namespace) -> bool:
-    """``--score-order``: TREC runs in trec_eval's order (commands without the flag: rank order)."""
-    return bool(getattr(args, "score_order", False))
+def by_score(args: argparse.Namespace, protocol: Protocol | None = None) -> bool:
+    """``--score-order``, or the protocol's ``tie_order = "score"``: TREC runs in trec_eval's order
+    (else rank order)."""
+    recorded = protocol is not None and protocol.definition.tie_order == "score"
+    return recorded or bool(getattr(args, "score_order", False))
 
 
 def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:
     """Every run named on the command line (or found in runs/), adapted when --chunk-map is given."""
-    runs = [load_run(path, name, by_score=by_score(args)) for name, path in run_specs(args)]
+    runs = [load_run(path, name, by_score=by_score(args, protocol)) for name, path in run_specs(args)]
     check_unique_run_names(runs)
     if args.chunk_map is not None:
         from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only
