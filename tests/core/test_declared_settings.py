@@ -155,3 +155,15 @@ def test_a_graded_protocol_takes_its_grades_as_labels_and_nothing_above():
         checked_label(4, SCALE.top)
     with pytest.raises(ContractError, match="integer 0 or 1"):
         checked_label(2)
+
+
+def test_a_graded_ndcg_explanation_adds_up_to_the_evaluators_value():
+    from rankeval_tui.core.evaluation.explain import explain
+
+    qrels = {"q1": {"a": 3, "b": 0, "c": 1, "d": 2}}
+    protocol = pooled(qrels, scale=SCALE, unlisted_as_zero=True)
+    ranking = ["x", "c", "a", "b", "d", "y"]
+    row = evaluate(protocol, Run("r", {"q1": ranking}), ("ndcg",)).rows[0]
+    why = explain(row, ranking, protocol.relevant["q1"], protocol.k, "ndcg", protocol.gains_of("q1"))
+    assert [term.label for term in why.terms] == ["1/log2(2+1)", "3/log2(3+1)", "2/log2(5+1)"]
+    assert why.value == row.value("ndcg")
