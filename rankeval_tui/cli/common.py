@@ -21,6 +21,7 @@ from rankeval_tui.core.evaluation.metrics import (
     resolve_metrics,
 )
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.run_check import query_id_mismatch
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import (
     QrelsFile,
@@ -170,7 +171,7 @@ def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME@k,...",
         help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
-        "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
+        "R@10,RR@10,nDCG@10; each cutoff at most k, left out: k (default: R,RR)",
     )
 
 
@@ -290,9 +291,13 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
             )
             for run in runs
         ]
+    judged = [query for query in protocol.selected_queries if protocol.relevant[query]]
     for run in runs:
         for warning in run.warnings:
             say(f"warning: {warning}", file=sys.stderr)
+        mismatch = query_id_mismatch(run.name, list(run.rankings), judged)
+        if mismatch is not None:
+            say(f"warning: {mismatch}", file=sys.stderr)
         ties = tie_order_report(protocol, run)
         if ties is not None:
             details = ties.details() if getattr(args, "tie_order_details", False) else []

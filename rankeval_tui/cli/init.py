@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
@@ -165,6 +166,8 @@ def run_init(args: argparse.Namespace) -> int:
     definition = planned.definition
     for notice in planned.notices:
         say(f"notice: {notice}")
+    for warning in planned.warnings:
+        say(f"warning: {warning}", file=sys.stderr)
     in_split = len(definition.selected_queries)
     if definition.pools is not None:
         say(

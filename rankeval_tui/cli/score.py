@@ -43,7 +43,7 @@ from rankeval_tui.core.evaluation.paired_defaults import (
     TEST_ALIASES,
 )
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.render import comparisons, cutoff_json, render_json, render_text
+from rankeval_tui.core.evaluation.render import NO_CI, comparisons, cutoff_json, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
@@ -378,9 +378,14 @@ def score_command(args: argparse.Namespace) -> int:
     else:
         markdown = args.format == "markdown"
         sys.stdout.write(report_text(protocol, reports, markdown=markdown))
+        # Statistics are computed at k only: with --test given, the other cutoffs' charts say so.
+        no_ci = f"at k={protocol.k} only (--test)" if args.test is not None else NO_CI
         for at_k, at_reports in at_cutoffs:  # each cutoff its own protocol: its own header and hash
             sys.stdout.write(
-                "\n" + render_text(at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions)
+                "\n"
+                + render_text(
+                    at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions, no_ci=no_ci
+                )
             )
     failures = threshold_failures + comparison.regressions
     for failure in failures:

@@ -145,6 +145,11 @@ def resolve_metrics(names: Iterable[str], k: int) -> tuple[MetricId, ...]:
             metric, cutoff = parse_metric_name(name)
         except ValueError as error:
             raise ContractError(str(error)) from None
+        if cutoff is not None and cutoff > k:
+            raise ContractError(
+                f"metric {name.strip()!r}: cutoff {cutoff} is above k ({k}): a cutoff is at most k, "
+                f"the depth the protocol was made complete at; score at that cutoff with --k {cutoff}"
+            )
         if cutoff is not None and cutoff != k:
             raise ContractError(
                 f"metric {name.strip()!r}: cutoff {cutoff} is not the protocol's k ({k}); "

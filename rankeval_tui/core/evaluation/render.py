@@ -69,6 +69,10 @@ def shown_delta(value: Fraction | None, fractions: bool, places: int = 4) -> str
     return f"{float(value):+.{places}f}"
 
 
+NO_CI = "--test bootstrap"
+"""What a chart without a CI says: the option that draws one."""
+
+
 RECALL_DENOMINATOR = {
     "exhaustive": "the relevant documents of the query in the whole corpus",
     "pooled": "the relevant documents in the query's pool (judged pairs only; unjudged pairs are never read as 0)",
@@ -353,7 +357,11 @@ VERDICT_WORDS = {"n/a": "no relevant", "regression": "WORSE", "improved": "bette
 
 
 def comparison_block(
-    comparison: Comparison, markdown: bool, statistics: PairedStatistics | None = None, fractions: bool = False
+    comparison: Comparison,
+    markdown: bool,
+    statistics: PairedStatistics | None = None,
+    fractions: bool = False,
+    no_ci: str = NO_CI,
 ) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
@@ -382,7 +390,7 @@ def comparison_block(
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
-    lines += delta_charts(comparison, statistics, markdown)
+    lines += delta_charts(comparison, statistics, markdown, no_ci)
     for metric in metrics:
         counts = comparison.counts(metric)
         worse = comparison.regressions(metric)
@@ -413,10 +421,13 @@ def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
     return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]
 
 
-def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, markdown: bool) -> list[str]:
+def delta_charts(
+    comparison: Comparison, statistics: PairedStatistics | None, markdown: bool, no_ci: str = NO_CI
+) -> list[str]:
     """The distribution of each metric's per-query deltas, drawn as the scoring screen draws it
     (``core.evaluation.histogram``), with the bootstrap CI when ``--test bootstrap`` computed it;
-    fenced in Markdown so the step summary keeps the columns."""
+    fenced in Markdown so the step summary keeps the columns. ``no_ci``: what a chart without one
+    says (the option, or why it has none where the option was given)."""
     from rankeval_tui.core.evaluation.histogram import comparison_charts  # tables only: start-up of JSON
 
     mine = None if statistics is None else statistics.get(comparison.candidate.run)
@@ -425,7 +436,7 @@ def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, ma
         boot = None if mine is None else mine.metrics[metric].bootstrap
         if boot is not None:
             intervals[metric] = (boot.low, boot.high, boot.confidence)
-    lines = comparison_charts(comparison, intervals, no_ci="--test bootstrap")
+    lines = comparison_charts(comparison, intervals, no_ci=no_ci)
     return ["```text", *lines, "```", ""] if markdown else [*lines, ""]
 
 
@@ -438,6 +449,7 @@ def render_text(
     adjudicated: Collection[str] | None = None,
     fractions: bool = False,
     baseline_note: str | None = None,
+    no_ci: str = NO_CI,
 ) -> str:
     """With ``adjudicated``, a line ``adjudicated_queries: ...`` under the header and
     ``adjudicated`` in those queries' status cells; with ``fractions``, exact values beside
@@ -461,7 +473,7 @@ def render_text(
     if pairs and baseline_note:
         lines += [baseline_note, ""]
     for comparison in pairs:
-        lines += comparison_block(comparison, markdown, statistics, fractions)
+        lines += comparison_block(comparison, markdown, statistics, fractions, no_ci)
         lines.append("")
     # The protocol's name and the run names come from files a protocol's sender wrote.
     return printable("\n".join(lines).rstrip() + "\n", multiline=True)

@@ -6,7 +6,7 @@ Apart from evaluate.py so the evaluator stays readable; ``evaluate``, ``validate
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -125,3 +125,23 @@ def first_duplicate(ranking: Sequence[str]) -> str:
             return doc
         seen.add(doc)
     raise ValueError("no duplicate")
+
+
+def query_id_mismatch(run_name: str, run_queries: Collection[str], judged: Collection[str]) -> str | None:
+    """A warning when at most half of a run's query IDs are among the judged queries' (the
+    qrels'): ``01`` against ``1``, ``q1`` against ``1``, a run of another collection. Such a
+    run scores 0 on every judged query it lacks and nothing on its own, row after row, with no
+    error; the warning names an ID of each side so the mismatch shows. None when most match."""
+    if not run_queries or not judged:
+        return None
+    known = set(judged)
+    matching = sum(map(known.__contains__, run_queries))
+    if matching * 2 > len(run_queries):
+        return None
+    theirs = next(query for query in run_queries if query not in known)
+    ours = next(iter(judged))
+    return (
+        f"run {quote(run_name)}: {matching} of its {len(run_queries)} query IDs are among the {len(known)} "
+        f"judged queries' (the run has {quote(theirs)}, the qrels {quote(ours)}): check the IDs "
+        "(leading zeros, prefixes) before reading its scores"
+    )

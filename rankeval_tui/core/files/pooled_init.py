@@ -15,6 +15,7 @@ import random
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.run_check import query_id_mismatch
 from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries
 from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, QrelsFile
 from rankeval_tui.core.files.protocol_init import (
@@ -147,9 +148,15 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         files = {f"{run.name}.json": cut_run(run, queries, None) for run in runs}
     else:
         files = {run_file_name(run): raw(run) for run in runs}
+    warnings = [
+        warning
+        for run in runs
+        if labels is not None
+        and (warning := query_id_mismatch(run.name, list(run.rankings), list(labels.labels))) is not None
+    ]
     notices: list[str] = []
     if corpus is None:
         notices.append("no --corpus: documents have no text; scoring needs none, judging shows each as missing")
     if request.sample_queries is not None and runs:
         notices.append("runs were cut to the protocol's queries and written as JSON (the original files are unchanged)")
-    return PlannedProtocol(directory, definition, qrels, files, notices)
+    return PlannedProtocol(directory, definition, qrels, files, notices, warnings)

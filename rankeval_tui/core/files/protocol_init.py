@@ -109,6 +109,8 @@ class PlannedProtocol:
     run_files: dict[str, bytes]
     """File name in runs/ -> content (a copy of the user's bytes, or a cut JSON run)."""
     notices: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What the user should check before trusting the scores (a run's query IDs that miss the qrels')."""
 
     @property
     def label_count(self) -> int:

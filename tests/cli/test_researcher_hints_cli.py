@@ -1,0 +1,40 @@
+"""What a researcher hit bringing classic collections: a run whose query IDs miss the qrels'
+(``01`` against ``1``) is warned about by init and score, naming an ID of each side; the charts of
+other cutoffs do not advertise ``--test`` when it was given (statistics are computed at k)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.cli.helpers import REPO, run_cli
+
+CACM = REPO / "tests" / "data" / "collections" / "cacm"
+SEED = REPO / "protocols" / "help-docs-zh"
+
+
+def test_query_ids_that_miss_the_qrels_are_named_by_init_and_score(tmp_path: Path) -> None:
+    zeros = tmp_path / "zeros.run"
+    zeros.write_text("".join("0" + line for line in (CACM / "bm25.run").read_text().splitlines(keepends=True)))
+    made = run_cli(
+        "init", tmp_path / "p", "--qrels", CACM / "qrels.trec", "--run", zeros, "--k", "10", "--unlisted-as-zero"
+    )
+    assert made.returncode == 0, made.stderr
+    warning = (
+        "warning: run 'zeros': 0 of its 52 query IDs are among the 52 judged queries' (the run has '01', "
+        "the qrels '1'): check the IDs (leading zeros, prefixes) before reading its scores"
+    )
+    assert warning in made.stderr.splitlines()
+    scored = run_cli("score", tmp_path / "p")
+    assert scored.returncode == 0, scored.stderr
+    assert warning in scored.stderr.splitlines()
+    matching = run_cli("init", tmp_path / "q", "--qrels", CACM / "qrels.trec", "--run", CACM / "bm25.run", "--k", "10")
+    assert matching.returncode == 0 and "warning" not in matching.stderr
+
+
+def test_other_cutoffs_charts_say_the_ci_is_at_k_when_test_was_given() -> None:
+    given = run_cli("score", SEED, "--metrics", "R@1,R@2", "--baseline", "fixture_A", "--test", "bootstrap")
+    assert given.returncode == 0, given.stderr
+    at_k1 = given.stdout.split("k 1  queries")[1]
+    assert "CI: at k=2 only (--test)" in at_k1 and "CI: --test bootstrap" not in at_k1
+    without = run_cli("score", SEED, "--metrics", "R@1,R@2", "--baseline", "fixture_A")
+    assert "CI: --test bootstrap" in without.stdout.split("k 1  queries")[1]
