@@ -38,3 +38,18 @@ def test_other_cutoffs_charts_say_the_ci_is_at_k_when_test_was_given() -> None:
     assert "CI: at k=2 only (--test)" in at_k1 and "CI: --test bootstrap" not in at_k1
     without = run_cli("score", SEED, "--metrics", "R@1,R@2", "--baseline", "fixture_A")
     assert "CI: --test bootstrap" in without.stdout.split("k 1  queries")[1]
+
+
+def test_a_full_run_under_a_sampled_protocol_is_refused_saying_how_to_cut_it(tmp_path: Path) -> None:
+    made = run_cli(
+        "init", tmp_path / "s", "--qrels", CACM / "qrels.trec", "--run", CACM / "bm25.run", "--k", "10",
+        "--unlisted-as-zero", "--sample-queries", "5", "--seed", "1",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for command in (
+        ("score", tmp_path / "s", "--run", CACM / "bm25.run"),
+        ("grow", tmp_path / "s", "--gap", CACM / "bm25.run"),
+    ):
+        refused = run_cli(*command)
+        assert refused.returncode == 2 and "Traceback" not in refused.stderr
+        assert "not in the protocol; this protocol keeps a sample of 5 queries (init --sample-queries" in refused.stderr

@@ -41,6 +41,20 @@ def in_tie_order(definition: ProtocolDefinition, run: Run) -> Run:
     return replace(run, rankings={**run.rankings, **run.score_order}, score_order={})
 
 
+def sample_hint(definition: ProtocolDefinition) -> str:
+    """For a protocol that keeps a sample of the queries (``init --sample-queries``): how to cut a
+    full run to it, as init cut the runs it was given; else nothing."""
+    made = definition.provenance.get("queries")
+    size = made.get("sample_size") if isinstance(made, dict) else None
+    if not isinstance(size, int):
+        return ""
+    return (
+        f"; this protocol keeps a sample of {size} queries (init --sample-queries, [provenance.queries] in "
+        "protocol.toml): give the run's rankings of those queries only, as init cut the runs it was given "
+        "(runs/*.json)"
+    )
+
+
 def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = raise_problem) -> None:
     """Validate the whole run before any number is computed (the seed's rule).
 
@@ -62,7 +76,7 @@ def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = ra
                     f"{quote(definition.queries[query].split)}, not {quote(definition.split)}"
                 )
             else:
-                rule = "unknown or wrong-split query: not in the protocol"
+                rule = "unknown or wrong-split query: not in the protocol" + sample_hint(definition)
             report(ContractError(rule, file=run.source, where=where))
     # A pooled protocol has no closed corpus: a document outside every pool is unjudged, which
     # matters only in the top k (``gaps``), not unknown.
