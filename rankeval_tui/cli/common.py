@@ -291,11 +291,13 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
             )
             for run in runs
         ]
+    selected = set(protocol.selected_queries)
     judged = [query for query in protocol.selected_queries if protocol.relevant[query]]
     for run in runs:
         for warning in run.warnings:
             say(f"warning: {warning}", file=sys.stderr)
-        mismatch = query_id_mismatch(run.name, list(run.rankings), judged)
+        # Queries outside the split are refused by the scoring itself, in one line.
+        mismatch = query_id_mismatch(run.name, [q for q in run.rankings if q in selected], judged)
         if mismatch is not None:
             say(f"warning: {mismatch}", file=sys.stderr)
         ties = tie_order_report(protocol, run)

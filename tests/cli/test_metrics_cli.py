@@ -117,5 +117,7 @@ def test_regression_gate_weighs_every_chosen_metric() -> None:
 
 
 def test_inspect_checks_metric_names_before_the_app_opens() -> None:
-    assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDCG@5"), "cutoff 5 is above k (2): a cutoff is at most k")
+    assert_one_line_error(
+        run_cli("inspect", SEED, "--metrics", "nDCG@5"), "cutoff 5 is above k (2): a cutoff is at most k"
+    )
     assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDGC"), "unknown metric 'nDGC'")
