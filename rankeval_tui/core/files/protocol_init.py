@@ -139,14 +139,8 @@ def check_target(directory: Path) -> None:
         raise ContractError("parent directory does not exist", file=directory)
 
 
-def check_options(request: InitRequest) -> None:
-    check_k(request.k)
-    if request.threshold is not None and request.qrels is None:
-        raise ContractError("--threshold needs --qrels (it maps graded labels to 0/1)")
-    if request.relevant_values is not None and request.qrels is None:
-        raise ContractError("--relevant-values needs --qrels (it maps labels to 0/1)")
-    if request.relevant_values is not None and request.threshold is not None:
-        raise ContractError("--threshold and --relevant-values are two rules for one thing: give one")
+def check_declared_options(request: InitRequest) -> None:
+    """``--relevant-from``, ``--grades`` and ``--unlisted-as-zero`` given as they can be used."""
     if request.relevant_from is not None and (request.threshold is not None or request.relevant_values is not None):
         raise ContractError(
             "--relevant-from keeps the grades, --threshold and --relevant-values binarize them: give one"
@@ -157,6 +151,17 @@ def check_options(request: InitRequest) -> None:
         raise ContractError(f"--relevant-from must be a grade >= 1, got {request.relevant_from}")
     if request.unlisted_as_zero and request.qrels is None:
         raise ContractError("--unlisted-as-zero needs --qrels: it declares what the qrels do not list")
+
+
+def check_options(request: InitRequest) -> None:
+    check_k(request.k)
+    if request.threshold is not None and request.qrels is None:
+        raise ContractError("--threshold needs --qrels (it maps graded labels to 0/1)")
+    if request.relevant_values is not None and request.qrels is None:
+        raise ContractError("--relevant-values needs --qrels (it maps labels to 0/1)")
+    if request.relevant_values is not None and request.threshold is not None:
+        raise ContractError("--threshold and --relevant-values are two rules for one thing: give one")
+    check_declared_options(request)
     if request.corpus is None and request.qrels is None and request.pool_depth is None:
         raise ContractError(
             "without --corpus the protocol is pooled: its pools come from --qrels (the documents judged "
