@@ -48,13 +48,13 @@ async def test_graded_keys_record_grades_and_a_key_above_the_scale_does_nothing(
         await pilot.pause()
         legend = shown(app, "#judge-grades")
         assert legend.startswith("Grades (relevant from 2): 0 not relevant · 1 marginal · 2 relevant")
-        assert session.current == ("q1", "d2")
+        assert session.cursor.current == ("q1", "d2")
         await pilot.press("7")  # above the scale: nothing recorded, nothing moved
         await pilot.pause()
-        assert session.current == ("q1", "d2") and session.label_of("q1", "d2") is None
+        assert session.cursor.current == ("q1", "d2") and session.marks.label_of("q1", "d2") is None
         await pilot.press("3")
         await pilot.pause()
-        assert session.label_of("q1", "d2") == 3
+        assert session.marks.label_of("q1", "d2") == 3
         await pilot.press("left")
         await pilot.pause()
         assert "label: 3  highly relevant" in shown(app, "#judge-pair")
@@ -75,10 +75,10 @@ async def test_a_binary_protocol_ignores_grade_keys(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert not app.screen.query("#judge-grades")
-        before = session.current
+        before = session.cursor.current
         await pilot.press("2")
         await pilot.pause()
-        assert session.current == before and session.label_of(*before) is None
+        assert session.cursor.current == before and session.marks.label_of(*before) is None
         await pilot.press("q")
         await pilot.pause()
 
@@ -86,7 +86,7 @@ async def test_a_binary_protocol_ignores_grade_keys(tmp_path: Path) -> None:
 async def test_a_declared_zero_reads_apart_and_judging_it_replaces_the_declaration(tmp_path: Path) -> None:
     directory = make(tmp_path, "--unlisted-as-zero", "--pool-depth", "3")
     session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
-    assert session.complete  # every pool pair has a label: judged, or 0 by the declaration
+    assert session.marks.complete  # every pool pair has a label: judged, or 0 by the declaration
     app = RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
