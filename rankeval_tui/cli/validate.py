@@ -95,7 +95,8 @@ def print_validation(result: Validation, limit: int, journal: JudgingState | Non
         if definition.pools is not None:
             line += f", pooled: {counted(len(definition.document_ids), 'pooled document')} ({definition.pool_rule})"
         if result.protocol is not None:
-            line += f", {counted(definition.pair_count, 'judged pair')}, sha256 {result.protocol.protocol_sha256}"
+            pairs = "pair" if definition.unlisted_as_zero else "judged pair"  # some 0 by declaration: counted below
+            line += f", {counted(definition.pair_count, pairs)}, sha256 {result.protocol.protocol_sha256}"
         say(line)
     for path, run in result.runs:  # a run is only ever valid against a definition
         if run is not None:

@@ -53,3 +53,27 @@ def test_a_full_run_under_a_sampled_protocol_is_refused_saying_how_to_cut_it(tmp
         refused = run_cli(*command)
         assert refused.returncode == 2 and "Traceback" not in refused.stderr
         assert "not in the protocol; this protocol keeps a sample of 5 queries (init --sample-queries" in refused.stderr
+
+
+def test_validate_keeps_declared_zeros_apart_from_labels(tmp_path: Path) -> None:
+    made = run_cli(
+        "init", tmp_path / "d", "--qrels", CACM / "qrels.trec", "--run", CACM / "bm25.run", "--k", "10",
+        "--pool-depth", "10", "--unlisted-as-zero",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    listed: dict[str, set[str]] = {}
+    for line in (CACM / "qrels.trec").read_text().splitlines():
+        query, _, doc, _ = line.split()
+        listed.setdefault(query, set()).add(doc)
+    top: dict[str, list[str]] = {}
+    for line in (CACM / "bm25.run").read_text().splitlines():
+        query, _, doc, _, _, _ = line.split()
+        top.setdefault(query, []).append(doc)
+    declared = sum(1 for query, docs in top.items() for doc in docs[:10] if doc not in listed.get(query, set()))
+    checked = run_cli("validate", tmp_path / "d")
+    assert checked.returncode == 0, checked.stdout
+    assert (
+        f"unlisted: {declared} of {declared + 796} pairs without a label, each 0 by the collection's declaration "
+        f"(unlisted_as_zero), kept apart from the 796 labelled; so is every pair outside the qrels"
+    ) in checked.stdout.splitlines()
+    assert "holes" not in checked.stdout
