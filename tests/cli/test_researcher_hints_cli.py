@@ -77,3 +77,23 @@ def test_validate_keeps_declared_zeros_apart_from_labels(tmp_path: Path) -> None
         f"(unlisted_as_zero), kept apart from the 796 labelled; so is every pair outside the qrels"
     ) in checked.stdout.splitlines()
     assert "holes" not in checked.stdout
+
+
+def test_grow_declares_unlisted_pairs_on_an_existing_protocol(tmp_path: Path) -> None:
+    directory = tmp_path / "g"
+    made = run_cli("init", directory, "--qrels", CACM / "qrels.trec", "--run", CACM / "bm25.run", "--k", "10")
+    assert made.returncode == 0, made.stderr
+    assert "383 top-10 pairs in 52 queries outside the pools" in run_cli("score", directory).stderr
+    before = (directory / "qrels.toml").read_bytes()
+    grown = run_cli("grow", directory, "--unlisted-as-zero")
+    assert grown.returncode == 0, grown.stderr
+    scored = run_cli("score", directory)
+    assert scored.returncode == 0, scored.stderr
+    assert "unlisted: 383 top-10 pairs of this run labelled 0 by the collection's declaration, not judged" in (
+        scored.stdout.splitlines()
+    )
+    assert (directory / "qrels.toml").read_bytes() == before  # every label kept, none added
+    again = run_cli("grow", directory, "--unlisted-as-zero")
+    assert again.returncode == 0 and "nothing new" in again.stdout
+    mixed = run_cli("grow", directory, "--unlisted-as-zero", "--gap", CACM / "bm25.run")
+    assert mixed.returncode == 2 and "on its own" in mixed.stderr
