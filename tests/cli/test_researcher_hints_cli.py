@@ -97,3 +97,7 @@ def test_grow_declares_unlisted_pairs_on_an_existing_protocol(tmp_path: Path) ->
     assert again.returncode == 0 and "nothing new" in again.stdout
     mixed = run_cli("grow", directory, "--unlisted-as-zero", "--gap", CACM / "bm25.run")
     assert mixed.returncode == 2 and "on its own" in mixed.stderr
+    part = tmp_path / "part.trec"
+    part.write_text("".join((CACM / "qrels.trec").read_text().splitlines(keepends=True)[:100]))
+    imported = run_cli("qrels", "import", directory, part, "-o", tmp_path / "part.toml")
+    assert imported.returncode == 0 and "100 judged pairs" in imported.stderr  # the rest: 0 by declaration
