@@ -93,6 +93,8 @@ def test_grow_declares_unlisted_pairs_on_an_existing_protocol(tmp_path: Path) ->
         scored.stdout.splitlines()
     )
     assert (directory / "qrels.toml").read_bytes() == before  # every label kept, none added
+    markdown = run_cli("score", directory, "--format", "markdown").stdout  # the CI step summary's text
+    assert "unlisted: 383 top-10 pairs of this run labelled 0 by the collection's declaration, not judged" in markdown
     again = run_cli("grow", directory, "--unlisted-as-zero")
     assert again.returncode == 0 and "nothing new" in again.stdout
     mixed = run_cli("grow", directory, "--unlisted-as-zero", "--gap", CACM / "bm25.run")
