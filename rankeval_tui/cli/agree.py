@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from rankeval_tui.cli.agree_runs import add_runs_arguments, rankings_of_args, render_rankings, wants_rankings
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_directory
 from rankeval_tui.cli.say import say
@@ -31,6 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
     parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
     parser.add_argument("--format", choices=("table", "json"), default="table")
+    add_runs_arguments(parser)
     parser.set_defaults(func=run_agree)
 
 
@@ -148,10 +150,14 @@ def render_agreement(result: Agreement) -> str:
 
 def run_agree(args: argparse.Namespace) -> int:
     definition = load_definition(args.protocol)
-    result = agreement_of_files(definition, locate(args.first, args.protocol), locate(args.second, args.protocol))
+    paths = (locate(args.first, args.protocol), locate(args.second, args.protocol))
+    result = agreement_of_files(definition, *paths)
+    rankings = rankings_of_args(args, paths, result) if wants_rankings(args) else None
     if args.format == "json":
         data = {"protocol": definition.name, **result.to_json()}
+        if rankings is not None:
+            data["rankings"] = rankings.to_json()
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        say(render_agreement(result), end="")
+        say(render_agreement(result) + ("" if rankings is None else render_rankings(rankings)), end="")
     return 0

@@ -3,7 +3,9 @@ a model marked as one, JSON valid under agree.schema.json (both of its shapes)."
 
 from __future__ import annotations
 
+import itertools
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,61 @@ def test_imported_model_labels_agree_end_to_end(tmp_path, labels):
     data = json.loads(run_cli("agree", SEED, SEED / "qrels.toml", out, "--format", "json").stdout)
     assert data["annotators"] == ["seed-author", "model:m"] and data["annotator_kinds"] == ["person", "model"]
     assert data["coverage"]["overlap"] == 12 and data["kappa"] == "1"
+
+
+# ---------------------------------------------------------------- agree --runs
+
+
+def score_means(labels_path: Path, metric: str) -> dict[str, str]:
+    data = json.loads(run_cli("score", SEED, "--qrels", labels_path, "--metrics", "R,RR", "--format", "json").stdout)
+    return {run: report["measures"][metric]["mean"] for run, report in data["runs"].items()}
+
+
+def test_agree_runs_orders_runs_under_each_label_set(tmp_path, labels):
+    stats = pytest.importorskip("scipy.stats")
+    alice = write(tmp_path / "alice.toml", labels, {"annotators": ["alice"]})
+    dave_labels = {q: dict(row) for q, row in labels.items()}
+    dave_labels["q3"]["d2"], dave_labels["q3"]["d5"] = 1, 0  # fixture_A ranks d2 first, fixture_B d5
+    dave_labels["q4"]["d6"] = 0  # fixture_B's one document for q4
+    dave = write(tmp_path / "dave.toml", dave_labels, {"annotators": ["dave"]})
+    result = run_cli("agree", SEED, alice, dave, "--runs", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    validate(data, SCHEMA)
+    rankings = {m["metric"]: m for m in data["rankings"]["metrics"]}
+    assert set(rankings) == {"R@2", "RR@2"}
+    for name, key in (("R@2", "recall"), ("RR@2", "rr")):
+        ordering = rankings[name]
+        # The one evaluator: the means are score's, under each file.
+        assert ordering["means_a"] == score_means(alice, key)
+        assert ordering["means_b"] == score_means(dave, key)
+        runs = list(ordering["means_a"])
+        a = [float(Fraction(ordering["means_a"][r])) for r in runs]
+        b = [float(Fraction(ordering["means_b"][r])) for r in runs]
+        assert ordering["kendall_tau"]["tau_b_decimal"] == pytest.approx(stats.kendalltau(a, b).statistic, abs=1e-12)
+        flipped = [
+            [x, y]
+            for (i, x), (j, y) in itertools.combinations(enumerate(runs), 2)
+            if (a[i] > a[j]) - (a[i] < a[j]) != (b[i] > b[j]) - (b[i] < b[j])
+        ]
+        assert [c["runs"] for c in ordering["order_changes"]] == flipped
+    rr = rankings["RR@2"]
+    assert [c["runs"] for c in rr["order_changes"]] == [["fixture_A", "fixture_B"]]
+    change = rr["order_changes"][0]
+    assert Fraction(change["delta_a"]) < 0 < Fraction(change["delta_b"])
+    q3 = next(q for q in rr["per_query"] if q["query"] == "q3")
+    assert q3["change"] in ("1/2", "-1/2") and q3["kappa"] == data["per_query"]["q3"]["kappa"]
+    table = run_cli("agree", SEED, alice, dave, "--runs").stdout
+    assert "runs ordered by RR@2 under A and under B" in table
+    assert "fixture_A vs fixture_B: A -" in table and ", B +" in table
+
+
+def test_agree_runs_refuses_a_partial_file(tmp_path, labels):
+    result = run_cli("agree", SEED, model_file(tmp_path, labels), SEED / "qrels.toml", "--runs")
+    assert_one_line_error(result, "model.toml", "is partial: scoring runs under it needs every pair judged")
+
+
+def test_agree_runs_needs_two_runs(tmp_path, labels):
+    a = write(tmp_path / "a.toml", labels)
+    result = run_cli("agree", SEED, a, SEED / "qrels.toml", "--run", SEED / "runs" / "fixture_A.json")
+    assert_one_line_error(result, "ordering runs needs at least 2 runs, got 1")
