@@ -25,6 +25,7 @@ from rankeval_tui.cli.common import (
     protocol_dir,
 )
 from rankeval_tui.cli.say import say
+from rankeval_tui.cli.score_fill import add_fill_arguments, count_filled, filled_text, load_scored_protocol
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
@@ -200,6 +201,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="exit 1 if any run's mean is below VALUE (recall=0.6, mrr=1/2, nDCG@10=0.45); repeatable",
     )
     add_statistics_arguments(parser)
+    add_fill_arguments(parser)
     parser.set_defaults(func=run_score)
 
 
@@ -254,6 +256,8 @@ def sample_count(text: str) -> int:
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
         if args.bounds:
+            if args.fill_from is not None:
+                raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
             return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
         return score_command(args)
 
@@ -335,7 +339,7 @@ def compare_runs(args: argparse.Namespace, reports: list[Report]) -> Comparison:
 def score_command(args: argparse.Namespace) -> int:
     """Read, score every run at every cutoff (the whole input validated before any output),
     compare, then write the report and the gates' verdicts: exit 1 when a gate failed."""
-    protocol, qrels = load_protocol_and_qrels_from_args(args)
+    protocol, qrels, filling = load_scored_protocol(args)
     plan = plan_metrics(args, protocol)
     protocol = plan.protocol
     runs = load_runs_from_args(args, protocol)
@@ -347,6 +351,9 @@ def score_command(args: argparse.Namespace) -> int:
     ]
     comparison = compare_runs(args, reports)
     threshold_failures = gate_failures(reports, plan.gates)
+    filled, filled_failures = count_filled(args, filling, runs, protocol)
+    if filling is not None:
+        comparison.extra["filled"] = filling.to_json(filled, protocol.k)
     report_text = partial(
         render_text,
         baseline=comparison.baseline,
@@ -359,9 +366,12 @@ def score_command(args: argparse.Namespace) -> int:
         verdict = []
         if args.fail_under:
             verdict += gate_verdict("Threshold gate (--fail-under)", threshold_failures)
+        if filling is not None:
+            verdict += gate_verdict("Filled labels (--fill-from)", filled_failures)
         if args.fail_on_regression:
             verdict += gate_verdict("Regression gate", comparison.regressions)
-        append_step_summary(report_text(protocol, reports, markdown=True) + "\n".join(verdict) + "\n")
+        summary_text = report_text(protocol, reports, markdown=True) + filled_text(filling, filled, protocol.k)
+        append_step_summary(summary_text + "\n".join(verdict) + "\n")
     if args.format == "json":
         if at_cutoffs:
             comparison.extra["other_cutoffs"] = {str(p.k): cutoff_json(p, r) for p, r in at_cutoffs}
@@ -377,12 +387,12 @@ def score_command(args: argparse.Namespace) -> int:
         )
     else:
         markdown = args.format == "markdown"
-        sys.stdout.write(report_text(protocol, reports, markdown=markdown))
+        sys.stdout.write(report_text(protocol, reports, markdown=markdown) + filled_text(filling, filled, protocol.k))
         for at_k, at_reports in at_cutoffs:  # each cutoff its own protocol: its own header and hash
             sys.stdout.write(
                 "\n" + render_text(at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions)
             )
-    failures = threshold_failures + comparison.regressions
+    failures = threshold_failures + comparison.regressions + filled_failures
     for failure in failures:
         say(failure, file=sys.stderr)
     return 1 if failures else 0
