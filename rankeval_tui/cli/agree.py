@@ -85,6 +85,21 @@ def grade_lines(result: Agreement) -> list[str]:
     ]
 
 
+def bootstrap_lines(result: Agreement) -> list[str]:
+    """An audit sample's kappa intervals: how far the measured agreement can move with the sample."""
+    if result.bootstrap is None:
+        return []
+    boot = result.bootstrap
+    shown = [
+        f"{name} [{interval[0]:.4f}, {interval[1]:.4f}]" if interval is not None else f"{name} undefined"
+        for name, interval in boot["intervals"].items()
+    ]
+    return [
+        f"bootstrap {boot['level']:.0%} interval ({boot['samples']} resamples of the {result.overall.pairs} "
+        f"audited pairs, seed {boot['seed']}): " + "   ".join(shown)
+    ]
+
+
 def weighted_text(grades: GradeCounts, weighting: str) -> str:
     value = grades.kappa(weighting)
     return "undefined" if value is None else exact_and_decimal(value)
@@ -115,6 +130,7 @@ def render_agreement(result: Agreement) -> str:
         f"observed agreement {exact_and_decimal(c.observed_agreement)}   "
         f"expected by chance {exact_and_decimal(c.expected_agreement)}",
         f"Cohen's kappa {kappa_text(c)}",
+        *bootstrap_lines(result),
         "",
         "per query",
     ]

@@ -26,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rankeval_tui.core.annotation.audit import audit_seed, bootstrap_intervals
 from rankeval_tui.core.annotation.binding import check_same_criterion
 from rankeval_tui.core.annotation.grades import BINARY, GradeCounts, Scale
 from rankeval_tui.core.annotation.pace import Pace
@@ -227,6 +228,8 @@ class Agreement:
     per_query_grades: Mapping[str, GradeCounts] | None = None
     coverage: Coverage | None = None
     """None when both files are complete (every pair compared)."""
+    bootstrap: Mapping[str, Any] | None = None
+    """When one file is an audit sample: kappa's percentile bootstrap intervals (``audit.bootstrap_intervals``)."""
 
     @property
     def models(self) -> tuple[bool, bool]:
@@ -246,6 +249,8 @@ class Agreement:
             data["scale"] = self.scale.to_json()
             data["coverage"] = None if self.coverage is None else self.coverage.to_json()
             data["grades"] = None if self.grades is None else self.grades.to_json()
+            if self.bootstrap is not None:
+                data["bootstrap"] = dict(self.bootstrap)
         data.update(kappa_json(self.overall))
         data["disagreements"] = [d.to_json() for d in self.disagreements]
         data["per_query"] = {q: kappa_json(c) for q, c in self.per_query.items()}
@@ -385,4 +390,8 @@ def agreement_of_files(
     if names[0] == names[1]:
         names = (f"{names[0]} ({Path(path_a).name})", f"{names[1]} ({Path(path_b).name})")
     paces = (Pace.from_provenance(a.provenance.get("pace")), Pace.from_provenance(b.provenance.get("pace")))
-    return replace(agreement(definition, a, b, names, (str(path_a), str(path_b)), scale), paces=paces)
+    result = replace(agreement(definition, a, b, names, (str(path_a), str(path_b)), scale), paces=paces)
+    seed = audit_seed(a.provenance, b.provenance)
+    if seed is None or result.grades is None:
+        return result
+    return replace(result, bootstrap=bootstrap_intervals(result.grades, seed))
