@@ -149,3 +149,10 @@ def test_agree_runs_needs_two_runs(tmp_path, labels):
     a = write(tmp_path / "a.toml", labels)
     result = run_cli("agree", SEED, a, SEED / "qrels.toml", "--run", SEED / "runs" / "fixture_A.json")
     assert_one_line_error(result, "ordering runs needs at least 2 runs, got 1")
+
+
+def test_adjudication_still_needs_complete_files(tmp_path, labels):
+    out = tmp_path / "adjudicated.toml"
+    result = run_cli("adjudicate", SEED, model_file(tmp_path, labels), SEED / "qrels.toml", "-o", out)
+    assert_one_line_error(result, "differ in coverage (12 pairs)")
+    assert not out.exists()

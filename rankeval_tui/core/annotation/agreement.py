@@ -367,16 +367,20 @@ def check_same_coverage(definition: ProtocolDefinition, files: Sequence[tuple[st
     )
 
 
-def read_pair(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> tuple[QrelsFile, QrelsFile]:
+def read_pair(
+    definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, *, overlap: bool = False
+) -> tuple[QrelsFile, QrelsFile]:
     """Read two annotators' files against one definition, coverage checked together (so the
-    error names the differing pairs instead of the first gap of the first file)."""
+    error names the differing pairs instead of the first gap of the first file). With ``overlap``
+    (``agree``), a file that says it is partial is not checked for coverage: it is compared on the
+    overlap. Adjudication keeps the check: its output is exhaustive qrels."""
     if Path(path_a).exists() and Path(path_a).resolve() == Path(path_b).resolve():
         raise ContractError("the same file is given for both annotators", file=path_a)
     a = read_qrels_file(path_a, definition, exhaustive=False)
     b = read_qrels_file(path_b, definition, exhaustive=False)
     for path, qrels in ((path_a, a), (path_b, b)):  # agreement between two criteria means nothing
         check_same_criterion(qrels.provenance, definition, Path(path))
-    if not (file_is_partial(a) or file_is_partial(b)):
+    if not (overlap and (file_is_partial(a) or file_is_partial(b))):
         check_same_coverage(definition, [(str(path_a), a), (str(path_b), b)])
     return a, b
 
@@ -385,7 +389,7 @@ def agreement_of_files(
     definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, scale: Scale = BINARY
 ) -> Agreement:
     """``agree``'s core: two qrels files of one protocol -> ``Agreement``."""
-    a, b = read_pair(definition, path_a, path_b)
+    a, b = read_pair(definition, path_a, path_b, overlap=True)
     names = (annotator_name(a, Path(path_a).stem), annotator_name(b, Path(path_b).stem))
     if names[0] == names[1]:
         names = (f"{names[0]} ({Path(path_a).name})", f"{names[1]} ({Path(path_b).name})")
