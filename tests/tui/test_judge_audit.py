@@ -40,7 +40,10 @@ def audit_args(protocol: Path, model: Path, audit: Path, **changes) -> argparse.
     return argparse.Namespace(**{**values, **changes})
 
 
-async def test_a_blind_sample_judged_on_screen_then_agreement_with_intervals(seed_copy: Path) -> None:
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)])
+async def test_a_blind_sample_judged_on_screen_then_agreement_with_intervals(
+    seed_copy: Path, size: tuple[int, int]
+) -> None:
     model, truth = model_file(seed_copy)
     audit = seed_copy.parent / "audit-1.toml"
     definition, provenance = audit_plan(audit_args(seed_copy, model, audit), load_definition(seed_copy))
@@ -50,7 +53,7 @@ async def test_a_blind_sample_judged_on_screen_then_agreement_with_intervals(see
     session.marks.base_provenance.update(provenance)  # as judge --audit does
     app = RankevalApp(seed_copy, qrels_path=audit, start="judge", judge_session=session)
     asked = []
-    async with app.run_test(size=(140, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         for _ in range(8):
             assert session.current is not None
