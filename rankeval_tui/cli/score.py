@@ -25,7 +25,13 @@ from rankeval_tui.cli.common import (
     protocol_dir,
 )
 from rankeval_tui.cli.say import say
-from rankeval_tui.cli.score_fill import add_fill_arguments, count_filled, filled_text, load_scored_protocol
+from rankeval_tui.cli.score_fill import (
+    add_fill_arguments,
+    count_filled,
+    filled_text,
+    load_filled_protocol_from_args,
+    refuse_allow_filled_alone,
+)
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
@@ -54,7 +60,9 @@ from rankeval_tui.core.wording import exact_and_decimal
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
     from rankeval_tui.core.evaluation.stats import PairedStatistics
+    from rankeval_tui.core.files import QrelsFile
     from rankeval_tui.core.files.baseline import BaselineChoice
+    from rankeval_tui.core.files.filling import Filling
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
@@ -256,7 +264,7 @@ def sample_count(text: str) -> int:
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
         if args.bounds:
-            if args.fill_from is not None:
+            if getattr(args, "fill_from", None) is not None:
                 raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
             return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
         return score_command(args)
@@ -334,6 +342,14 @@ def compare_runs(args: argparse.Namespace, reports: list[Report]) -> Comparison:
             "failures": comparison.regressions,
         }
     return comparison
+
+
+def load_scored_protocol(args: argparse.Namespace) -> tuple[Protocol, QrelsFile, Filling | None]:
+    """The protocol as ``score`` reads it; with ``--fill-from``, its holes filled (``cli.score_fill``)."""
+    if getattr(args, "fill_from", None) is None:
+        refuse_allow_filled_alone(args)
+        return (*load_protocol_and_qrels_from_args(args), None)
+    return load_filled_protocol_from_args(args)
 
 
 def score_command(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rankeval_tui.cli.common import load_protocol_and_qrels_from_args, protocol_dir
+from rankeval_tui.cli.common import protocol_dir
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import Protocol
@@ -33,17 +33,18 @@ def add_fill_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_scored_protocol(args: argparse.Namespace) -> tuple[Protocol, QrelsFile, Filling | None]:
-    """The protocol as ``score`` reads it; with ``--fill-from``, its holes filled from that file
-    (``core.files.filling``), the filled pairs remembered for every output."""
-    if args.fill_from is None:
-        if args.allow_filled:
-            raise ContractError("--allow-filled is for --fill-from: without it no label is filled")
-        return (*load_protocol_and_qrels_from_args(args), None)
+def load_filled_protocol_from_args(args: argparse.Namespace) -> tuple[Protocol, QrelsFile, Filling]:
+    """The protocol with its holes filled from ``--fill-from`` (``core.files.filling``), the filled
+    pairs remembered for every output; --k/--split applied as ``score`` applies them."""
     from rankeval_tui.core.files.filling import load_filled_protocol  # with --fill-from only
 
     protocol, qrels, filling = load_filled_protocol(protocol_dir(args), args.qrels, args.fill_from)
     return protocol.with_overrides(args.k, args.split), qrels, filling
+
+
+def refuse_allow_filled_alone(args: argparse.Namespace) -> None:
+    if getattr(args, "allow_filled", False):
+        raise ContractError("--allow-filled is for --fill-from: without it no label is filled")
 
 
 def count_filled(
