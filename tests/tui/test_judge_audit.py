@@ -56,12 +56,12 @@ async def test_a_blind_sample_judged_on_screen_then_agreement_with_intervals(
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         for _ in range(8):
-            assert session.current is not None
-            asked.append(session.current)
+            assert session.cursor.current is not None
+            asked.append(session.cursor.current)
             screen = app.export_screenshot()
             for leak in (MARK, "model:", "umbrela", "model.toml"):
                 assert leak not in screen, (leak, screen[screen.find(leak) - 300 : screen.find(leak) + 100])
-            query, doc = session.current
+            query, doc = session.cursor.current
             await pilot.press(str(truth[query][doc]))  # the person labels as the seed's author did
             await pilot.pause()
         await app.workers.wait_for_complete()
