@@ -48,6 +48,7 @@ from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.terminal_text import markdown_text
 from rankeval_tui.core.wording import exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
@@ -158,8 +159,10 @@ def append_step_summary(markdown: str) -> None:
 
 
 def gate_verdict(name: str, failures: list[str]) -> list[str]:
-    """``**Regression gate: passed**`` and one bullet per failure, for the step summary."""
-    return ["", f"**{name}: " + ("failed**" if failures else "passed**"), "", *(f"- {reason}" for reason in failures)]
+    """``**Regression gate: passed**`` and one bullet per failure, for the step summary (a failure
+    names a run: its Markdown shown, never read)."""
+    bullets = (f"- {markdown_text(reason)}" for reason in failures)
+    return ["", f"**{name}: " + ("failed**" if failures else "passed**"), "", *bullets]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -57,3 +57,34 @@ def printable(text: str, *, multiline: bool = False) -> str:
     if pattern.search(text) is None:
         return text
     return pattern.sub(_escape, text)
+
+
+_MARKUP = re.compile(
+    r"[\\`*~\[\]]"  # escapes, code spans, emphasis, strikethrough, links and images
+    r"|(?<![^\W_])_|_(?![^\W_])"  # an underscore that can open or close emphasis (not inside a word)
+    r"|<(?=[A-Za-z/!?])"  # an HTML tag, comment or autolink (``<=`` and ``< `` stay)
+    r"|&(?=[#A-Za-z])"  # an entity (``&lt;`` would show as ``<``)
+    r"|:(?=//)"  # a URL's scheme (``https://`` is linked without brackets)
+    r"|(?i:(?<=www)\.)"  # a ``www.`` link
+    r"|@(?=[\w.+-]+\.)"  # an e-mail address, which is linked too
+    r"|^[#>+=-]|^\d+[.)]"  # a block: heading, quote, list, setext underline, numbered list
+)
+
+
+def markdown_text(text: str) -> str:
+    """``text`` on one line (``printable``) and inert in Markdown: shown as it is, never read as markup.
+
+    For a protocol's fields in Markdown output (``score --format markdown``, the CI step summary,
+    which GitHub renders): a name ``help\\n\\n**passed**\\n\\n![x](https://evil.example/t.png)<!--``
+    would otherwise forge a line, bold text, load an image and hide what follows in a comment.
+    Each character that can begin markup there is backslash-escaped (CommonMark shows any escaped
+    ASCII punctuation as itself); the rest is kept, so ``fixture_A``, ``P@10`` or ``<= 0.05`` read the
+    same in the Markdown source. A field that cannot begin markup comes back unchanged. A ``|``
+    matters in a table only, where the table escapes it (``text_grid``).
+    """
+    return _MARKUP.sub(_backslashed, printable(text))
+
+
+def _backslashed(match: re.Match[str]) -> str:
+    markup = match.group()
+    return f"{markup[:-1]}\\{markup[-1]}"  # ``1.`` as ``1\.``: a digit is no escape
