@@ -87,6 +87,12 @@ def load_definition(
     provenance = data.get("provenance", {})
     if not isinstance(provenance, dict):
         collect(ContractError("[provenance] must be a table", file=path))
+    elif not is_table_array(provenance.get("growth", [])):
+        # grow appends its record to this array: a string would be extended letter by letter
+        growth = provenance["growth"]
+        collect(
+            ContractError(f"[provenance] growth must be [[provenance.growth]] tables, got {quote(growth)}", file=path)
+        )
     header = None
     if "protocol" not in data:
         collect(ContractError("missing [protocol] table", file=path))
@@ -407,3 +413,8 @@ def parsed_or_none(path: Path) -> dict[str, Any] | None:
         return parse_toml(read_utf8(path), path)
     except ContractError:
         return None
+
+
+def is_table_array(value: object) -> bool:
+    """Whether ``value`` is a TOML array of tables (``[[name]]``)."""
+    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
