@@ -17,6 +17,7 @@ from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.gaps import gap_command, run_gap
 from rankeval_tui.core.evaluation.pools import pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
+from rankeval_tui.core.files.baseline import checked_baseline_file
 from rankeval_tui.core.files.holes import holes_per_query, judge_command
 from rankeval_tui.core.files.protocol_files import (
     QRELS_FILE,
@@ -77,6 +78,11 @@ def validate_directory(
         check_unique_run_names([run for _, run in result.runs if run is not None])
     except ContractError as error:  # as score refuses them: validate must not call both runs ok
         result.problems.append(error)
+    if directory.is_dir():
+        try:  # score reads runs/BASELINE before it compares: a name it refuses is a problem here too
+            checked_baseline_file(directory, [run.name for _, run in result.runs if run is not None])
+        except ContractError as error:
+            result.problems.append(error)
     return result
 
 
