@@ -126,3 +126,13 @@ def test_a_runs_entry_that_is_no_file_is_named(tmp_path: Path, entry: str, reaso
             pytest.skip("making a device needs root")
     code, refusal = assert_agree(protocol)
     assert code == 2 and refusal == [f"error: {path}: {reason}"]
+
+
+def test_a_label_left_after_its_pool_was_emptied_is_outside_the_pool(tmp_path: Path) -> None:
+    """Not "not in the corpus": the corpus of a pooled protocol is its pools' union."""
+    protocol = pooled(tmp_path)
+    text = (protocol / "protocol.toml").read_text(encoding="utf-8")
+    assert '\nq2 = "**FORGED**"\n' in text
+    (protocol / "protocol.toml").write_text(text.replace('\nq2 = "**FORGED**"\n', '\nq2 = ""\n'), encoding="utf-8")
+    code, refusal = assert_agree(protocol)
+    assert code == 2 and "'**FORGED**': label outside the query's pool" in refusal[0]

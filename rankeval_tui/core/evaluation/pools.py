@@ -82,6 +82,12 @@ def check_binary_row(query: str, row: Mapping[str, object], file: str | Path | N
             raise ContractError(f"qrels labels must be integer 0 or 1, got {quote(label)}", file=file, where=where)
 
 
+OUTSIDE_THE_POOL = (
+    "label outside the query's pool: a pooled protocol judges each query's pool only; "
+    "add the pair to the pool or remove the label"
+)
+
+
 def pool_violation(
     pools: Mapping[str, frozenset[str]], qrels: Mapping[str, Mapping[str, object]], *, file: str | Path | None = None
 ) -> ContractError | None:
@@ -93,8 +99,7 @@ def pool_violation(
         if not pools[query].issuperset(row):
             outside = next(doc for doc in row if doc not in pools[query])
             return ContractError(
-                "label outside the query's pool: a pooled protocol judges each query's pool only; "
-                "add the pair to the pool or remove the label",
+                OUTSIDE_THE_POOL,
                 file=file,
                 where=f"{describe_id('query', query)}, {describe_id('document', outside)}",
             )

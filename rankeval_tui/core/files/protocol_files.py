@@ -23,7 +23,7 @@ from operator import eq, itemgetter, le
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, describe_id, quote, raise_problem
-from rankeval_tui.core.evaluation.pools import pool_violation
+from rankeval_tui.core.evaluation.pools import OUTSIDE_THE_POOL, pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels, rows_within
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.entries import check_table as check_table  # re-exported: additions reads entries
@@ -301,9 +301,13 @@ def pair_tables(
             )
             continue
         if not row.keys() <= corpus:  # the loop names each unknown one
+            # a pooled protocol's corpus is its pools' union: a label of a query whose pool was emptied
+            # is outside that pool (the document was in it), not a typo of an ID
+            emptied = definition.pools is not None and not definition.pools.get(query)
+            unknown = OUTSIDE_THE_POOL if emptied else "not in the corpus"
             for doc in row:
                 if doc not in corpus:
-                    report(ContractError(f"unknown document {quote(doc)}: not in the corpus", file=path, where=where))
+                    report(ContractError(f"unknown document {quote(doc)}: {unknown}", file=path, where=where))
             row = {doc: value for doc, value in row.items() if doc in corpus}
         result[query] = dict(row)
     return result
