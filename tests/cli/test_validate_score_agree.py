@@ -136,3 +136,15 @@ def test_a_label_left_after_its_pool_was_emptied_is_outside_the_pool(tmp_path: P
     (protocol / "protocol.toml").write_text(text.replace('\nq2 = "**FORGED**"\n', '\nq2 = ""\n'), encoding="utf-8")
     code, refusal = assert_agree(protocol)
     assert code == 2 and "'**FORGED**': label outside the query's pool" in refusal[0]
+
+
+def test_init_from_labels_names_grow_gap_for_a_run_score_would_refuse(tmp_path: Path) -> None:
+    (tmp_path / "qrels.trec").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n")
+    (tmp_path / "bm.trec").write_text("q1 Q0 d1 1 3 bm\nq1 Q0 dX 2 2 bm\nq2 Q0 d3 1 1 bm\n")
+    target = tmp_path / "p"
+    made = run_cli("init", target, "--qrels", tmp_path / "qrels.trec", "--run", tmp_path / "bm.trec", "--k", "2")
+    assert made.returncode == 0, made.stderr
+    command = f"rankeval-tui grow {target} --gap {target / 'runs' / 'bm.trec'}"
+    assert made.stdout.splitlines()[-1] == f"next: {command} (score refuses bm.trec until then)"
+    assert run_cli("score", target).returncode == 2
+    assert run_cli(*command.split()[1:]).returncode == 0

@@ -14,6 +14,7 @@ import random
 
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries
 from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, QrelsFile
@@ -143,9 +144,10 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         files = {f"{run.name}.json": cut_run(run, queries, None) for run in runs}
     else:
         files = {run_file_name(run): raw(run) for run in runs}
+    gapped = [name for name, run in zip(files, runs) if run_gap(definition, run.rankings, definition.k)]
     notices: list[str] = []
     if corpus is None:
         notices.append("no --corpus: documents have no text; scoring needs none, judging shows each as missing")
     if request.sample_queries is not None and runs:
         notices.append("runs were cut to the protocol's queries and written as JSON (the original files are unchanged)")
-    return PlannedProtocol(directory, definition, qrels, files, notices)
+    return PlannedProtocol(directory, definition, qrels, files, notices, gapped)
