@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
-from rankeval_tui.cli.common import positive_int
+from rankeval_tui.cli.common import integer, positive_int
 from rankeval_tui.cli.say import say
+from rankeval_tui.core.errors import quote
 from rankeval_tui.core.files.pooled_init import plan
 from rankeval_tui.core.files.protocol_files import RUNS_DIR
 from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, PlannedProtocol, write_protocol
@@ -65,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sampling.add_argument(
         "--sample-queries", type=positive_int, default=None, metavar="N", help="keep N queries of the split, drawn"
     )
-    sampling.add_argument("--seed", type=int, default=None, metavar="S", help="seed of --sample-queries (required)")
+    sampling.add_argument("--seed", type=integer, default=None, metavar="S", help="seed of --sample-queries (required)")
     pools = sampling.add_mutually_exclusive_group()
     pools.add_argument(
         "--pool-depth",
@@ -89,9 +90,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def integer_list(text: str) -> tuple[int, ...]:
     """``1,2,3`` or ``-1,4``: the label values read as relevant."""
     try:
-        return tuple(int(value) for value in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected integers separated by commas, like 1,2,3, got {text!r}") from None
+        return tuple(integer(value) for value in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected integers separated by commas, like 1,2,3, got {quote(text)}"
+        ) from None
 
 
 def run_init(args: argparse.Namespace) -> int:
