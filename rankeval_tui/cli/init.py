@@ -9,6 +9,7 @@ from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import integer, positive_int
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import quote
+from rankeval_tui.core.files.input_formats import formats_help
 from rankeval_tui.core.files.pooled_init import plan
 from rankeval_tui.core.files.protocol_files import RUNS_DIR
 from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, PlannedProtocol, write_protocol
@@ -22,10 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Read and check everything, then write DIR/protocol.toml, DIR/runs/ and (with --qrels) "
         "DIR/qrels.toml with the imported labels only: every other pair is a hole to judge with "
         "'rankeval-tui judge DIR'. Nothing is written when anything is wrong; an existing protocol is "
-        "never overwritten. Formats are told from the content: corpus BEIR corpus.jsonl, Pyserini JSONL, "
-        "JSONL {id, text}, TSV id<TAB>text or a directory of .md/.txt files; queries BEIR queries.jsonl, "
-        "JSONL {id, text[, split]}, TSV id<TAB>text; qrels TREC 'qid 0 docid rel' or BEIR TSV with the "
-        "header 'query-id corpus-id score'; runs TREC 6-column, MS MARCO 'qid<TAB>docid<TAB>rank', JSON.",
+        "never overwritten. Formats are told from the content: " + formats_help() + ".",
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="the new protocol directory")
     parser.add_argument(

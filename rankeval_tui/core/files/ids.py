@@ -26,7 +26,7 @@ NOT_IN_AN_ID = re.compile(rf"[\s\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}{INVISIBLE}]")
 """Whitespace (``\\s`` is ``str.isspace`` on str patterns), C0, DEL and C1 controls, and the
 bidirectional control characters (an ID holding U+202E shows reversed: ``q1\u202egnp.d`` reads
 as ``q1d.png``, in a table or an error line alike), and the invisible characters above: one
-regex search instead of a Python test per character, which was 70% of reading a TREC run."""
+regex search instead of a Python test per character, which was most of reading a TREC run."""
 _INVISIBLE = re.compile(f"[{INVISIBLE}]")
 
 
