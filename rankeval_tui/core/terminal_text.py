@@ -30,6 +30,7 @@ as markup either (``[reverse]q1[/reverse]`` is an ID, not a style).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _UNSAFE_MULTILINE = re.compile(f"[{_CONTROLS}]")
@@ -88,3 +89,15 @@ def markdown_text(text: str) -> str:
 def _backslashed(match: re.Match[str]) -> str:
     markup = match.group()
     return f"{markup[:-1]}\\{markup[-1]}"  # ``1.`` as ``1\.``: a digit is no escape
+
+
+def field_text(markdown: bool) -> Callable[[str], str]:
+    """How a field a protocol supplies (its name, a run's, an ID, the pool rule) is shown: on
+    one line, and inert in Markdown (``printable``, ``markdown_text``); the text around it is ours."""
+    return markdown_text if markdown else printable
+
+
+def ids_text(ids: Iterable[str], markdown: bool) -> str:
+    """IDs listed after a label (``missing_queries: q1, q7``), or ``none``. An ID holds no
+    newline (core/files/ids.py), so the table's IDs need only Markdown's care."""
+    return ", ".join(map(markdown_text, ids) if markdown else ids) or "none"

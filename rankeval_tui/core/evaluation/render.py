@@ -9,7 +9,7 @@ rankeval_tui/schema/report.schema.json).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from functools import partial
 from operator import attrgetter
@@ -32,9 +32,10 @@ from rankeval_tui.core.evaluation.evaluate import (
 from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.splits import set_aside_words
 from rankeval_tui.core.evaluation.text_grid import grid as grid
 from rankeval_tui.core.evaluation.text_grid import grid_columns
-from rankeval_tui.core.terminal_text import markdown_text, printable
+from rankeval_tui.core.terminal_text import field_text, ids_text, markdown_text, printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
@@ -261,23 +262,6 @@ def status_column(report: Report, adjudicated: Collection[str]) -> list[str]:
     return list(map(words.__getitem__, cases))
 
 
-def set_aside_words(set_aside: Mapping[str, int]) -> str:
-    """``3 queries of split 'dev', 1 query of split 'train'``."""
-    return ", ".join(f"{n} {'query' if n == 1 else 'queries'} of split {split!r}" for split, n in set_aside.items())
-
-
-def field_text(markdown: bool) -> Callable[[str], str]:
-    """How a field a protocol supplies (its name, a run's, an ID, the pool rule) is shown: on
-    one line, and inert in Markdown (``core.terminal_text``); the text around it is ours."""
-    return markdown_text if markdown else printable
-
-
-def ids_text(ids: Iterable[str], markdown: bool) -> str:
-    """IDs listed after a label (``missing_queries: q1, q7``), or ``none``. An ID holds no
-    newline (files/ids.py), so the table's IDs need only Markdown's care."""
-    return ", ".join(map(markdown_text, ids) if markdown else ids) or "none"
-
-
 def report_block(
     report: Report, markdown: bool, adjudicated: Collection[str] = (), fractions: bool = False
 ) -> list[str]:
@@ -328,18 +312,14 @@ def comparison_block(
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
     metrics = comparison.metrics
-    field = field_text(markdown)
-    base_run, cand_run = field(base.run), field(cand.run)
+    base_run, cand_run = map(field := field_text(markdown), (base.run, cand.run))
     lines = [("### " if markdown else "") + f"{cand_run} vs baseline {base_run}"]
     if markdown:
         lines.append("")
     header = ["query"]
-    # the runs' names head columns, which the grid does not escape: a ``|`` there would add one
-    base_head, cand_head = (
-        (run.replace("|", "\\|") for run in (base_run, cand_run)) if markdown else (base_run, cand_run)
-    )
+    heads = [run.replace("|", "\\|") if markdown else run for run in (base_run, cand_run)]  # no grid escape there
     for metric in metrics:
-        header += [f"{label(metric, k)} {base_head}", f"{label(metric, k)} {cand_head}", "delta"]
+        header += [f"{label(metric, k)} {heads[0]}", f"{label(metric, k)} {heads[1]}", "delta"]
     header.append("verdict")
     rows = []
     for row in comparison.rows:
@@ -380,9 +360,8 @@ def comparison_block(
 def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
     """What a pooled protocol measured, under the header of every text output."""
     definition = protocol.definition
-    rule = field_text(markdown)(definition.pool_rule) if definition.pool_rule else "pool rule not recorded"
     lines = [
-        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {rule}",
+        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {field_text(markdown)(definition.pool_rule or 'pool rule not recorded')}",
         f"Recall@k's denominator: {RECALL_DENOMINATOR['pooled']}",
     ]
     return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]

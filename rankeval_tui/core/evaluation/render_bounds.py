@@ -13,8 +13,8 @@ from rankeval_tui.core.evaluation.evaluate import exact_fields
 from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.render import field_text, grid, kind_lines, metrics_json, protocol_json, shown
-from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown
+from rankeval_tui.core.terminal_text import field_text, printable
 from rankeval_tui.core.wording import counted
 
 NO_VALUE = "no relevant in pool"

@@ -87,9 +87,10 @@ def load_definition(
     provenance = data.get("provenance", {})
     if not isinstance(provenance, dict):
         collect(ContractError("[provenance] must be a table", file=path))
-    elif not is_table_array(provenance.get("growth", [])):
+    elif not isinstance(growth := provenance.get("growth", []), list) or not all(
+        isinstance(item, dict) for item in growth
+    ):
         # grow appends its record to this array: a string would be extended letter by letter
-        growth = provenance["growth"]
         collect(
             ContractError(f"[provenance] growth must be [[provenance.growth]] tables, got {quote(growth)}", file=path)
         )
@@ -301,8 +302,7 @@ def pair_tables(
             )
             continue
         if not row.keys() <= corpus:  # the loop names each unknown one
-            # a pooled protocol's corpus is its pools' union: a label of a query whose pool was emptied
-            # is outside that pool (the document was in it), not a typo of an ID
+            # a pooled corpus is its pools' union: an emptied pool's label is outside it, not a typo of an ID
             emptied = definition.pools is not None and not definition.pools.get(query)
             unknown = OUTSIDE_THE_POOL if emptied else "not in the corpus"
             for doc in row:
@@ -418,8 +418,3 @@ def parsed_or_none(path: Path) -> dict[str, Any] | None:
         return parse_toml(read_utf8(path), path)
     except ContractError:
         return None
-
-
-def is_table_array(value: object) -> bool:
-    """Whether ``value`` is a TOML array of tables (``[[name]]``)."""
-    return isinstance(value, list) and all(isinstance(item, dict) for item in value)
