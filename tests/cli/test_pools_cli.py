@@ -211,3 +211,21 @@ def test_a_growth_record_that_is_not_tables_is_refused_not_extended(tmp_path, gr
         ]
         assert result.returncode == 2
     assert path.read_bytes() == before
+
+
+def test_grow_gap_without_texts_says_how_many_and_validate_names_them(tmp_path):
+    from rankeval_tui.core.files import load_definition
+
+    directory = make(tmp_path)
+    grown = run_cli("grow", directory, "--gap", tmp_path / "dense.trec")
+    assert grown.returncode == 0, grown.stderr
+    definition = load_definition(directory)
+    untexted = sorted({d for pool in (definition.pools or {}).values() for d in pool} - set(definition.documents))
+    assert untexted  # a pooled protocol made without --corpus: no document has a text
+    assert (
+        f"warning: {len(untexted)} pooled documents without text: judging shows a placeholder; "
+        f"add the texts with rankeval-tui grow {directory} --corpus FILE (validate lists them)"
+    ) in grown.stdout
+    checked = run_cli("validate", directory)
+    assert f"{len(untexted)} pooled documents without text ({repr(untexted[0])}" in checked.stdout
+    assert f"rankeval-tui grow {directory} --corpus FILE" in checked.stdout

@@ -6,7 +6,7 @@ protocol module stays readable; they take the pools, not the definition, to impo
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from itertools import chain, repeat
 from operator import eq, methodcaller
 from pathlib import Path
@@ -142,3 +142,11 @@ def check_pooled_qrels(
 
 EMPTY_ROW: Mapping[str, object] = MappingProxyType({})
 """The row of a query with no labels: an empty pool's, when its query has no row."""
+
+
+def documents_without_text(pools: Mapping[str, Sequence[str]] | None, documents: Mapping[str, str]) -> list[str]:
+    """The pooled documents the protocol has no text for, sorted: a pooled protocol scores
+    without texts, but an annotator judging one sees only a placeholder (``grow --corpus``)."""
+    if pools is None:
+        return []
+    return sorted({doc for pool in pools.values() for doc in pool if doc not in documents})
