@@ -16,6 +16,7 @@ from rankeval_tui.core.annotation.pace import pace_line
 from rankeval_tui.core.evaluation.render import grid
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.files.label_import import annotator_words
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 
 
@@ -55,8 +56,8 @@ def who(side: str, name: str, source: str | None) -> str:
     twice; a model is marked as one (``model:umbrela (a model)``)."""
     shown = annotator_words(name)
     if source is None or name.endswith(f"({Path(source).name})"):
-        return f"{side} = {shown}"
-    return f"{side} = {shown}  ({source})"
+        return f"{side} = {printable(shown)}"
+    return f"{side} = {printable(shown)}  ({printable(source)})"
 
 
 def coverage_lines(coverage: Coverage) -> list[str]:
@@ -155,7 +156,14 @@ def render_agreement(result: Agreement) -> str:
     lines += ["", f"disagreements ({len(result.disagreements)})"]
     if result.disagreements:
         rows = [
-            [d.query, d.document, str(d.labels[0]), str(d.labels[1]), d.notes[0] or "-", d.notes[1] or "-"]
+            [
+                d.query,
+                d.document,
+                str(d.labels[0]),
+                str(d.labels[1]),
+                printable(d.notes[0] or "-"),
+                printable(d.notes[1] or "-"),
+            ]
             for d in result.disagreements
         ]
         lines += grid(["query", "document", "A", "B", "A's note", "B's note"], rows, markdown=False)
@@ -175,5 +183,5 @@ def run_agree(args: argparse.Namespace) -> int:
             data["rankings"] = rankings.to_json()
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        say(render_agreement(result) + ("" if rankings is None else render_rankings(rankings)), end="")
+        say(render_agreement(result) + ("" if rankings is None else render_rankings(rankings)), end="", lines=True)
     return 0

@@ -13,6 +13,7 @@ from rankeval_tui.core.annotation.label_rankings import LabelRankings, MetricOrd
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.render import grid
 from rankeval_tui.core.files import load_protocol
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 
 QUERIES_SHOWN = 20
@@ -75,7 +76,7 @@ def metric_lines(ordering: MetricOrdering) -> list[str]:
     lines = [f"runs ordered by {ordering.name} under A and under B"]
     lines += grid(
         ["run", "A", "B"],
-        [[run, decimal(means_a[run]), decimal(means_b[run])] for run in means_a],
+        [[printable(run), decimal(means_a[run]), decimal(means_b[run])] for run in means_a],
         markdown=False,
     )
     tau = ordering.tau
@@ -91,14 +92,14 @@ def metric_lines(ordering: MetricOrdering) -> list[str]:
     lines.append(f"tau_AP (B's order against A's) {exact_and_decimal(ordering.tau_ap)}")
     lines.append(f"order changes ({len(ordering.changes)})")
     lines += [
-        f"  {change.first} vs {change.second}: A {signed(change.delta_a)}, B {signed(change.delta_b)}"
+        f"  {printable(change.first)} vs {printable(change.second)}: A {signed(change.delta_a)}, B {signed(change.delta_b)}"
         for change in ordering.changes
     ] or ["  none"]
     moved = sorted(ordering.queries, key=lambda q: -abs(q.change) if q.change is not None else 1)
     shown_rows = [
         [
-            q.query,
-            q.run or "-",
+            printable(q.query),
+            printable(q.run or "-"),
             decimal(q.value_a),
             decimal(q.value_b),
             "-" if q.change is None else signed(q.change),

@@ -15,7 +15,6 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, read_qrels_file
 from rankeval_tui.core.files.filling import named_annotator
-from rankeval_tui.core.files.label_import import annotator_words
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
 
@@ -48,8 +47,7 @@ def audit_plan(args: argparse.Namespace, definition: ProtocolDefinition) -> tupl
     sample = sample_pairs(definition, labels.labels, args.sample, args.seed)
     annotator = named_annotator(labels.provenance)
     pairs = sum(map(len, labels.labels.values()))
-    who = f" ({annotator_words(annotator)})" if annotator is not None else ""
-    rule = f"audit: {args.sample} of the {pairs} pairs of {source.name}{who}, drawn with seed {args.seed}"
+    rule = f"audit: {args.sample} of {pairs} labeled pairs, drawn with seed {args.seed}"  # blind: no name
     sha256 = hashlib.sha256(read_input_bytes(source)).hexdigest()
     return audit_definition(definition, sample, rule), audit_provenance(
         str(source), sha256, annotator, args.sample, args.seed

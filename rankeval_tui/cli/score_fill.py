@@ -11,6 +11,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.files import QrelsFile
+from rankeval_tui.core.terminal_text import printable
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up of a plain score)
 if TYPE_CHECKING:
@@ -62,12 +63,13 @@ def filled_text(filling: Filling | None, filled: dict[str, dict[str, int]], k: i
     """The lines every text output ends with under ``--fill-from``: per run, its filled top-k pairs."""
     if filling is None:
         return ""
-    lines = ["", f"filled from {filling.who()}: {filling.count} pairs the protocol's qrels leave unjudged"]
+    lines = ["", f"filled from {printable(filling.who())}: {filling.count} pairs the protocol's qrels leave unjudged"]
     for run, counts in filled.items():
         per_query = ", ".join(f"{query} {count}" for query, count in counts.items())
         total = sum(counts.values())
         lines.append(
-            f"  {run}: {total} filled top-{k} pairs" + (f" in {len(counts)} queries ({per_query})" if counts else "")
+            f"  {printable(run)}: {total} filled top-{k} pairs"
+            + (f" in {len(counts)} queries ({per_query})" if counts else "")
         )
     return "\n".join(lines) + "\n"
 
