@@ -14,6 +14,7 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 from rankeval_tui.core.evaluation.run_check import query_id_mismatch
 from rankeval_tui.core.files.importers import (
@@ -93,9 +94,11 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         **declared_settings(request, labels),
     )
     files = planned_run_files(runs, queries, request.sample_queries is not None, None)
+    gapped = [name for name, run in zip(files, runs) if run_gap(definition, run.rankings, definition.k)]
     notices = pooled_notices(request, corpus, runs)
     warnings = id_warnings(runs, labels)
-    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices, warnings)
+    qrels = planned_qrels(request, labels, kept)
+    return PlannedProtocol(directory, definition, qrels, files, notices, gapped, warnings)
 
 
 def read_pooled_inputs(

@@ -116,6 +116,9 @@ class PlannedProtocol:
     run_files: dict[str, bytes]
     """File name in runs/ -> content (a copy of the user's bytes, or a cut JSON run)."""
     notices: list[str] = field(default_factory=list)
+    gapped_runs: list[str] = field(default_factory=list)
+    """Run files in runs/ with top-k pairs outside the pools (a pooled protocol from labels alone):
+    ``score`` refuses them until ``grow --gap`` adds those pairs as holes."""
     warnings: list[str] = field(default_factory=list)
     """What the user should check before trusting the scores (a run's query IDs that miss the qrels')."""
 
