@@ -55,6 +55,7 @@ def scored(tmp_path: Path, collection: str, *init_args: str) -> dict[int, dict]:
         *init_args,
     )
     assert made.returncode == 0, made.stderr
+    assert made.stdout.splitlines()[-1] == f"next: rankeval-tui score {directory}"  # the gap is scored, not refused
     names = ",".join(f"{prefix}@{k}" for k in CUTOFFS for prefix in ("P", "R", "Success", "AP", "nDCG")) + ",RR@100"
     result = run_cli("score", directory, "--metrics", names, "--format", "json")
     assert result.returncode == 0, result.stderr

@@ -94,7 +94,11 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         **declared_settings(request, labels),
     )
     files = planned_run_files(runs, queries, request.sample_queries is not None, None)
-    gapped = [name for name, run in zip(files, runs) if run_gap(definition, run.rankings, definition.k)]
+    gapped = [
+        name
+        for name, run in zip(files, runs)
+        if not definition.unlisted_as_zero and run_gap(definition, run.rankings, definition.k)
+    ]  # under the declaration a gap is scored (unlisted pairs are 0), not refused
     notices = pooled_notices(request, corpus, runs)
     warnings = id_warnings(runs, labels)
     qrels = planned_qrels(request, labels, kept)
