@@ -1,0 +1,208 @@
+"""Which hole to judge next to decide a comparison soonest: ``judge --decide A B``.
+
+Every hole of the pools is a pair whose label is unknown; the exact range of the change B - A
+(delta_bounds.py) is computed from the labels so far, per query and for the mean. The next pair
+asked is the one whose label can move those bounds the most: for each hole and each of its two
+labels, the query's bounds are recomputed with that label, and the pair's weight is the larger
+of the two total movements (lowest up plus highest down, summed over the metrics); ties go to
+the pair that can flip more of its query's verdicts, then to protocol order. A query's movement
+is the mean's times the number of queries in the mean whenever each query's eligibility is
+settled (it has a judged relevant document); otherwise it orders, and the bounds stay exact.
+
+After each judgment only the judged query is recomputed. The holes of a query outside both
+runs' top k move only Recall's denominator and eligibility, all alike: one stands for all.
+Runs are read for this order only; the judging screen still never shows a run, rank or score;
+what it says is the verdict (``status``), which is what the annotator is asked to settle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from fractions import Fraction
+
+from rankeval_tui.core.annotation.hole_order import HoleQueue
+from rankeval_tui.core.errors import ContractError, describe_id
+from rankeval_tui.core.evaluation.bounds import Bound
+from rankeval_tui.core.evaluation.delta_bounds import (
+    BETTER,
+    NO_CHANGE,
+    UNDECIDED,
+    WORSE,
+    QueryCase,
+    QueryDelta,
+    mean_delta,
+    query_delta,
+    verdict,
+)
+from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.gaps import gap_command
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, label
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.wording import counted
+
+Labels = Mapping[str, Mapping[str, int]]
+
+
+def movement(before: Bound, after: Bound) -> Fraction:
+    """How far a label narrows a range: the lowest's rise plus the highest's fall."""
+    if before.low is None or before.high is None or after.low is None or after.high is None:
+        return Fraction(0)
+    return (after.low - before.low) + (before.high - after.high)
+
+
+class DecideQueue(HoleQueue):
+    """The holes of the two runs' queries, asked in the order that decides the comparison."""
+
+    def __init__(
+        self,
+        definition: ProtocolDefinition,
+        baseline: Run,
+        candidate: Run,
+        labels: Labels,
+        metrics: tuple[MetricId, ...] = PRIMARY,
+    ) -> None:
+        if definition.pools is None:
+            raise ContractError("--decide is for a pooled protocol: its holes are the pairs to decide on")
+        self.definition = definition
+        self.baseline = baseline
+        self.candidate = candidate
+        self.metrics = metrics
+        self.k = definition.k
+        self.queries = tuple(q for q in definition.selected_queries if q in definition.pools)
+        refuse_outside_pools(definition, (baseline, candidate), self.k)
+        self.seen: dict[str, dict[str, int]] = {}
+        self.rows: dict[str, QueryDelta] = {}
+        self.weights: dict[str, dict[str, tuple[Fraction, int]]] = {}
+        """Per query, each hole's (movement, verdicts it can flip)."""
+        self.pair_total = 0
+        self.decided_after: int | None = None
+        pairs: list[tuple[str, str]] = []
+        for query in self.queries:
+            self.refresh(query, labels)
+            pairs.extend((query, doc) for doc in definition.pools[query] if doc not in labels.get(query, {}))
+        self.pair_total = len(pairs)
+        super().__init__(pairs)
+        self.note_decision(labels)
+
+    # ------------------------------------------------------------ per query
+
+    def case(self, query: str, labels: Labels) -> QueryCase:
+        judged = labels.get(query, {})
+        top_b = self.baseline.rankings.get(query, ())[: self.k]
+        top_c = self.candidate.rankings.get(query, ())[: self.k]
+        in_top = dict.fromkeys((*top_b, *top_c))
+        holes = [doc for doc in self.definition.pools[query] if doc not in judged]  # type: ignore[index]
+        return QueryCase(
+            query,
+            top_b,
+            top_c,
+            frozenset(doc for doc, value in judged.items() if value),
+            tuple(doc for doc in in_top if doc not in judged),
+            tuple(doc for doc in holes if doc not in in_top),
+            query not in self.baseline.rankings,
+            query not in self.candidate.rankings,
+        )
+
+    def refresh(self, query: str, labels: Labels) -> None:
+        """The query's bounds and its holes' weights, from its labels now."""
+        self.seen[query] = dict(labels.get(query, {}))
+        case = self.case(query, labels)
+        row = query_delta(case, self.k, self.metrics)
+        self.rows[query] = row
+        weights = self.weights[query] = {}
+        verdicts = [verdict(row.bound(m)) for m in self.metrics]
+        for doc in (*case.top, *case.outside[:1]):
+            weight, flips = Fraction(0), 0
+            for value in (0, 1):
+                after = query_delta(labelled(case, doc, value), self.k, self.metrics)
+                weight = max(weight, sum((movement(row.bound(m), after.bound(m)) for m in self.metrics), Fraction(0)))
+                flips = max(flips, sum(verdict(after.bound(m)) != v for m, v in zip(self.metrics, verdicts)))
+            for each in case.outside if doc in case.outside else (doc,):
+                weights[each] = (weight, flips)
+
+    # ------------------------------------------------------------ the queue
+
+    def next_hole(self, labels: Labels) -> tuple[str, str] | None:
+        changed = [q for q in self.queries if labels.get(q, {}) != self.seen[q]]
+        for query in changed:
+            self.refresh(query, labels)
+        if changed:
+            self.note_decision(labels)
+        best: tuple[str, str] | None = None
+        best_key: tuple[Fraction, int] = (Fraction(-1), -1)
+        for query, weights in self.weights.items():  # protocol order: the first of equal weight wins
+            for doc, key in weights.items():
+                if key > best_key:
+                    best, best_key = (query, doc), key
+        return best
+
+    def reopened(self) -> None:
+        """An undo: ``next_hole`` sees the changed query itself."""
+
+    # ------------------------------------------------------------ the verdict
+
+    def mean(self, metric: MetricId) -> Bound:
+        return mean_delta(list(self.rows.values()), metric)
+
+    def verdicts(self) -> dict[MetricId, str]:
+        return {metric: verdict(self.mean(metric)) for metric in self.metrics}
+
+    def judged(self, labels: Labels) -> int:
+        return sum(1 for query, doc in self.pairs if doc in labels.get(query, {}))
+
+    def note_decision(self, labels: Labels) -> None:
+        """Remember when every metric's mean verdict became decided (an undo can undecide it)."""
+        decided = UNDECIDED not in self.verdicts().values()
+        if not decided:
+            self.decided_after = None
+        elif self.decided_after is None:
+            self.decided_after = self.judged(labels)
+
+    def status(self) -> str:
+        """``decided after 23 of 61 pairs: B better than A on Recall@10 and RR@10 for every
+        labelling of the rest``, or what is still open."""
+        said = self.verdicts()
+        a, b = self.baseline.name, self.candidate.name
+        if self.decided_after is None:
+            open_metrics = [label(m, self.k) for m, v in said.items() if v == UNDECIDED]
+            return f"{b} vs {a} undecided on {' and '.join(open_metrics)}"
+        parts = []
+        for word, phrase in (
+            (BETTER, f"{b} better than {a}"),
+            (WORSE, f"{b} worse than {a}"),
+            (NO_CHANGE, "no change"),
+        ):
+            names = [label(m, self.k) for m, v in said.items() if v == word]
+            if names:
+                parts.append(f"{phrase} on {' and '.join(names)}")
+        return (
+            f"decided after {self.decided_after} of {counted(self.pair_total, 'pair')}: "
+            f"{'; '.join(parts)} for every labelling of the rest"
+        )
+
+
+def labelled(case: QueryCase, doc: str, value: int) -> QueryCase:
+    """``case`` with one hole judged."""
+    relevant = case.relevant | {doc} if value else case.relevant
+    return replace(
+        case,
+        relevant=relevant,
+        top=tuple(d for d in case.top if d != doc),
+        outside=tuple(d for d in case.outside if d != doc),
+    )
+
+
+def refuse_outside_pools(definition: ProtocolDefinition, runs: Sequence[Run], k: int) -> None:
+    """A top-k pair outside the pools cannot be asked: grow the pools first."""
+    for run in runs:
+        for query in definition.selected_queries:
+            pool = definition.pool_sets.get(query, frozenset())
+            outside = [doc for doc in run.rankings.get(query, ())[:k] if doc not in pool]
+            if outside:
+                raise ContractError(
+                    f"run {run.name!r}: top-{k} pairs outside the pools cannot be judged; add them as holes first: "
+                    f"{gap_command(definition, run.source, k)}",
+                    file=run.source,
+                    where=f"first: {describe_id('query', query)}, {describe_id('document', outside[0])}",
+                )
