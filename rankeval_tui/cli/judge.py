@@ -209,8 +209,9 @@ def open_judging_screen(args: argparse.Namespace, session: JudgingSession, qrels
 
 def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, runs: list[Run]) -> int:
     """``judge --decide A B``: the holes in the order that decides B - A (core/annotation/decide_order.py)."""
-    from rankeval_tui.core.annotation.decide_order import DecideQueue
+    from rankeval_tui.core.annotation.decide_order import DecideQueue, refuse_outside_pools
 
+    refuse_outside_pools(definition, runs, definition.k)  # before the session: nothing left behind
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     session = JudgingSession.open(
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
@@ -219,12 +220,15 @@ def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, ru
         queue = DecideQueue(definition, runs[0], runs[1], session.labels)
         session.follow(queue)
     except BaseException:
-        session.close()
+        session.abandon()
         raise
     try:
         require_terminal()
     except ContractError:
         session.abandon()
         raise
-    say(f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status()}", file=sys.stderr)
+    say(
+        f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status(session.labels)}",
+        file=sys.stderr,
+    )
     return open_judging_screen(args, session, qrels_path)

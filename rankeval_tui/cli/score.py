@@ -308,7 +308,8 @@ def say_gate_on_gap(args: argparse.Namespace, gate: GateOnGap, runs: list[Run], 
             say(f"possible regression: {reason}", file=sys.stderr)
         directory = shlex.quote(str(protocol_dir(args) or "PROTOCOL"))
         gaps = " ".join(f"--gap {shlex.quote(str(run.source or run.name))}" for run in runs)
-        names = f"{shlex.quote(changes[0].baseline)} {shlex.quote(changes[0].candidate)}"
+        source = {run.name: shlex.quote(str(run.source or run.name)) for run in runs}
+        names = f"{source[changes[0].baseline]} {source[changes[0].candidate]}"
         say(
             f"regression gate undecided: judging at most {counted(gate.open_pairs, 'unjudged pair')} decides it: "
             f"rankeval-tui grow {directory} {gaps} && rankeval-tui judge {directory} --decide {names}",

@@ -32,7 +32,7 @@ def test_the_pair_that_moves_the_bounds_most_comes_first():
     labels = {"q1": {"r": 1}, "q2": {"x": 1, "y": 0}}
     queue = DecideQueue(definition(pools, 2), base, cand, labels)
     assert queue.next_hole(labels) == ("q1", "n")
-    assert queue.status() == "B vs A undecided on Recall@2 and RR@2"
+    assert queue.status(labels) == "B vs A undecided on Recall@2 and RR@2"
     labels["q1"]["n"] = 1
     asked = queue.next_hole(labels)
     assert asked is not None and asked[1] != "n"
@@ -62,8 +62,8 @@ def test_replaying_true_labels_ends_decided_and_says_so():
         labels[pair[0]][pair[1]] = truth[pair[0]][pair[1]]
         asked += 1
     assert queue.decided_after == asked < queue.pair_total
-    assert queue.status().startswith(f"decided after {asked} of {queue.pair_total} pairs: B better than A on")
-    assert queue.status().endswith("for every labelling of the rest")
+    assert queue.status(labels).startswith(f"decided after {asked} of {queue.pair_total} pairs: B better than A on")
+    assert queue.status(labels).endswith("for every labelling of the rest")
     for metric in ("recall", "rr"):
         bound = mean_delta(list(queue.rows.values()), metric)
         assert bound.low is not None and bound.low > 0

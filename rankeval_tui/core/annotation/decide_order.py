@@ -123,12 +123,16 @@ class DecideQueue(HoleQueue):
 
     # ------------------------------------------------------------ the queue
 
-    def next_hole(self, labels: Labels) -> tuple[str, str] | None:
+    def sync(self, labels: Labels) -> None:
+        """Recompute the queries whose labels changed since last seen (a label, an undo)."""
         changed = [q for q in self.queries if labels.get(q, {}) != self.seen[q]]
         for query in changed:
             self.refresh(query, labels)
         if changed:
             self.note_decision(labels)
+
+    def next_hole(self, labels: Labels) -> tuple[str, str] | None:
+        self.sync(labels)
         best: tuple[str, str] | None = None
         best_key: tuple[Fraction, int] = (Fraction(-1), -1)
         for query, weights in self.weights.items():  # protocol order: the first of equal weight wins
@@ -159,9 +163,10 @@ class DecideQueue(HoleQueue):
         elif self.decided_after is None:
             self.decided_after = self.judged(labels)
 
-    def status(self) -> str:
+    def status(self, labels: Labels) -> str:
         """``decided after 23 of 61 pairs: B better than A on Recall@10 and RR@10 for every
         labelling of the rest``, or what is still open."""
+        self.sync(labels)
         said = self.verdicts()
         a, b = self.baseline.name, self.candidate.name
         if self.decided_after is None:

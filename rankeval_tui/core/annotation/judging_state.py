@@ -216,7 +216,7 @@ class JudgingState:
     @property
     def decision(self) -> str | None:
         """With ``judge --decide``: the comparison's verdict so far; None otherwise."""
-        return None if self.hole_queue is None else self.hole_queue.status()
+        return None if self.hole_queue is None else self.hole_queue.status(self.labels)
 
     def order_holes(self, pairs: list[tuple[str, str]]) -> int:
         """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
