@@ -4,8 +4,11 @@ Every hole of the pools is a pair whose label is unknown; the exact range of the
 (delta_bounds.py) is computed from the labels so far, per query and for the mean. The next pair
 asked is the one whose label can move those bounds the most: for each hole and each of its two
 labels, the query's bounds are recomputed with that label, and the pair's weight is the larger
-of the two total movements (lowest up plus highest down, summed over the metrics); ties go to
-the pair that can flip more of its query's verdicts, then to protocol order. A query's movement
+of the two total movements (lowest up plus highest down, summed over the metrics whose mean is
+still undecided: a decided mean needs no more labels); ties go to the pair that can flip more of
+its query's verdicts, then to protocol order. (Weighing the two labels by the share of relevant
+labels so far, or counting only the side of the range nearer 0, decided no sooner on CACM and
+CF: docs/benchmarks.md.) A query's movement
 is the mean's times the number of queries in the mean whenever each query's eligibility is
 settled (it has a judged relevant document); otherwise it orders, and the bounds stay exact.
 
@@ -42,13 +45,16 @@ from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.wording import counted
 
 Labels = Mapping[str, Mapping[str, int]]
+Effect = tuple[tuple[Fraction, Fraction, bool], ...]
+"""Per metric: how far one label raises the query's lowest change, lowers its highest, and
+whether it flips its verdict."""
 
 
-def movement(before: Bound, after: Bound) -> Fraction:
-    """How far a label narrows a range: the lowest's rise plus the highest's fall."""
+def movement(before: Bound, after: Bound) -> tuple[Fraction, Fraction]:
+    """How far a label narrows a range: the lowest's rise and the highest's fall."""
     if before.low is None or before.high is None or after.low is None or after.high is None:
-        return Fraction(0)
-    return (after.low - before.low) + (before.high - after.high)
+        return Fraction(0), Fraction(0)
+    return after.low - before.low, before.high - after.high
 
 
 class DecideQueue(HoleQueue):
@@ -73,8 +79,8 @@ class DecideQueue(HoleQueue):
         refuse_outside_pools(definition, (baseline, candidate), self.k)
         self.seen: dict[str, dict[str, int]] = {}
         self.rows: dict[str, QueryDelta] = {}
-        self.weights: dict[str, dict[str, tuple[Fraction, int]]] = {}
-        """Per query, each hole's (movement, verdicts it can flip)."""
+        self.effects: dict[str, dict[str, tuple[Effect, Effect]]] = {}
+        """Per query, each hole's effect when labelled 0 and when labelled 1."""
         self.pair_total = 0
         self.decided_after: int | None = None
         pairs: list[tuple[str, str]] = []
@@ -105,21 +111,26 @@ class DecideQueue(HoleQueue):
         )
 
     def refresh(self, query: str, labels: Labels) -> None:
-        """The query's bounds and its holes' weights, from its labels now."""
+        """The query's bounds and, for each hole and each of its labels, how far that label moves
+        each metric's bounds and whether it flips the query's verdict."""
         self.seen[query] = dict(labels.get(query, {}))
         case = self.case(query, labels)
         row = query_delta(case, self.k, self.metrics)
         self.rows[query] = row
-        weights = self.weights[query] = {}
+        effects = self.effects[query] = {}
         verdicts = [verdict(row.bound(m)) for m in self.metrics]
         for doc in (*case.top, *case.outside[:1]):
-            weight, flips = Fraction(0), 0
+            effect = []
             for value in (0, 1):
                 after = query_delta(labelled(case, doc, value), self.k, self.metrics)
-                weight = max(weight, sum((movement(row.bound(m), after.bound(m)) for m in self.metrics), Fraction(0)))
-                flips = max(flips, sum(verdict(after.bound(m)) != v for m, v in zip(self.metrics, verdicts)))
+                effect.append(
+                    tuple(
+                        (*movement(row.bound(m), after.bound(m)), verdict(after.bound(m)) != said)
+                        for m, said in zip(self.metrics, verdicts)
+                    )
+                )
             for each in case.outside if doc in case.outside else (doc,):
-                weights[each] = (weight, flips)
+                effects[each] = (effect[0], effect[1])
 
     # ------------------------------------------------------------ the queue
 
@@ -132,11 +143,22 @@ class DecideQueue(HoleQueue):
             self.note_decision(labels)
 
     def next_hole(self, labels: Labels) -> tuple[str, str] | None:
+        """The hole whose label can move the bounds of the undecided means the most (every
+        metric's once all are decided), ties to the one that can flip more verdicts."""
         self.sync(labels)
+        said = self.verdicts()
+        open_metrics = [i for i, m in enumerate(self.metrics) if said[m] == UNDECIDED] or range(len(self.metrics))
         best: tuple[str, str] | None = None
         best_key: tuple[Fraction, int] = (Fraction(-1), -1)
-        for query, weights in self.weights.items():  # protocol order: the first of equal weight wins
-            for doc, key in weights.items():
+        for query, effects in self.effects.items():  # protocol order: the first of equal weight wins
+            for doc, by_label in effects.items():
+                key = max(
+                    (
+                        sum((effect[i][0] + effect[i][1] for i in open_metrics), Fraction(0)),
+                        sum(effect[i][2] for i in open_metrics),
+                    )
+                    for effect in by_label
+                )
                 if key > best_key:
                     best, best_key = (query, doc), key
         return best
