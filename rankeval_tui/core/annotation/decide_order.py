@@ -81,7 +81,12 @@ class DecideQueue(HoleQueue):
         self.rows: dict[str, QueryDelta] = {}
         self.effects: dict[str, dict[str, tuple[Effect, Effect]]] = {}
         """Per query, each hole's effect when labelled 0 and when labelled 1."""
-        self.pair_total = 0
+        self.said: dict[MetricId, str] = {}
+        """Each metric's mean verdict, as of the last ``sync``."""
+        self.open_metrics: tuple[int, ...] = ()
+        """The metrics whose mean the order works on: the undecided ones (every one once none is)."""
+        self.best: dict[str, tuple[tuple[Fraction, int], str]] = {}
+        """Per query with holes, its hole of the highest weight for ``open_metrics``."""
         self.decided_after: int | None = None
         pairs: list[tuple[str, str]] = []
         for query in self.queries:
@@ -89,7 +94,7 @@ class DecideQueue(HoleQueue):
             pairs.extend((query, doc) for doc in definition.pools[query] if doc not in labels.get(query, {}))
         self.pair_total = len(pairs)
         super().__init__(pairs)
-        self.note_decision(labels)
+        self.judge_means(labels, self.queries)
 
     # ------------------------------------------------------------ per query
 
@@ -140,18 +145,19 @@ class DecideQueue(HoleQueue):
         for query in changed:
             self.refresh(query, labels)
         if changed:
-            self.note_decision(labels)
+            self.judge_means(labels, changed)
 
-    def next_hole(self, labels: Labels) -> tuple[str, str] | None:
-        """The hole whose label can move the bounds of the undecided means the most (every
-        metric's once all are decided), ties to the one that can flip more verdicts."""
-        self.sync(labels)
-        said = self.verdicts()
-        open_metrics = [i for i, m in enumerate(self.metrics) if said[m] == UNDECIDED] or range(len(self.metrics))
-        best: tuple[str, str] | None = None
-        best_key: tuple[Fraction, int] = (Fraction(-1), -1)
-        for query, effects in self.effects.items():  # protocol order: the first of equal weight wins
-            for doc, by_label in effects.items():
+    def judge_means(self, labels: Labels, changed: Sequence[str]) -> None:
+        """The means' verdicts; the best hole of each changed query (of every query when the
+        undecided metrics changed)."""
+        self.said = {metric: verdict(self.mean(metric)) for metric in self.metrics}
+        open_metrics = tuple(i for i, m in enumerate(self.metrics) if self.said[m] == UNDECIDED)
+        open_metrics = open_metrics or tuple(range(len(self.metrics)))
+        if open_metrics != self.open_metrics:
+            self.open_metrics, changed = open_metrics, self.queries
+        for query in changed:
+            self.best.pop(query, None)
+            for doc, by_label in self.effects[query].items():  # pool order: the first of equal weight wins
                 key = max(
                     (
                         sum((effect[i][0] + effect[i][1] for i in open_metrics), Fraction(0)),
@@ -159,8 +165,20 @@ class DecideQueue(HoleQueue):
                     )
                     for effect in by_label
                 )
-                if key > best_key:
-                    best, best_key = (query, doc), key
+                if query not in self.best or key > self.best[query][0]:
+                    self.best[query] = (key, doc)
+        self.note_decision(labels)
+
+    def next_hole(self, labels: Labels) -> tuple[str, str] | None:
+        """The hole whose label can move the bounds of the undecided means the most (every
+        metric's once all are decided), ties to the one that can flip more verdicts."""
+        self.sync(labels)
+        best: tuple[str, str] | None = None
+        best_key: tuple[Fraction, int] = (Fraction(-1), -1)
+        for query in self.queries:  # protocol order: the first of equal weight wins
+            if query in self.best and self.best[query][0] > best_key:
+                best_key, doc = self.best[query]
+                best = (query, doc)
         return best
 
     def reopened(self) -> None:
@@ -171,15 +189,12 @@ class DecideQueue(HoleQueue):
     def mean(self, metric: MetricId) -> Bound:
         return mean_delta(list(self.rows.values()), metric)
 
-    def verdicts(self) -> dict[MetricId, str]:
-        return {metric: verdict(self.mean(metric)) for metric in self.metrics}
-
     def judged(self, labels: Labels) -> int:
         return sum(1 for query, doc in self.pairs if doc in labels.get(query, {}))
 
     def note_decision(self, labels: Labels) -> None:
         """Remember when every metric's mean verdict became decided (an undo can undecide it)."""
-        decided = UNDECIDED not in self.verdicts().values()
+        decided = UNDECIDED not in self.said.values()
         if not decided:
             self.decided_after = None
         elif self.decided_after is None:
@@ -189,7 +204,7 @@ class DecideQueue(HoleQueue):
         """``decided after 23 of 61 pairs: B better than A on Recall@10 and RR@10 for every
         labelling of the rest``, or what is still open."""
         self.sync(labels)
-        said = self.verdicts()
+        said = self.said
         a, b = self.baseline.name, self.candidate.name
         if self.decided_after is None:
             open_metrics = [label(m, self.k) for m, v in said.items() if v == UNDECIDED]
