@@ -52,6 +52,7 @@ from rankeval_tui.core.wording import exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
+    from rankeval_tui.core.evaluation.bounds import BoundsReport
     from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
     from rankeval_tui.core.evaluation.delta_gate import GateOnGap
     from rankeval_tui.core.evaluation.evaluate import Run
@@ -252,7 +253,7 @@ def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
         sys.stdout.write(render_bounds_text(protocol, reports, markdown=markdown, fractions=args.fractions))
         if changes:
             sys.stdout.write(render_delta_text(changes, markdown=markdown, fractions=args.fractions))
-    return say_gate_on_gap(args, gate, runs, changes) if gate is not None else 0
+    return say_gate_on_gap(args, gate, runs, changes, reports) if gate is not None else 0
 
 
 def compare_on_bounds(
@@ -294,7 +295,13 @@ def gate_json(args: argparse.Namespace, gate: GateOnGap) -> dict[str, object]:
     }
 
 
-def say_gate_on_gap(args: argparse.Namespace, gate: GateOnGap, runs: list[Run], changes: list[DeltaReport]) -> int:
+def say_gate_on_gap(
+    args: argparse.Namespace,
+    gate: GateOnGap,
+    runs: list[Run],
+    changes: list[DeltaReport],
+    reports: list[BoundsReport],
+) -> int:
     """The gate's reasons on stderr; when undecided, the pairs and the commands that decide it."""
     import shlex  # for the hint only
 
@@ -307,7 +314,8 @@ def say_gate_on_gap(args: argparse.Namespace, gate: GateOnGap, runs: list[Run], 
         for reason in gate.possible:
             say(f"possible regression: {reason}", file=sys.stderr)
         directory = shlex.quote(str(protocol_dir(args) or "PROTOCOL"))
-        gaps = " ".join(f"--gap {shlex.quote(str(run.source or run.name))}" for run in runs)
+        with_gap = {report.run for report in reports if report.gap_pairs}
+        gaps = " ".join(f"--gap {shlex.quote(str(run.source or run.name))}" for run in runs if run.name in with_gap)
         source = {run.name: shlex.quote(str(run.source or run.name)) for run in runs}
         names = f"{source[changes[0].baseline]} {source[changes[0].candidate]}"
         say(
