@@ -218,7 +218,7 @@ def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, ru
     )
     try:
         queue = DecideQueue(definition, runs[0], runs[1], session.labels)
-        session.follow(queue)
+        session.order_holes(queue)
     except BaseException:
         session.abandon()
         raise

@@ -20,7 +20,6 @@ from rankeval_tui.cli.common import (
     collector_paused,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
-    metrics_from_args,
     positive_int,
     protocol_dir,
 )
@@ -52,10 +51,6 @@ from rankeval_tui.core.wording import exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
-    from rankeval_tui.core.evaluation.bounds import BoundsReport
-    from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
-    from rankeval_tui.core.evaluation.delta_gate import GateOnGap
-    from rankeval_tui.core.evaluation.evaluate import Run
     from rankeval_tui.core.evaluation.stats import PairedStatistics
     from rankeval_tui.core.files.baseline import BaselineChoice
 
@@ -221,111 +216,6 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
     return failures
 
 
-def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
-    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs; with
-    ``--baseline`` or ``--fail-on-regression``, the ranges of each candidate's change too, and
-    the gate decided on them (exit 3 when undecided). Its modules are imported here, by the one
-    option that needs them: every ``score`` (every CLI call: the parser registers each command)
-    would otherwise load them."""
-    from rankeval_tui.core.evaluation.bounds import bounds
-    from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
-
-    if protocol.kind != "pooled":
-        raise ContractError("--bounds is for a pooled protocol: an exhaustive protocol has no unjudged pair to bound")
-    statistics_options = [
-        f"--{name}" for name in ("test", "seed", "samples", "alpha") if getattr(args, name) is not None
-    ]
-    if args.fail_under or statistics_options or args.ignore_other_splits:
-        raise ContractError(
-            "--bounds prints ranges: no --fail-under, --ignore-other-splits or statistics options (--test, --seed, "
-            "--samples, --alpha) with it; --baseline and --fail-on-regression compare on the bounds (docs/ci.md)"
-        )
-    metrics = metrics_from_args(args, protocol)
-    runs = load_runs_from_args(args, protocol)
-    reports = [bounds(protocol, run, metrics) for run in runs]
-    changes, gate = compare_on_bounds(args, protocol, runs, metrics)
-    if args.format == "json":
-        print(render_bounds_json(protocol, reports, changes, gate_json(args, gate) if gate is not None else None))
-    else:
-        from rankeval_tui.core.evaluation.render_bounds import render_delta_text
-
-        markdown = args.format == "markdown"
-        sys.stdout.write(render_bounds_text(protocol, reports, markdown=markdown, fractions=args.fractions))
-        if changes:
-            sys.stdout.write(render_delta_text(changes, markdown=markdown, fractions=args.fractions))
-    return say_gate_on_gap(args, gate, runs, changes, reports) if gate is not None else 0
-
-
-def compare_on_bounds(
-    args: argparse.Namespace, protocol: Protocol, runs: list[Run], metrics: tuple[MetricId, ...]
-) -> tuple[list[DeltaReport], GateOnGap | None]:
-    """Each candidate's change against the baseline, when one is asked for (``--baseline``, or
-    the gate: then runs/BASELINE or the first run), and the gate decided on those changes."""
-    if args.baseline is None and not args.fail_on_regression:
-        return [], None
-    from rankeval_tui.core.evaluation.delta_bounds import compare_bounds
-    from rankeval_tui.core.evaluation.delta_gate import gate_on_gap
-    from rankeval_tui.core.files.baseline import choose_baseline
-
-    choice = choose_baseline(
-        [run.name for run in runs],
-        requested=args.baseline,
-        protocol_dir=protocol_dir(args),
-        empty={run.name for run in runs if not any(run.rankings.values())},
-    )
-    candidates = [run for run in runs if choice is not None and run.name != choice.name]
-    if not candidates or choice is None:
-        raise ContractError("a comparison on the bounds needs a baseline and at least one candidate run")
-    baseline = next(run for run in runs if run.name == choice.name)
-    changes = [compare_bounds(protocol, baseline, run, metrics) for run in candidates]
-    return changes, gate_on_gap(changes, args.max_query_drop) if args.fail_on_regression else None
-
-
-def gate_json(args: argparse.Namespace, gate: GateOnGap) -> dict[str, object]:
-    return {
-        "regression_gate": {
-            "on": "bounds",
-            "outcome": gate.outcome,
-            "exit_code": gate.exit_code,
-            **exact_fields("max_query_drop", args.max_query_drop),
-            "failures_every_labelling": list(gate.certain),
-            "failures_some_labelling": list(gate.possible),
-            "pairs_to_decide": gate.open_pairs,
-        }
-    }
-
-
-def say_gate_on_gap(
-    args: argparse.Namespace,
-    gate: GateOnGap,
-    runs: list[Run],
-    changes: list[DeltaReport],
-    reports: list[BoundsReport],
-) -> int:
-    """The gate's reasons on stderr; when undecided, the pairs and the commands that decide it."""
-    import shlex  # for the hint only
-
-    from rankeval_tui.core.evaluation.delta_gate import UNDECIDED
-    from rankeval_tui.core.wording import counted
-
-    for reason in gate.certain:
-        say(f"regression: {reason}", file=sys.stderr)
-    if gate.outcome == UNDECIDED:
-        for reason in gate.possible:
-            say(f"possible regression: {reason}", file=sys.stderr)
-        directory = shlex.quote(str(protocol_dir(args) or "PROTOCOL"))
-        with_gap = {report.run for report in reports if report.gap_pairs}
-        gaps = " ".join(f"--gap {shlex.quote(str(run.source or run.name))}" for run in runs if run.name in with_gap)
-        source = {run.name: shlex.quote(str(run.source or run.name)) for run in runs}
-        names = f"{source[changes[0].baseline]} {source[changes[0].candidate]}"
-        say(
-            f"regression gate undecided: judging at most {counted(gate.open_pairs, 'unjudged pair')} decides it: "
-            f"rankeval-tui grow {directory} {gaps} && rankeval-tui judge {directory} --decide {names}",
-            file=sys.stderr,
-        )
-    return gate.exit_code
-
-
 def sample_count(text: str) -> int:
     """argparse type of --samples: 1 to ``MAX_SAMPLES``, said in one line (far more ran the draws
     out of memory, a numpy traceback)."""
@@ -341,6 +231,8 @@ def sample_count(text: str) -> int:
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
         if args.bounds:
+            from rankeval_tui.cli.score_bounds import run_bounds  # the one option that needs its modules
+
             return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
         return score_command(args)
 

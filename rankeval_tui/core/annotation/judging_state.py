@@ -213,24 +213,15 @@ class JudgingState:
         """Holes left in some run's top k (``order_holes``; None in display order): at 0 the scores are determined."""
         return None if self.hole_queue is None else self.hole_queue.remaining(self.labels)
 
-    @property
-    def decision(self) -> str | None:
-        """With ``judge --decide``: the comparison's verdict so far; None otherwise."""
-        return None if self.hole_queue is None else self.hole_queue.status(self.labels)
-
-    def order_holes(self, pairs: list[tuple[str, str]]) -> int:
-        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
-        how many of them are holes. Only navigation: nothing about labels changes."""
-        return self.follow(HoleQueue(pairs))
-
-    def follow(self, queue: HoleQueue) -> int:
-        """Visit the holes in ``queue``'s order (``order_holes``, ``judge --decide``), starting now."""
+    def order_holes(self, pairs: list[tuple[str, str]] | HoleQueue) -> int:
+        """Visit the holes of ``pairs`` first (--holes-first; a queue in its order: --decide); returns how many."""
+        queue = pairs if isinstance(pairs, HoleQueue) else HoleQueue(pairs)
         for query, doc in queue.pairs:
             self.marks.check_pair(query, doc)
         self.cursor.hole_queue = queue
         if not self.complete:
             self.next_unjudged()
-        return self.cursor.hole_queue.remaining(self.labels)
+        return queue.remaining(self.labels)
 
     # ------------------------------------------------------------ output
 

@@ -42,8 +42,9 @@ def scorable(session: JudgingSession) -> str:
     """`` · scorable now: every top-k pair is judged``, or how many top-k holes are left to that
     point; nothing when judging does not follow the runs' top k. With ``judge --decide``, the
     comparison's verdict instead: whether the labels so far decide it."""
-    if session.decision is not None:
-        return f" · {session.decision}"
+    decision = session.hole_queue.status(session.labels) if session.hole_queue is not None else None
+    if decision is not None:
+        return f" · {decision}"
     left = session.top_k_left
     if left is None:
         return ""
