@@ -6,9 +6,7 @@ asked is the one whose label can move those bounds the most: for each hole and e
 labels, the query's bounds are recomputed with that label, and the pair's weight is the larger
 of the two total movements (lowest up plus highest down, summed over the metrics whose mean is
 still undecided: a decided mean needs no more labels); ties go to the pair that can flip more of
-its query's verdicts, then to protocol order. (Weighing the two labels by the share of relevant
-labels so far, or counting only the side of the range nearer 0, decided no sooner on CACM and
-CF: docs/benchmarks.md.) A query's movement
+its query's verdicts, then to protocol order. A query's movement
 is the mean's times the number of queries in the mean whenever each query's eligibility is
 settled (it has a judged relevant document); otherwise it orders, and the bounds stay exact.
 
