@@ -21,6 +21,7 @@ from rankeval_tui.core.evaluation.delta_bounds import (
     verdict,
     verdict_text,
 )
+from rankeval_tui.core.evaluation.delta_gate import gate_on_gap
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate, score_query
 from rankeval_tui.core.evaluation.metrics import METRIC_IDS, PRIMARY
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
@@ -181,3 +182,46 @@ def test_ap_refuses_a_query_too_large_to_enumerate():
     with pytest.raises(ContractError, match="AP@20 enumerate every labelling"):
         query_delta(case, 20, ("ap",))
     assert query_delta(case, 20, ("recall", "rr", "ndcg")).bound("recall").high == 1
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_gate_on_a_gap_never_passes_what_a_labelling_fails(seed):
+    """Brute force: ``passed`` only if no labelling drops a query by more than DROP or lowers a
+    mean (the significance test's precondition); ``failed`` only if every labelling drops one."""
+    rng = random.Random(seed)
+    k, pools, qrels, (base, cand) = random_protocol_case(rng)
+    drop = rng.choice((Fraction(0), Fraction(1, 4), Fraction(1, 2)))
+    metrics = ("recall", "rr")
+    gap = list(
+        dict.fromkeys((q, d) for q in pools for r in (base, cand) for d in r.get(q, [])[:k] if d not in pools[q])
+    )
+    if len(gap) > 10:
+        pytest.skip("too many labellings for brute force")
+    drops, lowers = [], []
+    for labels in itertools.product((0, 1), repeat=len(gap)):
+        grown_pools = {q: list(pool) for q, pool in pools.items()}
+        grown_qrels = {q: dict(row) for q, row in qrels.items()}
+        for (q, d), label in zip(gap, labels):
+            grown_pools[q].append(d)
+            grown_qrels[q][d] = label
+        grown = pooled_protocol(grown_pools, grown_qrels, k)
+        old, new = evaluate(grown, Run("a", base), metrics), evaluate(grown, Run("b", cand), metrics)
+        dropped = lowered = False
+        for m in metrics:
+            if old.mean(m) is not None and new.mean(m) - old.mean(m) < 0:
+                lowered = True
+            for row_a, row_b in zip(old.rows, new.rows):
+                if row_a.value(m) is not None and row_a.value(m) - row_b.value(m) > drop:
+                    dropped = True
+        drops.append(dropped)
+        lowers.append(lowered)
+    report = compare_bounds(pooled_protocol(pools, qrels, k), Run("a", base), Run("b", cand), metrics)
+    gate = gate_on_gap([report], drop)
+    if gate.outcome == "passed":
+        assert not any(drops) and not any(lowers)
+    elif gate.outcome == "failed":
+        assert all(drops)
+    else:  # undecided: some labelling can fail, and not every one is shown to drop
+        assert any(drops) or any(lowers)
+        assert not all(drops) or not gate.certain
+    assert (gate.outcome == "passed") == (not any(drops) and not any(lowers))
