@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import shlex
 
+import pytest
+
 from tests.cli.helpers import assert_one_line_error, run_cli
 from tests.cli.test_pools_cli import make
 
@@ -79,3 +81,18 @@ def test_statistics_options_are_refused_with_bounds(tmp_path):
     directory = make(tmp_path)
     refused = score(directory, "--run", runs(tmp_path), "--run", tmp_path / "dense.trec", "--test", "bootstrap")
     assert_one_line_error(refused, "--bounds prints ranges: no --fail-under")
+
+
+def test_delta_bounds_json_follows_the_schema(tmp_path):
+    from tests.cli.test_report_json import schema
+    from tests.schema_check import SchemaError, validate
+
+    directory = make(tmp_path)
+    args = ("--run", runs(tmp_path), "--run", tmp_path / "dense.trec", "--run", tmp_path / "better.trec")
+    data = json.loads(score(directory, *args, "--format", "json", "--metrics", "R@2,RR@2,AP@2").stdout)
+    root = schema()
+    validate(data["delta_bounds"], {"$ref": "#/$defs/delta_bounds"}, root)
+    assert set(data["delta_bounds"]) == {"dense", "better"}
+    data["delta_bounds"]["dense"]["measures"]["rr"]["mean_delta"]["verdict"] = "maybe"
+    with pytest.raises(SchemaError):
+        validate(data["delta_bounds"], {"$ref": "#/$defs/delta_bounds"}, root)
