@@ -34,7 +34,7 @@ from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
 from rankeval_tui.core.files.runs import check_unique_run_names
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
 
@@ -306,9 +306,10 @@ def collector_paused() -> Iterator[None]:
 
     Why: a pooled protocol's files are millions of small objects (labels, run lines, pool
     sets), all alive until the process ends and none in a reference cycle, yet every few
-    thousand container allocations the collector walks them again: a fifth of ``score`` on
-    10,000 queries x 100 (issue 32; peak memory unchanged, measured). Only commands that exit
-    when done use it, never the app, whose session lives on."""
+    thousand container allocations the collector walks them again: a large share of ``score``'s
+    time on a big protocol, and pausing it leaves peak memory as it was (benchmarks/bench_shapes.py
+    measures ``score``). Only commands that exit when done use it, never the app, whose session
+    lives on."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -140,7 +140,7 @@ def decide_runs(definition: ProtocolDefinition, args: argparse.Namespace) -> lis
 
 def run_judge(args: argparse.Namespace) -> int:
     if args.adjudicate is not None or args.output is not None or args.force:
-        from rankeval_tui.cli.adjudicate import run_from_judge  # issue 7: the adjudication queue
+        from rankeval_tui.cli.adjudicate import run_from_judge  # the adjudication queue
 
         return run_from_judge(args)
     definition = load_definition(args.protocol)

@@ -49,7 +49,7 @@ from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.wording import exact_and_decimal
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
     from rankeval_tui.core.evaluation.stats import PairedStatistics
     from rankeval_tui.core.files.baseline import BaselineChoice

@@ -17,7 +17,7 @@ from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
 from rankeval_tui.core.wording import counted
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from rankeval_tui.core.annotation.judging_state import JudgingState
 

@@ -184,7 +184,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
 
     The cyclic collector is paused (``core.gc_pause``): a corpus is hundreds of thousands of
     records, none in a reference cycle, and the collector walked them all again each time they
-    grew by a quarter (at 100,000 documents: 0.48 -> 0.41 s CPU, median of 6)."""
+    grew by a quarter (``benchmarks/bench_init_floor.py`` measures ``init``)."""
     directory = Path(request.directory)
     check_target(directory)
     check_options(request)

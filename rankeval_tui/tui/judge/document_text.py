@@ -2,8 +2,8 @@
 and the documents prepared ahead. No widget here (``document_view`` draws), so it is tested alone.
 
 Why rows are counted from a top line and never for the whole document: wrapping every line of a
-6,000-line manual page took 2-3 s per key; here only the rows a move crosses or the box shows are
-wrapped (and kept, per line, until the width changes).
+long manual page kept every key waiting (``benchmarks/bench_judging_latency.py``); here only the
+rows a move crosses or the box shows are wrapped (and kept, per line, until the width changes).
 """
 
 from __future__ import annotations

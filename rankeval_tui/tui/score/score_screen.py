@@ -157,7 +157,7 @@ class ScoreScreen(Screen[None]):
         self.app.call_from_thread(self.set_session, session)
         for line in session.tie_order_summaries() if initial else ():  # once, in no screen row
             self.app.call_from_thread(partial(self.notify, line, severity="warning", timeout=12, markup=False))
-        prepare_statistics(session)  # after the rows: the first child starts the fork server (~0.5 s)
+        prepare_statistics(session)  # after the rows: the first child starts the fork server, a slow start
 
     def set_problem(self, message: str) -> None:
         self.problem = message
@@ -233,7 +233,7 @@ class ScoreScreen(Screen[None]):
         return key_available(action, self.view, len(self.session.accepted) if self.session is not None else 0)
 
     def action_toggle_view(self) -> None:
-        # No refresh_bindings(): the focus change refreshes the footer; twice cost ~30 ms per v.
+        # No refresh_bindings(): the focus change refreshes the footer; twice rebuilt it per v.
         self.state = self.state.toggled_view()
 
     def rescore(self, change: Callable[[ScoringSession], ScoringSession]) -> None:

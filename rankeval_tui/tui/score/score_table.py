@@ -59,8 +59,9 @@ class ScoreTable(RowTable):
     """A ``DataTable`` that sizes its columns from the cells' text instead of measuring each cell.
 
     Why: Textual 8.2 measures every cell of every new row on idle through the console (a fresh
-    ``ConsoleOptions`` per cell): ~0.17 s for the 2000 x 9 comparison table, each time a table is
-    filled, and re-measures a whole column for every narrowed cell (quadratic on a k change).
+    ``ConsoleOptions`` per cell), a pause each time a large comparison table is filled
+    (``benchmarks/bench_scoring.py``), and re-measures a whole column for every narrowed cell
+    (quadratic on a k change).
     The cells here are one-line ``Text``, whose measured width is ``cell_len`` of its text, so the
     columns come out the same (tests/tui/test_score_table.py compares them with a stock table);
     rows or cells it cannot size that way (labels, tall rows, markup strings) go to Textual.
