@@ -80,3 +80,15 @@ def test_an_undo_recomputes_the_query():
     del labels["q1"]["n"]
     queue.reopened()
     assert queue.next_hole(labels) == ("q1", "n") and queue.rows["q1"] == before
+
+
+def test_the_status_says_what_is_decided_already():
+    pools = {"q1": ["d1", "d2", "d3", "d8"]}
+    labels = {"q1": {"d1": 1, "d2": 0, "d3": 0}}
+    base, cand = Run("A", {"q1": ["d2", "d1", "d3"]}), Run("B", {"q1": ["d1", "d8", "d2"]})
+    queue = DecideQueue(definition(pools, 3), base, cand, labels)
+    assert queue.status(labels) == "B vs A undecided on Recall@3; B better than A on RR@3 already"
+    labels["q1"]["d8"] = 0
+    assert queue.status(labels) == (
+        "decided after 1 of 1 pair: B better than A on RR@3; no change on Recall@3 for every labelling of the rest"
+    )

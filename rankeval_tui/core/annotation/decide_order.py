@@ -200,22 +200,22 @@ class DecideQueue(HoleQueue):
 
     def status(self, labels: Labels) -> str:
         """``decided after 23 of 61 pairs: B better than A on Recall@10 and RR@10 for every
-        labelling of the rest``, or what is still open."""
+        labelling of the rest``, or what is still open (and what is decided already)."""
         self.sync(labels)
-        said = self.said
         a, b = self.baseline.name, self.candidate.name
-        if self.decided_after is None:
-            open_metrics = [label(m, self.k) for m, v in said.items() if v == UNDECIDED]
-            return f"{b} vs {a} undecided on {' and '.join(open_metrics)}"
         parts = []
         for word, phrase in (
             (BETTER, f"{b} better than {a}"),
             (WORSE, f"{b} worse than {a}"),
             (NO_CHANGE, "no change"),
         ):
-            names = [label(m, self.k) for m, v in said.items() if v == word]
+            names = [label(m, self.k) for m, v in self.said.items() if v == word]
             if names:
                 parts.append(f"{phrase} on {' and '.join(names)}")
+        if self.decided_after is None:
+            open_metrics = [label(m, self.k) for m, v in self.said.items() if v == UNDECIDED]
+            settled = f"; {'; '.join(parts)} already" if parts else ""
+            return f"{b} vs {a} undecided on {' and '.join(open_metrics)}{settled}"
         return (
             f"decided after {self.decided_after} of {counted(self.pair_total, 'pair')}: "
             f"{'; '.join(parts)} for every labelling of the rest"
