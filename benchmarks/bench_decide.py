@@ -44,6 +44,7 @@ from pathlib import Path
 from rankeval_tui.core.annotation.decide_order import DecideQueue
 from rankeval_tui.core.annotation.hole_order import top_k_pairs
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, resolve_metrics
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 
 Collection = tuple[dict[str, str], dict[str, str], dict[str, set[str]]]
@@ -124,6 +125,7 @@ def cystic_fibrosis(directory: Path) -> Collection:
 # ---------------------------------------------------------------- runs
 
 STOP: frozenset[str] = frozenset()
+METRICS: tuple[MetricId, ...] = PRIMARY
 
 
 def tokens(text: str) -> list[str]:
@@ -194,7 +196,7 @@ def to_decision(
     seed: int,
 ) -> int:
     labels = {q: dict(row) for q, row in known.items()}
-    queue = DecideQueue(definition, baseline, candidate, labels)
+    queue = DecideQueue(definition, baseline, candidate, labels, METRICS)
     holes = [(q, d) for q, row in hidden.items() for d in row]
     if order == "top-k":
         sequence = [p for p in top_k_pairs(definition, [candidate.rankings], definition.k) if p[1] in hidden[p[0]]]
@@ -236,7 +238,10 @@ def replay(name: str, collection: Collection, args: argparse.Namespace) -> None:
                     f"  seed {seed} {candidate.name:>9} vs {baseline.name:<9} gap {gaps[-1]:4d}  "
                     + "  ".join(f"{o} {counts[o]:4d}" for o in orders)
                 )
-    print(f"{name} summary over {len(gaps)} cases (run pairs x seeds), k {args.k}, {args.queries} queries each:")
+    print(
+        f"{name} summary over {len(gaps)} cases (run pairs x seeds), k {args.k}, {args.queries} queries each, "
+        f"metrics {args.metrics}:"
+    )
     print(f"  gap (unjudged top-{args.k} pairs): median {statistics.median(gaps)}")
     for o in orders:
         fraction = statistics.median(c / g for c, g in zip(results[o], gaps) if g)
@@ -285,7 +290,7 @@ def key_press(collection: Collection, args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    global STOP
+    global STOP, METRICS
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
     STOP = frozenset(ENGLISH_STOP_WORDS)
@@ -296,7 +301,9 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--keys", type=int, default=200)
     parser.add_argument("--only", choices=("replay", "keys"), default=None)
+    parser.add_argument("--metrics", default="R,RR", help="the metrics whose mean change must be decided")
     args = parser.parse_args()
+    METRICS = tuple(resolve_metrics(args.metrics.split(","), args.k))
     collections = {
         "CACM": cacm(args.collections / "cacm"),
         "CF": cystic_fibrosis(args.collections / "cf"),

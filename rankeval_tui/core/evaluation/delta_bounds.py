@@ -38,7 +38,7 @@ Labels are 0/1 here. Graded labels would replace the relevant set by a label per
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -83,6 +83,8 @@ class QueryCase:
 
 @dataclass(frozen=True)
 class QueryDelta:
+    """One query's range of change per metric, with the unjudged pairs it ranges over."""
+
     query: str
     top: tuple[str, ...]
     outside: int
@@ -95,6 +97,8 @@ class QueryDelta:
 
 @dataclass(frozen=True)
 class DeltaReport:
+    """A candidate's change against the baseline: per query of the split that can have a value, and the mean."""
+
     baseline: str
     candidate: str
     k: int
@@ -110,21 +114,21 @@ class DeltaReport:
         return dict(self.means)[metric]
 
 
-def weight_order(case: QueryCase, k: int, weight_of_rank: object) -> list[str]:
+def weight_order(case: QueryCase, k: int, weight_of_rank: Callable[[int], int]) -> list[str]:
     """``top`` by the candidate's weight minus the baseline's, highest first."""
     rank_b = {doc: rank for rank, doc in enumerate(case.baseline[:k], 1)}
     rank_c = {doc: rank for rank, doc in enumerate(case.candidate[:k], 1)}
 
     def weight(doc: str) -> int:
         def at(ranks: dict[str, int]) -> int:
-            return weight_of_rank(ranks[doc]) if doc in ranks else 0  # type: ignore[operator]
+            return weight_of_rank(ranks[doc]) if doc in ranks else 0
 
         return at(rank_c) - at(rank_b)
 
     return sorted(case.top, key=weight, reverse=True)
 
 
-def linear_labellings(case: QueryCase, k: int, weight_of_rank: object) -> set[Labelling]:
+def linear_labellings(case: QueryCase, k: int, weight_of_rank: Callable[[int], int]) -> set[Labelling]:
     """P, Recall (weight 1) and nDCG (the discount): r best and r worst documents, r = 0..u."""
     ordered = weight_order(case, k, weight_of_rank)
     ends = {0, len(case.outside)}
