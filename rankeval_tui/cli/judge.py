@@ -217,7 +217,7 @@ def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, ru
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
     try:
-        queue = DecideQueue(definition, runs[0], runs[1], session.labels)
+        queue = DecideQueue(definition, runs[0], runs[1], session.marks.labels)
         session.order_holes(queue)
     except BaseException:
         session.abandon()
@@ -228,7 +228,7 @@ def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, ru
         session.abandon()
         raise
     say(
-        f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status(session.labels)}",
+        f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status(session.marks.labels)}",
         file=sys.stderr,
     )
     return open_judging_screen(args, session, qrels_path)

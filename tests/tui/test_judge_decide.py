@@ -31,20 +31,20 @@ async def test_judging_to_decide_says_when_decided(tmp_path: Path) -> None:
     definition = load_definition(directory)
     session = JudgingSession.open(definition, directory / "qrels.toml", annotator="alice")
     bm25 = load_run(directory / "runs" / "bm25.trec")
-    session.order_holes(DecideQueue(definition, bm25, load_run(dense), session.labels))
+    session.order_holes(DecideQueue(definition, bm25, load_run(dense), session.marks.labels))
     app = RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
     asked = []
     async with app.run_test(size=(80, 24)) as pilot:  # the status is cut at 80 columns; the session holds it whole
         await pilot.pause()
         # q:1002's hole can drop both metrics by 1 (dense loses docs/a.md): it moves the bounds most.
-        asked.append(session.current)
+        asked.append(session.cursor.current)
         await pilot.press("0")
         await pilot.pause()
         assert status(app).startswith("recorded q:1002 / docs/other.md = 0 · decided after 1 of 2")
-        assert session.hole_queue.status(session.labels) == (
+        assert session.cursor.hole_queue.status(session.marks.labels) == (
             "decided after 1 of 2 pairs: dense worse than bm25 on Recall@2 and RR@2 for every labelling of the rest"
         )
-        asked.append(session.current)
+        asked.append(session.cursor.current)
         await pilot.press("1")
         await pilot.pause()
         await app.workers.wait_for_complete()
