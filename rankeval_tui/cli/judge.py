@@ -23,9 +23,10 @@ from rankeval_tui.cli.common import (
     judge_command,
     require_terminal,
 )
+from rankeval_tui.cli.judge_audit import add_audit_arguments, audit_plan
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
-from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession, Order
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -102,6 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="adjudicate the pairs two annotators label differently (with -o; --annotator "
         "names the adjudicator); see also the adjudicate command",
     )
+    add_audit_arguments(parser)
     add_output_option(
         parser,
         "QRELS.toml",
@@ -146,21 +148,27 @@ def run_judge(args: argparse.Namespace) -> int:
         return run_from_judge(args)
     definition = load_definition(args.protocol)
     if args.decide is not None:
-        if args.holes_first is not None or args.run:
-            raise ContractError("--decide sets the order itself: no --holes-first or --run with it")
+        if args.holes_first is not None or args.run or args.audit is not None or args.sample is not None:
+            raise ContractError("--decide sets the order itself: no --holes-first, --run, --audit or --sample with it")
         return judge_to_decide(args, definition, decide_runs(definition, args))
+    audit = None
+    if args.audit is not None or args.sample is not None:  # a blind sample: its own queue, never the labels audited
+        definition, audit = audit_plan(args, definition)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     # A pooled protocol judges by value: the pairs inside some run's top k first, when it has runs.
-    follows_runs = args.holes_first is not None or (
-        definition.pools is not None and bool(args.run or run_files(args.protocol))
+    follows_runs = audit is None and (
+        args.holes_first is not None or (definition.pools is not None and bool(args.run or run_files(args.protocol)))
     )
     if args.run and not follows_runs:
         raise ContractError("--run applies to --holes-first only")
     # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
     priority = holes_in_top_k(definition, args) if follows_runs else None
+    order: Order | None = "shuffled" if audit is not None else args.order
     session = JudgingSession.open(
-        definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
+        definition, qrels_path, order=order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
+    if audit is not None:  # kept in the file written: partial, and which labels it audits
+        session.marks.base_provenance.update(audit)
     if priority is not None:
         try:
             first = session.order_holes(priority)
