@@ -92,3 +92,16 @@ def test_the_status_says_what_is_decided_already():
     assert queue.status(labels) == (
         "decided after 1 of 1 pair: B better than A on RR@3; no change on Recall@3 for every labelling of the rest"
     )
+
+
+def test_a_graded_protocol_is_refused_not_bounded_on_0_1():
+    import dataclasses
+
+    import pytest
+
+    from rankeval_tui.core.errors import ContractError
+    from rankeval_tui.core.evaluation.protocol import LabelScale
+
+    graded = dataclasses.replace(definition({"q1": ["r", "n"]}, 2), scale=LabelScale(("no", "some", "yes"), 1))
+    with pytest.raises(ContractError, match="this protocol is graded"):
+        DecideQueue(graded, Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n"]}), {"q1": {"r": 1}})

@@ -34,6 +34,7 @@ from rankeval_tui.core.evaluation.delta_bounds import (
     QueryDelta,
     mean_delta,
     query_delta,
+    refuse_graded,
     verdict,
 )
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -68,6 +69,7 @@ class DecideQueue(HoleQueue):
     ) -> None:
         if definition.pools is None:
             raise ContractError("--decide is for a pooled protocol: its holes are the pairs to decide on")
+        refuse_graded(definition)
         self.definition = definition
         self.baseline = baseline
         self.candidate = candidate

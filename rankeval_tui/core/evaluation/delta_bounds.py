@@ -47,7 +47,7 @@ from rankeval_tui.core.evaluation.bounds import Bound, extremes, mean_bound
 from rankeval_tui.core.evaluation.evaluate import Run, check_run, score_rows
 from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, discount, label, ordered_metrics
-from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 
 MAX_AP_ENUMERATED = 14
 """AP's change is bounded by enumerating 2^u labellings of a query's ``top`` documents: u at most this."""
@@ -303,8 +303,19 @@ def compare_bounds(
 ) -> DeltaReport:
     """Every metric's exact range of change candidate - baseline, per query of the split and for the mean."""
     chosen = ordered_metrics(metrics) or PRIMARY
+    refuse_graded(protocol.definition)
     check_run(protocol.definition, baseline)
     check_run(protocol.definition, candidate)
     return delta_report(
         baseline.name, candidate.name, protocol.k, chosen, protocol_cases(protocol, baseline, candidate)
     )
+
+
+def refuse_graded(definition: ProtocolDefinition) -> None:
+    """The bounds on a change range over 0/1 labels; a graded protocol's holes could take any grade."""
+    if definition.scale is not None:
+        raise ContractError(
+            f"bounds on a change range over 0/1 labels; this protocol is graded (0 to {definition.scale.top}): "
+            "judge the pairs, then score",
+            file=definition.source,
+        )
