@@ -4,6 +4,7 @@ export, import and merge carry them unchanged (a binary protocol refuses them as
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,28 @@ def test_a_binary_init_still_refuses_grades_naming_both_options(tmp_path, graded
     )  # fmt: skip
     assert_one_line_error(refused, "graded label 3", "--threshold T", "--relevant-from T")
     assert not (tmp_path / "b").exists()
+
+
+def test_agree_on_a_graded_protocol_weighs_its_grades(graded, tmp_path):
+    """Two annotators' files on a graded protocol: ``agree`` uses the protocol's scale (grades
+    0..3, binary kappa at relevant_from 2) without being told, as sklearn computes it."""
+    from sklearn.metrics import cohen_kappa_score
+
+    other = {"q1": {"d1": 2, "d2": 3, "d3": 1}, "q2": {"d1": 2, "d2": 1, "d3": 0}}
+    (tmp_path / "other.txt").write_text("".join(f"{q} 0 {d} {g}\n" for q, row in other.items() for d, g in row.items()))
+    imported = run_cli(
+        "qrels", "import", graded, tmp_path / "other.txt", "--annotator", "model:m", "--partial",
+        "-o", graded / "model.toml",
+    )  # fmt: skip
+    assert imported.returncode == 0, imported.stderr
+    result = run_cli("agree", graded, graded / "qrels.toml", graded / "model.toml", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    pairs = [(GRADED[q][d], other[q][d]) for q in GRADED for d in GRADED[q]]
+    a, b = zip(*pairs)
+    assert data["scale"] == {"top": 3, "relevant_from": 2}
+    for weights in ("linear", "quadratic"):
+        expected = cohen_kappa_score(a, b, weights=weights)
+        assert float(Fraction(data["grades"][f"{weights}_kappa"])) == pytest.approx(expected, abs=1e-12), weights
+    binary = cohen_kappa_score([int(x >= 2) for x in a], [int(x >= 2) for x in b])
+    assert float(Fraction(data["kappa"])) == pytest.approx(binary, abs=1e-12)

@@ -386,9 +386,11 @@ def read_pair(
 
 
 def agreement_of_files(
-    definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, scale: Scale = BINARY
+    definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, scale: Scale | None = None
 ) -> Agreement:
-    """``agree``'s core: two qrels files of one protocol -> ``Agreement``."""
+    """``agree``'s core: two qrels files of one protocol -> ``Agreement``, on the protocol's own
+    scale unless ``scale`` is given."""
+    scale = scale or Scale(definition.top_grade, definition.relevant_from)
     a, b = read_pair(definition, path_a, path_b, overlap=True)
     names = (annotator_name(a, Path(path_a).stem), annotator_name(b, Path(path_b).stem))
     if names[0] == names[1]:
