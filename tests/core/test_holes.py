@@ -272,8 +272,9 @@ def test_a_resumed_session_with_top_k_holes_opens_the_pair_last_visited(partial:
     try:
         resumed.order_holes(pairs)
         assert resumed.cursor.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
-        assert resumed.start_summary(compact=True).endswith("· where you left off, then top-k holes")
+        assert resumed.start_summary(compact=True).endswith("· 4 of 9 to judge · where you left off")
         assert "starting on the pair where you left off" in resumed.start_summary()
+        assert "then goes to the next hole inside some run's top k" in resumed.start_summary()
         resumed.label(1)  # the next label goes on to the top-k hole left
         assert resumed.cursor.current == ("q:1003", "docs/login.md")
     finally:

@@ -90,8 +90,7 @@ class JudgingState:
         holes_first = self.cursor.hole_queue is not None
         if compact:
             where = "top-k holes first" if holes_first else "from the first hole"
-            if self.resumed:
-                where = "where you left off, then top-k holes" if holes_first else "where you left off"
+            where = "where you left off" if self.resumed else where  # the long form says what comes next
             return f"{start} · {self.marks.remaining} of {self.marks.total} to judge · {where}"
         where = "first hole inside some run's top k" if holes_first else "first hole"
         if self.resumed:
