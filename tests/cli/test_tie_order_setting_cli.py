@@ -76,3 +76,15 @@ def test_init_proposes_the_setting_when_a_runs_rank_column_disagrees_with_its_sc
         "--tie-order", "score",
     )  # fmt: skip
     assert recorded.returncode == 0 and "--tie-order score" not in recorded.stderr
+
+
+def test_a_placeholder_rank_column_is_read_when_ordering_by_score(tmp_path):
+    """trec_eval never reads the rank column: ordered by score, ``-`` there stands (the same
+    rows as the ranked run); ordered by rank it is still one error line."""
+    protocol = make(tmp_path, "--tie-order", "score")
+    placeholder = tmp_path / "placeholder.trec"
+    placeholder.write_text(RUN.replace(" 1 ", " - ").replace(" 2 ", " - "))
+    assert " - " in placeholder.read_text()
+    assert rr(run_cli("score", protocol, "--run", f"r={placeholder}", "--format", "json")) == {"q1": "1", "q2": "1"}
+    by_rank = make(tmp_path / "b")
+    assert_one_line_error(run_cli("score", by_rank, "--run", f"r={placeholder}"), "rank must be an integer", "line 1")
