@@ -27,6 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_protocol_directory(parser)
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")
     parser.add_argument("second", type=Path, metavar="B.toml", help="second annotator's qrels")
+    parser.add_argument(
+        "--shared-queries",
+        action="store_true",
+        help="compare only the queries both files label (two annotators' labels files: their overlap)",
+    )
     parser.add_argument("--format", choices=("table", "json"), default="table")
     parser.set_defaults(func=run_agree)
 
@@ -102,7 +107,9 @@ def render_agreement(result: Agreement) -> str:
 
 def run_agree(args: argparse.Namespace) -> int:
     definition = load_definition(args.protocol)
-    result = agreement_of_files(definition, locate(args.first, args.protocol), locate(args.second, args.protocol))
+    result = agreement_of_files(
+        definition, locate(args.first, args.protocol), locate(args.second, args.protocol), shared_only=args.shared_queries
+    )
     if args.format == "json":
         data = {"protocol": definition.name, **result.to_json()}
         print(json.dumps(data, ensure_ascii=False, indent=2))

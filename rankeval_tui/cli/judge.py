@@ -23,12 +23,20 @@ from rankeval_tui.cli.common import (
     require_terminal,
 )
 from rankeval_tui.cli.say import say
+from rankeval_tui.core.annotation.assignment import (
+    AnnotatorSession,
+    assignment_path,
+    check_annotator_name,
+    labels_path,
+    read_assignment,
+)
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument, run_files
+from rankeval_tui.core.files.safe_read import refuse_link
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--annotator",
         default=None,
         metavar="NAME",
-        help="recorded in provenance (default: your user name; a resumed journal keeps its own)",
+        help="recorded in provenance (default: your user name; a resumed journal keeps its own). With "
+        "PROTOCOL/assignments.toml (see assign): judge only NAME's queries, into PROTOCOL/labels/NAME.toml",
     )
     parser.add_argument(
         "--order",
@@ -115,6 +124,26 @@ def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> 
     return top_k_pairs(definition, [run.rankings for run in runs], definition.k)
 
 
+def assigned_queries(definition: ProtocolDefinition, args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The queries ``--annotator`` is assigned in PROTOCOL/assignments.toml; None without an
+    assignment (the annotator's name is then only recorded) or without ``--annotator``."""
+    if args.annotator is None:
+        return None
+    assignment = read_assignment(args.protocol, definition)
+    if assignment is None:
+        return None
+    if args.qrels is not None:
+        raise ContractError(
+            "an assigned annotator judges into PROTOCOL/labels/NAME.toml; --qrels does not apply",
+            file=assignment_path(args.protocol),
+        )
+    queries = assignment.queries_of(check_annotator_name(args.annotator), assignment_path(args.protocol))
+    labels = labels_path(args.protocol, args.annotator).parent
+    refuse_link(labels, "labels directory")
+    labels.mkdir(exist_ok=True)
+    return queries
+
+
 def run_judge(args: argparse.Namespace) -> int:
     if args.adjudicate is not None or args.output is not None or args.force:
         from rankeval_tui.cli.adjudicate import run_from_judge  # the adjudication queue
@@ -122,6 +151,12 @@ def run_judge(args: argparse.Namespace) -> int:
         return run_from_judge(args)
     definition = load_definition(args.protocol)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    session_kind: type[JudgingSession] = JudgingSession
+    assigned = assigned_queries(definition, args)
+    if assigned is not None:  # one annotator of a team: their queries, their labels file
+        definition = definition.with_queries(assigned)
+        qrels_path = labels_path(args.protocol, args.annotator)
+        session_kind = AnnotatorSession
     # A pooled protocol judges by value: the pairs inside some run's top k first, when it has runs.
     follows_runs = args.holes_first is not None or (
         definition.pools is not None and bool(args.run or run_files(args.protocol))
@@ -130,7 +165,7 @@ def run_judge(args: argparse.Namespace) -> int:
         raise ContractError("--run applies to --holes-first only")
     # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
     priority = holes_in_top_k(definition, args) if follows_runs else None
-    session = JudgingSession.open(
+    session = session_kind.open(
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
     if priority is not None:
@@ -170,6 +205,7 @@ def run_judge(args: argparse.Namespace) -> int:
         from rankeval_tui.tui.hangups import app_ended
 
         app_ended()  # a hangup's watchdog stands down: the app ended, the finish below runs
-        code = finish_judging(session, judge_command(args.protocol, args.qrels))
+        resume = judge_command(args.protocol, args.qrels) + (f" --annotator {args.annotator}" if assigned else "")
+        code = finish_judging(session, resume)
     hangup = result if isinstance(result, int) and result > 128 else 0  # 128 + SIGHUP/SIGTERM
     return code or hangup

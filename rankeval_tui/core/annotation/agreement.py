@@ -272,8 +272,24 @@ def read_pair(definition: ProtocolDefinition, path_a: str | Path, path_b: str | 
     return a, b
 
 
-def agreement_of_files(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> Agreement:
-    """``agree``'s core: two qrels files of one protocol -> ``Agreement``."""
+def shared_queries(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> ProtocolDefinition:
+    """The protocol cut to the queries both files label (an assignment's overlap: each annotator's
+    labels file holds their own queries); the comparison then requires both to be complete there."""
+    a = read_qrels_file(path_a, definition, exhaustive=False)
+    b = read_qrels_file(path_b, definition, exhaustive=False)
+    both = [q for q in definition.queries if a.labels.get(q) and b.labels.get(q)]
+    if not both:
+        raise ContractError(f"no query is labeled in both {path_a} and {path_b}: nothing to compare")
+    return definition.with_queries(both)
+
+
+def agreement_of_files(
+    definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, *, shared_only: bool = False
+) -> Agreement:
+    """``agree``'s core: two qrels files of one protocol -> ``Agreement``; ``shared_only``: on the
+    queries both label (``shared_queries``)."""
+    if shared_only:
+        definition = shared_queries(definition, path_a, path_b)
     a, b = read_pair(definition, path_a, path_b)
     names = (annotator_name(a, Path(path_a).stem), annotator_name(b, Path(path_b).stem))
     if names[0] == names[1]:
