@@ -108,7 +108,10 @@ def render_agreement(result: Agreement) -> str:
 def run_agree(args: argparse.Namespace) -> int:
     definition = load_definition(args.protocol)
     result = agreement_of_files(
-        definition, locate(args.first, args.protocol), locate(args.second, args.protocol), shared_only=args.shared_queries
+        definition,
+        locate(args.first, args.protocol),
+        locate(args.second, args.protocol),
+        shared_only=args.shared_queries,
     )
     if args.format == "json":
         data = {"protocol": definition.name, **result.to_json()}

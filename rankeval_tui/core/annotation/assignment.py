@@ -24,10 +24,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.ids import check_id
@@ -105,9 +105,7 @@ def pair_total(definition: ProtocolDefinition, queries: Sequence[str]) -> int:
     return sum(len(definition.documents_of(q)) for q in queries)
 
 
-def plan_assignment(
-    definition: ProtocolDefinition, annotators: Sequence[str], overlap: float, seed: int
-) -> Assignment:
+def plan_assignment(definition: ProtocolDefinition, annotators: Sequence[str], overlap: float, seed: int) -> Assignment:
     """Every query of the protocol (every split: judging covers them all) to one annotator, and
     ``overlap`` of them (rounded, at least one when overlap > 0) to a second one as well."""
     if not annotators:
@@ -157,7 +155,7 @@ def read_assignment(protocol_dir: Path, definition: ProtocolDefinition) -> Assig
     if not isinstance(head, dict) or not isinstance(table, dict):
         raise ContractError("needs an [assignment] table and [annotators.NAME] tables", file=path)
     seed, overlap = head.get("seed"), head.get("overlap")
-    if type(seed) is not int or type(overlap) not in (int, float):
+    if type(seed) is not int or not isinstance(overlap, (int, float)) or isinstance(overlap, bool):
         raise ContractError("[assignment] needs an integer seed and a number overlap", file=path)
     queries: dict[str, tuple[str, ...]] = {}
     for name, row in table.items():
@@ -186,7 +184,9 @@ def write_partial_labels(path: Path, qrels: QrelsFile, definition: ProtocolDefin
     atomic_write_text(path, qrels_to_toml(replace(qrels, provenance=provenance), definition))
 
 
-def labels_taken_away(protocol_dir: Path, definition: ProtocolDefinition, old: Assignment, new: Assignment) -> str | None:
+def labels_taken_away(
+    protocol_dir: Path, definition: ProtocolDefinition, old: Assignment, new: Assignment
+) -> str | None:
     """Why replacing ``old`` by ``new`` would strand labels, or None. A labels file keeps its
     labels whatever the assignment says, but an annotator whose labels (file or open journal)
     cover a query the new assignment takes from them could no longer open their file; and an
