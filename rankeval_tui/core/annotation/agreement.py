@@ -259,27 +259,42 @@ def check_same_coverage(definition: ProtocolDefinition, files: Sequence[tuple[st
     )
 
 
-def read_pair(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> tuple[QrelsFile, QrelsFile]:
+def read_pair(
+    definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, *, shared_only: bool = False
+) -> tuple[QrelsFile, QrelsFile]:
     """Read two annotators' files against one definition, coverage checked together (so the
-    error names the differing pairs instead of the first gap of the first file)."""
+    error names the differing pairs instead of the first gap of the first file). ``shared_only``:
+    only the queries both label count (``shared_queries`` gives that definition)."""
     if Path(path_a).exists() and Path(path_a).resolve() == Path(path_b).resolve():
         raise ContractError("the same file is given for both annotators", file=path_a)
     a = read_qrels_file(path_a, definition, exhaustive=False)
     b = read_qrels_file(path_b, definition, exhaustive=False)
     for path, qrels in ((path_a, a), (path_b, b)):  # agreement between two criteria means nothing
         check_same_criterion(qrels.provenance, definition, Path(path))
-    check_same_coverage(definition, [(str(path_a), a), (str(path_b), b)])
+    scope = definition
+    if shared_only:
+        scope = shared_queries(definition, a, b)
+        both = scope.queries
+        a, b = (
+            replace(
+                qrels, **{name: {q: row for q, row in getattr(qrels, name).items() if q in both} for name in TABLES}
+            )
+            for qrels in (a, b)
+        )
+    check_same_coverage(scope, [(str(path_a), a), (str(path_b), b)])
     return a, b
 
 
-def shared_queries(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> ProtocolDefinition:
+TABLES = ("labels", "notes", "disputed")
+"""The per-pair tables of a qrels file, cut to the shared queries by ``shared_only``."""
+
+
+def shared_queries(definition: ProtocolDefinition, a: QrelsFile, b: QrelsFile) -> ProtocolDefinition:
     """The protocol cut to the queries both files label (an assignment's overlap: each annotator's
     labels file holds their own queries); the comparison then requires both to be complete there."""
-    a = read_qrels_file(path_a, definition, exhaustive=False)
-    b = read_qrels_file(path_b, definition, exhaustive=False)
     both = [q for q in definition.queries if a.labels.get(q) and b.labels.get(q)]
     if not both:
-        raise ContractError(f"no query is labeled in both {path_a} and {path_b}: nothing to compare")
+        raise ContractError("no query is labeled in both files: nothing to compare")
     return definition.with_queries(both)
 
 
@@ -288,9 +303,9 @@ def agreement_of_files(
 ) -> Agreement:
     """``agree``'s core: two qrels files of one protocol -> ``Agreement``; ``shared_only``: on the
     queries both label (``shared_queries``)."""
+    a, b = read_pair(definition, path_a, path_b, shared_only=shared_only)
     if shared_only:
-        definition = shared_queries(definition, path_a, path_b)
-    a, b = read_pair(definition, path_a, path_b)
+        definition = shared_queries(definition, a, b)
     names = (annotator_name(a, Path(path_a).stem), annotator_name(b, Path(path_b).stem))
     if names[0] == names[1]:
         names = (f"{names[0]} ({Path(path_a).name})", f"{names[1]} ({Path(path_b).name})")
