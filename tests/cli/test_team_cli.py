@@ -122,7 +122,8 @@ def test_status_follows_each_annotator_and_merge_and_agree_work_on_the_result(te
     )
     assert agree.returncode == 0, agree.stderr
     result = json.loads(agree.stdout)
-    overlap_pairs = 6 * len([q for q in shared if q in read_assignment(team, load_definition(team)).queries[owner]])
+    given = read_assignment(team, load_definition(team)).queries
+    overlap_pairs = 6 * len(set(given[owner]) & set(given["bob"]))
     assert result["pairs"] == overlap_pairs and set(result["per_query"]) <= set(shared)
     assert [(d["query"], d["document"]) for d in result["disagreements"]] == [flipped]
     without = run_cli("agree", team, labels_path(team, owner), labels_path(team, "bob"))
