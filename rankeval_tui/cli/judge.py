@@ -110,8 +110,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_judge)
 
 
-def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> list[tuple[str, str]]:
-    """The pairs inside the runs' top k; every run is checked against the protocol first."""
+def holes_in_top_k(
+    definition: ProtocolDefinition, args: argparse.Namespace, judged: ProtocolDefinition
+) -> list[tuple[str, str]]:
+    """The pairs of ``judged`` (the protocol, or one annotator's queries of it) inside the runs'
+    top k; every run is checked against the whole protocol first."""
     if args.run:
         specs = [parse_run_argument(a, args.protocol) for a in args.run]
     else:
@@ -121,7 +124,8 @@ def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> 
     runs = [load_run(path, name) for name, path in specs]
     for run in runs:
         check_run(definition, run)
-    return top_k_pairs(definition, [run.rankings for run in runs], definition.k)
+    pairs = top_k_pairs(definition, [run.rankings for run in runs], definition.k)
+    return pairs if judged is definition else [(q, doc) for q, doc in pairs if q in judged.queries]
 
 
 def assigned_queries(definition: ProtocolDefinition, args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -149,7 +153,7 @@ def run_judge(args: argparse.Namespace) -> int:
         from rankeval_tui.cli.adjudicate import run_from_judge  # the adjudication queue
 
         return run_from_judge(args)
-    definition = load_definition(args.protocol)
+    protocol_definition = definition = load_definition(args.protocol)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     session_kind: type[JudgingSession] = JudgingSession
     assigned = assigned_queries(definition, args)
@@ -164,7 +168,7 @@ def run_judge(args: argparse.Namespace) -> int:
     if args.run and not follows_runs:
         raise ContractError("--run applies to --holes-first only")
     # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
-    priority = holes_in_top_k(definition, args) if follows_runs else None
+    priority = holes_in_top_k(protocol_definition, args, definition) if follows_runs else None
     session = session_kind.open(
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )

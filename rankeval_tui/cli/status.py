@@ -46,12 +46,12 @@ def progress(protocol_dir: Path, definition: ProtocolDefinition, name: str, quer
     state = journal_progress(own, path)
     pace: Pace | None
     if state is not None:
-        judged, pace, where = state.marks.total - state.marks.remaining, state.clock.pace(), "judging"
+        judged, pace, where = state.marks.total - state.marks.remaining, state.clock.pace(), "in progress"
     elif entry_exists(path, "labels file"):
         written = read_qrels_file(path, definition, exhaustive=False)
         judged = sum(1 for q in queries for doc in definition.documents_of(q) if doc in written.labels.get(q, {}))
         pace = Pace.from_provenance(written.provenance.get("pace"))
-        where = "done" if judged == assigned else "paused"
+        where = "done" if judged == assigned else "partial"
     else:
         judged, pace, where = 0, None, "not started"
     seconds = pace.median_seconds if pace is not None else None

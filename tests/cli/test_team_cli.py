@@ -93,7 +93,7 @@ def test_status_follows_each_annotator_and_merge_and_agree_work_on_the_result(te
     assert (rows["alice"]["judged_pairs"], rows["alice"]["assigned_pairs"], rows["alice"]["state"]) == (
         4,
         18,
-        "judging",
+        "in progress",
     )
     assert rows["bob"]["judged_pairs"] == 0 and rows["bob"]["state"] == "not started"
     table = run_cli("status", team)
@@ -141,3 +141,23 @@ def test_merge_of_agreeing_labels_files_is_the_whole_protocol(team: Path) -> Non
 
 def test_status_without_an_assignment_names_the_assign_command(blank: Path) -> None:
     assert_one_line_error(run_cli("status", blank), "no assignment", "rankeval-tui assign")
+
+
+@pytest.mark.parametrize(
+    "extra, fragments",
+    [
+        (("--annotator", "dave"), ("assignments.toml", "'dave' has no assignment", "alice, bob, carol")),
+        (("--annotator", "alice", "--qrels", "x.toml"), ("labels/NAME.toml", "--qrels does not apply")),
+        (("--annotator", "al\x1bice"), ("annotator ID", "control character")),
+    ],
+)
+def test_judge_refuses_an_annotator_outside_the_assignment_before_any_file(team: Path, extra, fragments) -> None:
+    assert_one_line_error(run_cli("judge", team, *extra), *fragments)
+    assert sorted(p.name for p in (team / "labels").iterdir()) == []
+
+
+def test_judge_holes_first_reads_runs_against_the_whole_protocol(team: Path) -> None:
+    """An annotator's top-k holes come from runs over every query: only the terminal is missing here."""
+    result = run_cli("judge", team, "--annotator", "carol", "--holes-first", "top-k")
+    assert_one_line_error(result, "needs a terminal")
+    assert sorted(p.name for p in (team / "labels").iterdir()) == []
