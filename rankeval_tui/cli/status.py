@@ -40,10 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def progress(protocol_dir: Path, definition: ProtocolDefinition, name: str, queries: tuple[str, ...]) -> dict[str, Any]:
     """One annotator's row: the journal (judging in progress) is newer than their labels file."""
-    own = definition.with_queries(queries)
     path = labels_path(protocol_dir, name)
     assigned = pair_total(definition, queries)
-    state = journal_progress(own, path)
+    state = journal_progress(definition.with_queries(queries), path) if queries else None
     pace: Pace | None
     if state is not None:
         judged, pace, where = state.marks.total - state.marks.remaining, state.clock.pace(), "in progress"
@@ -53,7 +52,7 @@ def progress(protocol_dir: Path, definition: ProtocolDefinition, name: str, quer
         pace = Pace.from_provenance(written.provenance.get("pace"))
         where = "done" if judged == assigned else "partial"
     else:
-        judged, pace, where = 0, None, "not started"
+        judged, pace, where = 0, None, "not started" if queries else "no queries"
     seconds = pace.median_seconds if pace is not None else None
     return {
         "annotator": name,

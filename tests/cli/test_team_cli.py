@@ -161,3 +161,13 @@ def test_judge_holes_first_reads_runs_against_the_whole_protocol(team: Path) -> 
     result = run_cli("judge", team, "--annotator", "carol", "--holes-first", "top-k")
     assert_one_line_error(result, "needs a terminal")
     assert sorted(p.name for p in (team / "labels").iterdir()) == []
+
+
+def test_more_annotators_than_queries_leaves_some_without_work_and_says_so(blank: Path) -> None:
+    names = "a1,a2,a3,a4,a5,a6,a7"
+    assert run_cli("assign", blank, "--annotators", names, "--seed", "3").returncode == 0
+    rows = json.loads(run_cli("status", blank, "--format", "json").stdout)["annotators"]
+    assert sorted(row["assigned_pairs"] for row in rows) == [0, 0, 6, 6, 6, 6, 6]
+    idle = next(row["annotator"] for row in rows if row["assigned_pairs"] == 0)
+    assert next(row["state"] for row in rows if row["annotator"] == idle) == "no queries"
+    assert_one_line_error(run_cli("judge", blank, "--annotator", idle), idle, "has no queries")

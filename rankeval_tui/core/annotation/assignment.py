@@ -60,6 +60,8 @@ class Assignment:
             raise ContractError(
                 f"annotator {quote(annotator)} has no assignment (assigned: {', '.join(self.annotators)})", file=file
             )
+        if not self.queries[annotator]:
+            raise ContractError(f"annotator {quote(annotator)} has no queries in this assignment", file=file)
         return self.queries[annotator]
 
     def to_toml(self, definition: ProtocolDefinition) -> str:
