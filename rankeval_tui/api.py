@@ -20,6 +20,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rankeval_tui.core.annotation.agreement import Agreement, agreement_of_files
+from rankeval_tui.core.annotation.label_rankings import LabelRankings, rank_under_both
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, PairedRow, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, Run
@@ -28,7 +30,7 @@ from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, resolve_
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import comparisons, render_json
 from rankeval_tui.core.evaluation.stats import PairedStatistics, paired_statistics
-from rankeval_tui.core.files import load_protocol_and_qrels
+from rankeval_tui.core.files import load_definition, load_protocol_and_qrels
 from rankeval_tui.core.files import load_run as _load_run
 from rankeval_tui.core.files.baseline import BaselineChoice, choose_report_baseline
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
@@ -38,15 +40,18 @@ DEMO_PROTOCOL = BUNDLED_DEMO
 
 __all__ = [
     "DEMO_PROTOCOL",
+    "Agreement",
     "BaselineChoice",
     "Comparison",
     "ContractError",
     "PairedRow",
+    "LabelRankings",
     "PairedStatistics",
     "Protocol",
     "QueryRow",
     "Report",
     "Run",
+    "agreement",
     "compare",
     "choose_baseline",
     "compare_all",
@@ -56,6 +61,7 @@ __all__ = [
     "load_run",
     "mean_rows",
     "report_json",
+    "rankings_under_labels",
     "rows",
     "statistics",
 ]
@@ -188,3 +194,18 @@ def compare_all(
     """Every report against the baseline of ``choose_baseline``, as ``score`` pairs them."""
     choice = choose_baseline(reports, baseline, protocol_dir=protocol_dir)
     return comparisons(reports, choice.name if choice is not None else None)
+
+
+def agreement(directory: str | Path, a: str | Path, b: str | Path) -> Agreement:
+    """Two annotators' label files of one protocol compared as ``agree`` compares them (complete
+    files pair by pair, a partial one on the overlap); ``.to_json()`` is ``agree --format json``."""
+    return agreement_of_files(load_definition(Path(directory)), a, b)
+
+
+def rankings_under_labels(
+    directory: str | Path, a: str | Path, b: str | Path, runs: Sequence[Run], metrics: Iterable[str] = ("R", "RR")
+) -> LabelRankings:
+    """``agree --runs``: every run scored under A's labels and under B's (both complete) by the
+    one evaluator, and per metric the two orderings compared (Kendall's tau-b, tau_AP, order changes)."""
+    under_a, under_b = load_protocol(directory, qrels=a), load_protocol(directory, qrels=b)
+    return rank_under_both(under_a, under_b, runs, resolve_metrics(metrics, under_a.k), agreement(directory, a, b))

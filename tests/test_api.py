@@ -63,3 +63,21 @@ def test_rows_exact_and_float() -> None:
         {"run": "fixture_A", "eligible_queries": 3, "total_queries": 4, "missing_queries": 1,
          "RR@2": Fraction(1, 2), "Success@2": Fraction(2, 3)}
     ]  # fmt: skip
+
+
+def test_agreement_and_rankings_under_labels_are_agrees(tmp_path) -> None:
+    from tests.cli.helpers import run_cli
+
+    seed = api.DEMO_PROTOCOL
+    labels = (seed / "qrels.toml").read_text(encoding="utf-8")
+    alice = tmp_path / "alice.toml"
+    alice.write_text(labels, encoding="utf-8")
+    bob = tmp_path / "bob.toml"
+    bob.write_text(labels.replace("[qrels.q3]\nd1 = 0\nd2 = 0", "[qrels.q3]\nd1 = 0\nd2 = 1"), encoding="utf-8")
+    result = api.agreement(seed, alice, bob)
+    cli = json.loads(run_cli("agree", seed, alice, bob, "--runs", "--format", "json").stdout)
+    assert {"protocol": "help-docs-zh", **result.to_json()} == {k: v for k, v in cli.items() if k != "rankings"}
+    assert result.overall.pairs == 30 and len(result.disagreements) == 1
+    runs = [api.load_run(seed / "runs" / f"{name}.json") for name in ("all_empty", "fixture_A", "fixture_B")]
+    rankings = api.rankings_under_labels(seed, alice, bob, runs)
+    assert rankings.to_json() == cli["rankings"]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import re
 import sys
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from rankeval_tui.cli.say import say
-from rankeval_tui.core.errors import ContractError, describe_os_error
+from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import (
     DEFINITIONS,
@@ -21,6 +22,7 @@ from rankeval_tui.core.evaluation.metrics import (
     resolve_metrics,
 )
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.run_check import query_id_mismatch
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import (
     QrelsFile,
@@ -75,14 +77,26 @@ def judge_command(protocol: Path, qrels: Path | None) -> str:
     return f"rankeval-tui judge {protocol}" + ("" if qrels is None else f" --qrels {qrels}")
 
 
+ASCII_INTEGER = re.compile(r"-?[0-9]{1,30}")
+"""An integer as arguments give it: a seed may be long, a count or cutoff never this long."""
+
+
+def integer(text: str) -> int:
+    """argparse type for an integer (--k, --seed): ASCII digits only, as the TREC readers read them
+    (``int`` takes ``٢``, ``２`` and ``1_0``), and an input too long to be one said in a short line."""
+    if not ASCII_INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {quote(text)}")
+    return int(text)
+
+
 def positive_int(text: str) -> int:
     """argparse type for counts (samples, --k): a clear usage error instead of a traceback later."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+        value = integer(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {quote(text)}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {quote(text)}")
     return value
 
 
@@ -119,7 +133,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MAP.toml",
         help="score chunk runs through the first-occurrence chunk->document adapter",
     )
-    parser.add_argument("--k", type=int, default=None, help="override the protocol's k (changes the hash)")
+    parser.add_argument("--k", type=integer, default=None, help="override the protocol's k (changes the hash)")
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
 
 
@@ -170,7 +184,7 @@ def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME@k,...",
         help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
-        "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
+        "R@10,RR@10,nDCG@10; each cutoff at most k, left out: k (default: R,RR)",
     )
 
 
@@ -269,14 +283,16 @@ def run_specs(args: argparse.Namespace) -> list[tuple[str | None, Path]]:
     return specs
 
 
-def by_score(args: argparse.Namespace) -> bool:
-    """``--score-order``: TREC runs in trec_eval's order (commands without the flag: rank order)."""
-    return bool(getattr(args, "score_order", False))
+def by_score(args: argparse.Namespace, protocol: Protocol | None = None) -> bool:
+    """``--score-order``, or the protocol's ``tie_order = "score"``: TREC runs in trec_eval's order
+    (else rank order)."""
+    recorded = protocol is not None and protocol.definition.tie_order == "score"
+    return recorded or bool(getattr(args, "score_order", False))
 
 
 def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:
     """Every run named on the command line (or found in runs/), adapted when --chunk-map is given."""
-    runs = [load_run(path, name, by_score=by_score(args)) for name, path in run_specs(args)]
+    runs = [load_run(path, name, by_score=by_score(args, protocol)) for name, path in run_specs(args)]
     check_unique_run_names(runs)
     if args.chunk_map is not None:
         from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only
@@ -288,9 +304,15 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
             )
             for run in runs
         ]
+    selected = set(protocol.selected_queries)
+    judged = [query for query in protocol.selected_queries if protocol.relevant[query]]
     for run in runs:
         for warning in run.warnings:
             say(f"warning: {warning}", file=sys.stderr)
+        # Queries outside the split are refused by the scoring itself, in one line.
+        mismatch = query_id_mismatch(run.name, [q for q in run.rankings if q in selected], judged)
+        if mismatch is not None:
+            say(f"warning: {mismatch}", file=sys.stderr)
         ties = tie_order_report(protocol, run)
         if ties is not None:
             details = ties.details() if getattr(args, "tie_order_details", False) else []

@@ -19,9 +19,11 @@ from rankeval_tui.cli.common import (
     add_output_option,
     add_protocol_directory,
     finish_judging,
+    integer,
     judge_command,
     require_terminal,
 )
+from rankeval_tui.cli.judge_audit import add_audit_arguments, audit_plan
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.assignment import (
     AnnotatorSession,
@@ -31,7 +33,7 @@ from rankeval_tui.core.annotation.assignment import (
     read_assignment,
 )
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
-from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession, Order
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -70,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="document order per query (default: corpus); shuffled needs --seed",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, metavar="N", help="seed of the per-query shuffle, recorded in provenance"
+        "--seed", type=integer, default=None, metavar="N", help="seed of the per-query shuffle, recorded in provenance"
     )
     parser.add_argument(
         "--holes-first",
@@ -101,6 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="adjudicate the pairs two annotators label differently (with -o; --annotator "
         "names the adjudicator); see also the adjudicate command",
     )
+    add_audit_arguments(parser)
     add_output_option(
         parser,
         "QRELS.toml",
@@ -154,24 +157,30 @@ def run_judge(args: argparse.Namespace) -> int:
 
         return run_from_judge(args)
     protocol_definition = definition = load_definition(args.protocol)
+    audit = None
+    if args.audit is not None or args.sample is not None:  # a blind sample: its own queue, never the labels audited
+        definition, audit = audit_plan(args, definition)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     session_kind: type[JudgingSession] = JudgingSession
-    assigned = assigned_queries(definition, args)
+    assigned = assigned_queries(definition, args) if audit is None else None
     if assigned is not None:  # one annotator of a team: their queries, their labels file
         definition = definition.with_queries(assigned)
         qrels_path = labels_path(args.protocol, args.annotator)
         session_kind = AnnotatorSession
     # A pooled protocol judges by value: the pairs inside some run's top k first, when it has runs.
-    follows_runs = args.holes_first is not None or (
-        definition.pools is not None and bool(args.run or run_files(args.protocol))
+    follows_runs = audit is None and (
+        args.holes_first is not None or (definition.pools is not None and bool(args.run or run_files(args.protocol)))
     )
     if args.run and not follows_runs:
         raise ContractError("--run applies to --holes-first only")
     # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
     priority = holes_in_top_k(protocol_definition, args, definition) if follows_runs else None
+    order: Order | None = "shuffled" if audit is not None else args.order
     session = session_kind.open(
-        definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
+        definition, qrels_path, order=order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
+    if audit is not None:  # kept in the file written: partial, and which labels it audits
+        session.marks.base_provenance.update(audit)
     if priority is not None:
         try:
             first = session.order_holes(priority)

@@ -18,6 +18,7 @@ from rankeval_tui.cli.common import (
     add_run_arguments,
     add_tie_order_arguments,
     collector_paused,
+    integer,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
     metrics_from_args,
@@ -25,8 +26,15 @@ from rankeval_tui.cli.common import (
     protocol_dir,
 )
 from rankeval_tui.cli.say import say
+from rankeval_tui.cli.score_fill import (
+    add_fill_arguments,
+    count_filled,
+    filled_text,
+    load_filled_protocol_from_args,
+    refuse_allow_filled_alone,
+)
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import (
     PRIMARY,
@@ -43,17 +51,20 @@ from rankeval_tui.core.evaluation.paired_defaults import (
     TEST_ALIASES,
 )
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.render import comparisons, cutoff_json, render_json, render_text
+from rankeval_tui.core.evaluation.render import NO_CI, comparisons, cutoff_json, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.terminal_text import markdown_text
 from rankeval_tui.core.wording import exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
     from rankeval_tui.core.evaluation.stats import PairedStatistics
+    from rankeval_tui.core.files import QrelsFile
     from rankeval_tui.core.files.baseline import BaselineChoice
+    from rankeval_tui.core.files.filling import Filling
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
@@ -68,12 +79,25 @@ def parse_gate(text: str) -> tuple[str, Fraction]:
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"{expected}: {error}") from None
     try:
-        threshold = Fraction(value)
+        threshold = ascii_fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"threshold must be a number like 0.6 or 3/5, got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"threshold must be a number like 0.6 or 3/5, got {quote(value)}") from None
     if not 0 <= threshold <= 1:
         raise argparse.ArgumentTypeError(f"threshold must be between 0 and 1, got {value!r}")
     return name.strip(), threshold
+
+
+MAX_NUMBER_TEXT = 100
+"""Characters a number argument may have (``0.6``, ``3/5``): a longer one is no threshold."""
+
+
+def ascii_fraction(text: str) -> Fraction:
+    """``Fraction(text)`` of ASCII text only: ``Fraction`` reads ``٠.٥`` as 1/2, which the TREC
+    readers, and so every number the tool reads, refuse; a text too long for a number is refused
+    before it is parsed."""
+    if not text.isascii() or len(text) > MAX_NUMBER_TEXT:
+        raise ValueError(text)
+    return Fraction(text)
 
 
 def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse._ActionType:
@@ -81,9 +105,9 @@ def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse
 
     def parse(text: str) -> Fraction:
         try:
-            value = Fraction(text)
+            value = ascii_fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise argparse.ArgumentTypeError(f"expected a number like 0.05 or 1/20, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a number like 0.05 or 1/20, got {quote(text)}") from None
         if value > high or value < low or (open_low and value == low):
             bracket = "(" if open_low else "["
             raise argparse.ArgumentTypeError(f"must be in {bracket}{low}, {high}], got {text!r}")
@@ -104,7 +128,10 @@ def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
         "(default; 'sign-flip' is the same) or paired bootstrap",
     )
     group.add_argument(
-        "--seed", type=int, default=None, help=f"seed of the Monte-Carlo and bootstrap draws (default {DEFAULT_SEED})"
+        "--seed",
+        type=integer,
+        default=None,
+        help=f"seed of the Monte-Carlo and bootstrap draws (default {DEFAULT_SEED})",
     )
     group.add_argument(
         "--samples",
@@ -158,8 +185,10 @@ def append_step_summary(markdown: str) -> None:
 
 
 def gate_verdict(name: str, failures: list[str]) -> list[str]:
-    """``**Regression gate: passed**`` and one bullet per failure, for the step summary."""
-    return ["", f"**{name}: " + ("failed**" if failures else "passed**"), "", *(f"- {reason}" for reason in failures)]
+    """``**Regression gate: passed**`` and one bullet per failure, for the step summary (a failure
+    names a run: its Markdown shown, never read)."""
+    bullets = (f"- {markdown_text(reason)}" for reason in failures)
+    return ["", f"**{name}: " + ("failed**" if failures else "passed**"), "", *bullets]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -200,6 +229,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="exit 1 if any run's mean is below VALUE (recall=0.6, mrr=1/2, nDCG@10=0.45); repeatable",
     )
     add_statistics_arguments(parser)
+    add_fill_arguments(parser)
     parser.set_defaults(func=run_score)
 
 
@@ -254,6 +284,8 @@ def sample_count(text: str) -> int:
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
         if args.bounds:
+            if getattr(args, "fill_from", None) is not None:
+                raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
             return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
         return score_command(args)
 
@@ -332,10 +364,18 @@ def compare_runs(args: argparse.Namespace, reports: list[Report]) -> Comparison:
     return comparison
 
 
+def load_scored_protocol(args: argparse.Namespace) -> tuple[Protocol, QrelsFile, Filling | None]:
+    """The protocol as ``score`` reads it; with ``--fill-from``, its holes filled (``cli.score_fill``)."""
+    if getattr(args, "fill_from", None) is None:
+        refuse_allow_filled_alone(args)
+        return (*load_protocol_and_qrels_from_args(args), None)
+    return load_filled_protocol_from_args(args)
+
+
 def score_command(args: argparse.Namespace) -> int:
     """Read, score every run at every cutoff (the whole input validated before any output),
     compare, then write the report and the gates' verdicts: exit 1 when a gate failed."""
-    protocol, qrels = load_protocol_and_qrels_from_args(args)
+    protocol, qrels, filling = load_scored_protocol(args)
     plan = plan_metrics(args, protocol)
     protocol = plan.protocol
     runs = load_runs_from_args(args, protocol)
@@ -347,6 +387,9 @@ def score_command(args: argparse.Namespace) -> int:
     ]
     comparison = compare_runs(args, reports)
     threshold_failures = gate_failures(reports, plan.gates)
+    filled, filled_failures = count_filled(args, filling, runs, protocol)
+    if filling is not None:
+        comparison.extra["filled"] = filling.to_json(filled, protocol.k)
     report_text = partial(
         render_text,
         baseline=comparison.baseline,
@@ -359,9 +402,12 @@ def score_command(args: argparse.Namespace) -> int:
         verdict = []
         if args.fail_under:
             verdict += gate_verdict("Threshold gate (--fail-under)", threshold_failures)
+        if filling is not None:
+            verdict += gate_verdict("Filled labels (--fill-from)", filled_failures)
         if args.fail_on_regression:
             verdict += gate_verdict("Regression gate", comparison.regressions)
-        append_step_summary(report_text(protocol, reports, markdown=True) + "\n".join(verdict) + "\n")
+        summary_text = report_text(protocol, reports, markdown=True) + filled_text(filling, filled, protocol.k)
+        append_step_summary(summary_text + "\n".join(verdict) + "\n")
     if args.format == "json":
         if at_cutoffs:
             comparison.extra["other_cutoffs"] = {str(p.k): cutoff_json(p, r) for p, r in at_cutoffs}
@@ -377,12 +423,17 @@ def score_command(args: argparse.Namespace) -> int:
         )
     else:
         markdown = args.format == "markdown"
-        sys.stdout.write(report_text(protocol, reports, markdown=markdown))
+        sys.stdout.write(report_text(protocol, reports, markdown=markdown) + filled_text(filling, filled, protocol.k))
+        # Statistics are computed at k only: with --test given, the other cutoffs' charts say so.
+        no_ci = f"at k={protocol.k} only (--test)" if args.test is not None else NO_CI
         for at_k, at_reports in at_cutoffs:  # each cutoff its own protocol: its own header and hash
             sys.stdout.write(
-                "\n" + render_text(at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions)
+                "\n"
+                + render_text(
+                    at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions, no_ci=no_ci
+                )
             )
-    failures = threshold_failures + comparison.regressions
+    failures = threshold_failures + comparison.regressions + filled_failures
     for failure in failures:
         say(failure, file=sys.stderr)
     return 1 if failures else 0

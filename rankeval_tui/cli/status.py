@@ -98,5 +98,5 @@ def run_status(args: argparse.Namespace) -> int:
         for row in rows
     ]
     say(f"{assignment_path(args.protocol)}: seed {assignment.seed}, overlap {assignment.overlap}")
-    say("\n".join(grid(["annotator", "judged", "state", "pace", "active", "left"], table, markdown=False)))
+    say("\n".join(grid(["annotator", "judged", "state", "pace", "active", "left"], table, markdown=False)), lines=True)
     return 0

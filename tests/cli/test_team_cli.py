@@ -1,5 +1,5 @@
 """A team on one protocol through the real CLI: ``assign``, ``status``, then ``merge`` and
-``agree --shared-queries`` on the annotators' labels files (judged here through the same
+``agree`` on the annotators' labels files (judged here through the same
 session ``judge --annotator`` opens; the screen's part is tests/tui/test_judge_team.py)."""
 
 from __future__ import annotations
@@ -117,17 +117,14 @@ def test_status_follows_each_annotator_and_merge_and_agree_work_on_the_result(te
     owner = next(
         name for name in ("alice", "carol") if flipped[0] in read_assignment(team, load_definition(team)).queries[name]
     )
-    agree = run_cli(
-        "agree", team, labels_path(team, owner), labels_path(team, "bob"), "--shared-queries", "--format", "json"
-    )
+    agree = run_cli("agree", team, labels_path(team, owner), labels_path(team, "bob"), "--format", "json")
     assert agree.returncode == 0, agree.stderr
     result = json.loads(agree.stdout)
     given = read_assignment(team, load_definition(team)).queries
     overlap_pairs = 6 * len(set(given[owner]) & set(given["bob"]))
-    assert result["pairs"] == overlap_pairs and set(result["per_query"]) <= set(shared)
+    assert result["pairs"] == result["coverage"]["overlap"] == overlap_pairs  # both files say they are partial
+    assert result["coverage"]["partial"] == [True, True]
     assert [(d["query"], d["document"]) for d in result["disagreements"]] == [flipped]
-    without = run_cli("agree", team, labels_path(team, owner), labels_path(team, "bob"))
-    assert_one_line_error(without, "coverage")
 
 
 def test_merge_of_agreeing_labels_files_is_the_whole_protocol(team: Path) -> None:

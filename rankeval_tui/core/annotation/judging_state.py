@@ -97,9 +97,10 @@ class JudgingState:
     # ------------------------------------------------------------ recording
 
     def label(self, value: int) -> Change:
-        """Record 0 or 1 for the current pair, then move to the next pair."""
+        """Record 0 or 1 (a grade on a graded protocol) for the current pair, then move to the next pair."""
         query, doc = self.cursor.current
-        change = self.changes.record(Change("label", query, doc, self.marks.label_of(query, doc), checked_label(value)))
+        label = checked_label(value, self.definition.top_grade)
+        change = self.changes.record(Change("label", query, doc, self.marks.label_of(query, doc), label))
         if self.cursor.hole_queue is not None and not self.marks.complete:
             self.next_unjudged()  # journals the position: replay's step(1) is then corrected
         else:

@@ -9,7 +9,7 @@ rankeval_tui/schema/report.schema.json).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from functools import partial
 from operator import attrgetter
@@ -31,10 +31,11 @@ from rankeval_tui.core.evaluation.evaluate import (
 )
 from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
-from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
+from rankeval_tui.core.evaluation.splits import set_aside_words
 from rankeval_tui.core.evaluation.text_grid import grid as grid
 from rankeval_tui.core.evaluation.text_grid import grid_columns
-from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.core.terminal_text import field_text, ids_text, markdown_text, printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
@@ -69,9 +70,15 @@ def shown_delta(value: Fraction | None, fractions: bool, places: int = 4) -> str
     return f"{float(value):+.{places}f}"
 
 
+NO_CI = "--test bootstrap"
+"""What a chart without a CI says: the option that draws one."""
+
+
 RECALL_DENOMINATOR = {
     "exhaustive": "the relevant documents of the query in the whole corpus",
     "pooled": "the relevant documents in the query's pool (judged pairs only; unjudged pairs are never read as 0)",
+    "unlisted": "the relevant documents the qrels list for the query (every unlisted pair is 0 by the "
+    "collection's declaration)",
 }
 """What Recall@k divides by, per protocol kind: every output of a pooled protocol says it."""
 
@@ -112,7 +119,41 @@ def protocol_json(protocol: Protocol, adjudicated: Collection[str] | None = None
             "pooled_pairs": protocol.definition.pair_count,
             "recall_denominator": RECALL_DENOMINATOR["pooled"],
         }
+    return data | settings_json(protocol.definition)
+
+
+def settings_json(definition: ProtocolDefinition) -> dict[str, Any]:
+    """The protocol's declared settings, each only where set (a protocol without them: no key)."""
+    data: dict[str, Any] = {}
+    if definition.scale is not None:
+        data["scale"] = {"grades": list(definition.scale.words), "relevant_from": definition.scale.relevant_from}
+    if definition.unlisted_as_zero:
+        data["unlisted_as_zero"] = True
+        data["recall_denominator"] = RECALL_DENOMINATOR["unlisted"]
+    if definition.tie_order != "rank":
+        data["tie_order"] = definition.tie_order
     return data
+
+
+def settings_lines(definition: ProtocolDefinition) -> list[str]:
+    """The declared settings in words, under the header of every text output (none: no line)."""
+    lines = []
+    if definition.scale is not None:
+        scale = definition.scale
+        words = ", ".join(f"{grade} {word}" for grade, word in enumerate(scale.words))
+        lines.append(
+            f"scale: grades 0-{scale.top} ({words}); relevant from grade {scale.relevant_from}; nDCG's gain is the grade"
+        )
+    if definition.unlisted_as_zero:
+        lines.append(
+            "unlisted: every pair the qrels do not list is 0 by the collection's declaration (unlisted_as_zero), "
+            "not judged; each run's count below"
+        )
+    if definition.tie_order != "rank":
+        lines.append(
+            "tie order: score (TREC runs ordered as trec_eval orders them: score, then document ID descending)"
+        )
+    return lines
 
 
 def comparison_json(comparison: Comparison, statistics: PairedStatistics | None = None) -> dict[str, Any]:
@@ -261,28 +302,24 @@ def status_column(report: Report, adjudicated: Collection[str]) -> list[str]:
     return list(map(words.__getitem__, cases))
 
 
-def set_aside_words(set_aside: Mapping[str, int]) -> str:
-    """``3 queries of split 'dev', 1 query of split 'train'``."""
-    return ", ".join(f"{n} {'query' if n == 1 else 'queries'} of split {split!r}" for split, n in set_aside.items())
-
-
 def report_block(
     report: Report, markdown: bool, adjudicated: Collection[str] = (), fractions: bool = False
 ) -> list[str]:
     k = report.k
-    title = f"run {report.run}" + (f"  ({report.source})" if report.source else "")
+    field = field_text(markdown)
+    title = f"run {field(report.run)}" + (f"  ({field(str(report.source))})" if report.source else "")
     lines = [f"### {title}" if markdown else title]
     if report.adapter_sha256:
         lines.append(f"adapter_sha256 {report.adapter_sha256}")
     if report.set_aside:
-        lines.append(f"set aside (--ignore-other-splits): {set_aside_words(report.set_aside)}")
+        lines.append(f"set aside (--ignore-other-splits): {field(set_aside_words(report.set_aside))}")
     if markdown:
         lines.append("")
     header = ["query", "status", "returned", "relevant", "hits", "first rel. rank"]
     header += [label(metric, k) for metric in report.metrics]
     rows = report.rows
     columns = [
-        list(map(QUERY, rows)),
+        list(map(markdown_text, map(QUERY, rows)) if markdown else map(QUERY, rows)),
         status_column(report, adjudicated),
         *(list(map(str, map(attrgetter(name), rows))) for name in ("returned", "relevant", "hits")),
         ["-" if rank is None else str(rank) for rank in map(attrgetter("first_relevant_rank"), rows)],
@@ -298,11 +335,18 @@ def report_block(
     lines.append(f"mean {means}   {over}")
     if markdown:
         lines.append("")
-    lines.append("missing_queries: " + (", ".join(report.missing_queries) or "none"))
+    if report.unlisted is not None:
+        lines.append(
+            f"unlisted: {counted(report.unlisted, f'top-{k} pair')} of this run labelled 0 by the collection's "
+            "declaration, not judged"
+        )
+        if markdown:
+            lines.append("")
+    lines.append("missing_queries: " + ids_text(report.missing_queries, markdown))
     if markdown:
         lines.append("")
     name = "no_relevant_in_pool_queries" if report.pooled else "no_relevant_queries"
-    lines.append(f"{name}: " + (", ".join(report.no_relevant_queries) or "none"))
+    lines.append(f"{name}: " + ids_text(report.no_relevant_queries, markdown))
     return lines
 
 
@@ -310,25 +354,31 @@ VERDICT_WORDS = {"n/a": "no relevant", "regression": "WORSE", "improved": "bette
 
 
 def comparison_block(
-    comparison: Comparison, markdown: bool, statistics: PairedStatistics | None = None, fractions: bool = False
+    comparison: Comparison,
+    markdown: bool,
+    statistics: PairedStatistics | None = None,
+    fractions: bool = False,
+    no_ci: str = NO_CI,
 ) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
     metrics = comparison.metrics
-    lines = [("### " if markdown else "") + f"{cand.run} vs baseline {base.run}"]
+    base_run, cand_run = map(field := field_text(markdown), (base.run, cand.run))
+    lines = [("### " if markdown else "") + f"{cand_run} vs baseline {base_run}"]
     if markdown:
         lines.append("")
     header = ["query"]
+    heads = [run.replace("|", "\\|") if markdown else run for run in (base_run, cand_run)]  # no grid escape there
     for metric in metrics:
-        header += [f"{label(metric, k)} {base.run}", f"{label(metric, k)} {cand.run}", "delta"]
+        header += [f"{label(metric, k)} {heads[0]}", f"{label(metric, k)} {heads[1]}", "delta"]
     header.append("verdict")
     rows = []
     for row in comparison.rows:
         verdict = VERDICT_WORDS[row.verdict()]
-        missing = [{"baseline": base.run, "candidate": cand.run}[side] for side in row.missing_sides()]
+        missing = [{"baseline": base_run, "candidate": cand_run}[side] for side in row.missing_sides()]
         if missing:
             verdict += f" (missing in {', '.join(missing)})"
-        cells = [row.query]
+        cells = [field(row.query)]
         for metric in metrics:
             cells += [
                 shown(row.value(metric, "baseline"), fractions, 3),
@@ -339,14 +389,14 @@ def comparison_block(
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
-    lines += delta_charts(comparison, statistics, markdown)
+    lines += delta_charts(comparison, statistics, markdown, no_ci)
     for metric in metrics:
         counts = comparison.counts(metric)
         worse = comparison.regressions(metric)
         lines.append(
             f"{mean_label(metric, k)}: mean delta {shown_delta(comparison.mean_delta(metric), fractions)}; "
             f"win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}; "
-            f"worse on: {', '.join(worse) or 'none'}"
+            f"worse on: {ids_text(worse, markdown)}"
         )
         if markdown:
             lines.append("")
@@ -361,17 +411,22 @@ def comparison_block(
 def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
     """What a pooled protocol measured, under the header of every text output."""
     definition = protocol.definition
+    pairs = "judged pair" if not definition.unlisted_as_zero else "pooled pair"
+    denominator = RECALL_DENOMINATOR["unlisted" if definition.unlisted_as_zero else "pooled"]
     lines = [
-        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {definition.pool_rule or 'pool rule not recorded'}",
-        f"Recall@k's denominator: {RECALL_DENOMINATOR['pooled']}",
+        f"kind pooled: {counted(definition.pair_count, pairs)}; {field_text(markdown)(definition.pool_rule or 'pool rule not recorded')}",
+        f"Recall@k's denominator: {denominator}",
     ]
     return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]
 
 
-def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, markdown: bool) -> list[str]:
+def delta_charts(
+    comparison: Comparison, statistics: PairedStatistics | None, markdown: bool, no_ci: str = NO_CI
+) -> list[str]:
     """The distribution of each metric's per-query deltas, drawn as the scoring screen draws it
     (``core.evaluation.histogram``), with the bootstrap CI when ``--test bootstrap`` computed it;
-    fenced in Markdown so the step summary keeps the columns."""
+    fenced in Markdown so the step summary keeps the columns. ``no_ci``: what a chart without one
+    says (the option, or why it has none where the option was given)."""
     from rankeval_tui.core.evaluation.histogram import comparison_charts  # tables only: start-up of JSON
 
     mine = None if statistics is None else statistics.get(comparison.candidate.run)
@@ -380,7 +435,7 @@ def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, ma
         boot = None if mine is None else mine.metrics[metric].bootstrap
         if boot is not None:
             intervals[metric] = (boot.low, boot.high, boot.confidence)
-    lines = comparison_charts(comparison, intervals, no_ci="--test bootstrap")
+    lines = comparison_charts(comparison, intervals, no_ci=no_ci)
     return ["```text", *lines, "```", ""] if markdown else [*lines, ""]
 
 
@@ -393,28 +448,32 @@ def render_text(
     adjudicated: Collection[str] | None = None,
     fractions: bool = False,
     baseline_note: str | None = None,
+    no_ci: str = NO_CI,
 ) -> str:
     """With ``adjudicated``, a line ``adjudicated_queries: ...`` under the header and
     ``adjudicated`` in those queries' status cells; with ``fractions``, exact values beside
     the decimals; ``baseline_note`` (where the baseline came from) heads the comparisons."""
     short = protocol.protocol_sha256
+    field = field_text(markdown)
     head = (
-        f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
+        f"protocol {field(protocol.name)}  sha256 {short}  split {field(protocol.split)}  k {protocol.k}  "
         f"queries {len(protocol.selected_queries)}"
     )
     lines = [("## " if markdown else "") + head, ""]
     if protocol.kind == "pooled":
         lines += kind_lines(protocol, markdown)
+    if settings := settings_lines(protocol.definition):
+        lines += [line for text in settings for line in (text, "")] if markdown else [*settings, ""]
     if adjudicated is not None:
-        lines += ["adjudicated_queries: " + (", ".join(adjudicated_in(protocol, adjudicated)) or "none"), ""]
+        lines += ["adjudicated_queries: " + ids_text(adjudicated_in(protocol, adjudicated), markdown), ""]
     for report in reports:
         lines += report_block(report, markdown, adjudicated or (), fractions)
         lines.append("")
     pairs = comparisons(reports, baseline)
     if pairs and baseline_note:
-        lines += [baseline_note, ""]
+        lines += [field(baseline_note), ""]
     for comparison in pairs:
-        lines += comparison_block(comparison, markdown, statistics, fractions)
+        lines += comparison_block(comparison, markdown, statistics, fractions, no_ci)
         lines.append("")
     # The protocol's name and the run names come from files a protocol's sender wrote.
     return printable("\n".join(lines).rstrip() + "\n", multiline=True)
