@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rankeval_tui.core.annotation.agreement import Agreement, agreement_of_files
 from rankeval_tui.core.annotation.label_rankings import LabelRankings, rank_under_both
@@ -34,6 +34,9 @@ from rankeval_tui.core.files import load_definition, load_protocol_and_qrels
 from rankeval_tui.core.files import load_run as _load_run
 from rankeval_tui.core.files.baseline import BaselineChoice, choose_report_baseline
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
+
+if TYPE_CHECKING:
+    from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
 
 DEMO_PROTOCOL = BUNDLED_DEMO
 """The seed tutorial's fixture bundled with the package (read it; copy it with ``rankeval-tui demo DIR`` to judge)."""
@@ -53,6 +56,7 @@ __all__ = [
     "Run",
     "agreement",
     "compare",
+    "change_bounds",
     "choose_baseline",
     "compare_all",
     "comparison_rows",
@@ -89,6 +93,17 @@ def evaluate(protocol: Protocol, run: Run, metrics: Iterable[str] = ("R", "RR"))
     """Score ``run``: the CLI's evaluator, with metrics named as on ``score --metrics``
     (``R@10``, ``nDCG@10``, or ``nDCG`` for the protocol's k)."""
     return evaluate_metrics(protocol, run, resolve_metrics(metrics, protocol.k))
+
+
+def change_bounds(
+    protocol: Protocol, baseline: Run, candidate: Run, metrics: Iterable[str] = ("R", "RR")
+) -> DeltaReport:
+    """``score --bounds --baseline``: the exact range of the change candidate - baseline of each
+    metric, per query and mean, over every 0/1 labelling of the two runs' unjudged top-k pairs
+    (each labelled once for both); ``verdict_text(report.mean("rr"), ...)`` words it."""
+    from rankeval_tui.core.evaluation.delta_bounds import compare_bounds
+
+    return compare_bounds(protocol, baseline, candidate, resolve_metrics(metrics, protocol.k))
 
 
 def statistics(comparisons: Comparison | Sequence[Comparison], **settings: Any) -> PairedStatistics:

@@ -35,7 +35,7 @@ from rankeval_tui.core.annotation.assignment import (
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
 from rankeval_tui.core.annotation.judging import JudgingSession, Order
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.evaluate import check_run
+from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument, run_files
 from rankeval_tui.core.files.safe_read import refuse_link
@@ -87,6 +87,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=[],
         metavar="[NAME=]PATH",
         help="with --holes-first: the runs whose top k come first (default: every file in PROTOCOL/runs/)",
+    )
+    parser.add_argument(
+        "--decide",
+        nargs=2,
+        default=None,
+        metavar=("A", "B"),
+        help="pooled protocol: ask first the holes whose labels decide whether run B is better than run A "
+        "(names of runs/ files or [NAME=]PATH); the status line says when the verdict is decided. "
+        "Only the visiting order changes; no run is shown",
     )
     parser.add_argument(
         "--break-lock",
@@ -151,12 +160,32 @@ def assigned_queries(definition: ProtocolDefinition, args: argparse.Namespace) -
     return queries
 
 
+def decide_runs(definition: ProtocolDefinition, args: argparse.Namespace) -> list[Run]:
+    """The two runs of ``--decide``: a name of a runs/ file, or ``[NAME=]PATH``; each checked."""
+    by_name = {path.stem: path for path in run_files(args.protocol)}
+    specs = [
+        (name, by_name[name]) if name in by_name else parse_run_argument(name, args.protocol) for name in args.decide
+    ]
+    runs = [load_run(path, name) for name, path in specs]
+    for run in runs:
+        check_run(definition, run)
+    if runs[0].name == runs[1].name:
+        raise ContractError(f"--decide needs two different runs, got {runs[0].name!r} twice")
+    return runs
+
+
 def run_judge(args: argparse.Namespace) -> int:
     if args.adjudicate is not None or args.output is not None or args.force:
         from rankeval_tui.cli.adjudicate import run_from_judge  # the adjudication queue
 
         return run_from_judge(args)
     protocol_definition = definition = load_definition(args.protocol)
+    if args.decide is not None:
+        if args.holes_first is not None or args.run or args.audit is not None or args.sample is not None:
+            raise ContractError("--decide sets the order itself: no --holes-first, --run, --audit or --sample with it")
+        if args.annotator is not None and read_assignment(args.protocol, definition) is not None:
+            raise ContractError("--decide orders the whole protocol's holes: not for an assigned --annotator")
+        return judge_to_decide(args, definition, decide_runs(definition, args))
     audit = None
     if args.audit is not None or args.sample is not None:  # a blind sample: its own queue, never the labels audited
         definition, audit = audit_plan(args, definition)
@@ -202,6 +231,11 @@ def run_judge(args: argparse.Namespace) -> int:
             ),
             file=sys.stderr,
         )
+    return open_judging_screen(args, session, qrels_path)
+
+
+def open_judging_screen(args: argparse.Namespace, session: JudgingSession, qrels_path: Path) -> int:
+    """The judging screen on the open session, then the session finished (qrels written when complete)."""
     for warning in session.warnings:
         say(f"warning: {warning}", file=sys.stderr)
     say(session.start_summary(), file=sys.stderr)
@@ -218,7 +252,35 @@ def run_judge(args: argparse.Namespace) -> int:
         from rankeval_tui.tui.hangups import app_ended
 
         app_ended()  # a hangup's watchdog stands down: the app ended, the finish below runs
-        resume = judge_command(args.protocol, args.qrels) + (f" --annotator {args.annotator}" if assigned else "")
+        assigned = isinstance(session, AnnotatorSession)  # resumed by name: their labels file is not --qrels
+        resume = judge_command(args.protocol, args.qrels) + (f" --annotator {session.annotator}" if assigned else "")
         code = finish_judging(session, resume)
     hangup = result if isinstance(result, int) and result > 128 else 0  # 128 + SIGHUP/SIGTERM
     return code or hangup
+
+
+def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, runs: list[Run]) -> int:
+    """``judge --decide A B``: the holes in the order that decides B - A (core/annotation/decide_order.py)."""
+    from rankeval_tui.core.annotation.decide_order import DecideQueue, refuse_outside_pools
+
+    refuse_outside_pools(definition, runs, definition.k)  # before the session: nothing left behind
+    qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    session = JudgingSession.open(
+        definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
+    )
+    try:
+        queue = DecideQueue(definition, runs[0], runs[1], session.marks.labels)
+        session.order_holes(queue)
+    except BaseException:
+        session.abandon()
+        raise
+    try:
+        require_terminal()
+    except ContractError:
+        session.abandon()
+        raise
+    say(
+        f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status(session.marks.labels)}",
+        file=sys.stderr,
+    )
+    return open_judging_screen(args, session, qrels_path)

@@ -21,7 +21,6 @@ from rankeval_tui.cli.common import (
     integer,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
-    metrics_from_args,
     positive_int,
     protocol_dir,
 )
@@ -247,28 +246,6 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
     return failures
 
 
-def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
-    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs. Its
-    modules are imported here, by the one option that needs them: every ``score`` (every CLI
-    call: the parser registers each command) would otherwise load them."""
-    from rankeval_tui.core.evaluation.bounds import bounds
-    from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
-
-    if protocol.kind != "pooled":
-        raise ContractError("--bounds is for a pooled protocol: an exhaustive protocol has no unjudged pair to bound")
-    if args.fail_under or wants_statistics(args) or args.ignore_other_splits:
-        raise ContractError("--bounds prints ranges: no gate, baseline, statistics or --ignore-other-splits with it")
-    metrics = metrics_from_args(args, protocol)
-    reports = [bounds(protocol, run, metrics) for run in load_runs_from_args(args, protocol)]
-    if args.format == "json":
-        print(render_bounds_json(protocol, reports))
-    else:
-        sys.stdout.write(
-            render_bounds_text(protocol, reports, markdown=args.format == "markdown", fractions=args.fractions)
-        )
-    return 0
-
-
 def sample_count(text: str) -> int:
     """argparse type of --samples: 1 to ``MAX_SAMPLES``, said in one line (far more ran the draws
     out of memory, a numpy traceback)."""
@@ -286,6 +263,8 @@ def run_score(args: argparse.Namespace) -> int:
         if args.bounds:
             if getattr(args, "fill_from", None) is not None:
                 raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
+            from rankeval_tui.cli.score_bounds import run_bounds  # the one option that needs its modules
+
             return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
         return score_command(args)
 

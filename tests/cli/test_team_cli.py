@@ -168,3 +168,9 @@ def test_more_annotators_than_queries_leaves_some_without_work_and_says_so(blank
     idle = next(row["annotator"] for row in rows if row["assigned_pairs"] == 0)
     assert next(row["state"] for row in rows if row["annotator"] == idle) == "no queries"
     assert_one_line_error(run_cli("judge", blank, "--annotator", idle), idle, "has no queries")
+
+
+def test_judge_decide_is_not_for_an_assigned_annotator(team: Path) -> None:
+    result = run_cli("judge", team, "--annotator", "alice", "--decide", "fixture_A", "fixture_B")
+    assert_one_line_error(result, "--decide", "assigned --annotator")
+    assert sorted(p.name for p in (team / "labels").iterdir()) == []

@@ -51,6 +51,18 @@ class TieOrderReport:
             f'"score" in protocol.toml, init --tie-order score), {DETAILS_OPTION} lists them'
         )
 
+    def status_line(self) -> str | None:
+        """The screen's one line, only when trec_eval's order changes a value: which queries, and
+        how to score in that order. A difference that changes nothing is not worth a line there."""
+        if not self.changed:
+            return None
+        named = ", ".join(quote(query) for query, _ in self.changed[:CHANGED_NAMED])
+        more = f", and {len(self.changed) - CHANGED_NAMED} more" if len(self.changed) > CHANGED_NAMED else ""
+        return (
+            f"run {quote(self.run)}: {counted(len(self.changed), 'query')} ranked otherwise by trec_eval change a "
+            f'value at k={self.k} ({named}{more}); {SCORE_ORDER_OPTION} or tie_order = "score" orders like it'
+        )
+
     def details(self) -> list[str]:
         """One line per differing query: whether and where a value at k changes."""
         changed = dict(self.changed)
