@@ -88,7 +88,7 @@ from rankeval_tui.core.files.toml_runs import LabelledRuns, read_sections
 from rankeval_tui.core.files.toml_spans import BinaryBodies, section_starts
 from rankeval_tui.core.files.toml_tables import Namespaces
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

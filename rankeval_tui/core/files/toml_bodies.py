@@ -16,7 +16,7 @@ from operator import add, itemgetter
 
 from rankeval_tui.core.files.toml_grammar import BLANK_OR_COMMENT, PAIR, Unsupported, key_of
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 
@@ -115,7 +115,7 @@ class LabelPositions:
         self.skeleton = skeleton
         self.keys = keys
         self.zeros = dict.fromkeys(keys, 0)
-        """Every key with the label 0: a body's table is a copy with its 1s set (``BinaryBodies.fill``),
+        """Every key with the label 0: a body's table is a copy with its ones set (``BinaryBodies.fill``),
         where a (key, label) tuple per pair was a third of reading a wide qrels file."""
         self.labels_at = labels_at
         """The label characters of a body, from the end of each line (``itemgetter``)."""

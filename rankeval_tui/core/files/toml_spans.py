@@ -19,7 +19,7 @@ from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.toml_bodies import LabelBodies, LabelPositions, binary_pair
 from rankeval_tui.core.files.toml_grammar import TAIL
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 
@@ -186,12 +186,11 @@ class BinaryBodies:
     back) by ``LabelBodies``."""
 
     TEMPLATE_MIN_BODIES = 400
-    """A template is a regular expression with a group per key: compiling it costs 15-40 µs a key,
-    and each body it reads saves a fraction of a µs a key against the line cache, so it pays only
-    from several hundred bodies on. Measured with realistic IDs, 1M-2M pairs, fresh compiles
-    (template / line cache): 10 queries x 100,000 documents 4.5 / 0.6 s, 100 x 10,000 0.42 /
-    0.28 s, 200 x 5,000 0.27 / 0.22 s, 500 x 2,000 0.17 / 0.17 s, 1,000 x 1,000 0.13 / 0.16 s,
-    10,000 x 200 0.26 / 0.36 s."""
+    """A template is a regular expression with a group per key: compiling it costs far more a key
+    than each body it reads saves against the line cache, so it pays only from several hundred
+    bodies on. Measured with realistic IDs, 1M-2M pairs and fresh compiles, template against line
+    cache, from 10 queries x 100,000 documents (few bodies: the line cache wins by far) to
+    10,000 x 200 (many bodies: the template wins); the two break even near 500 x 2,000."""
 
     def __init__(self, text_length: int) -> None:
         self.text_length = text_length
@@ -262,7 +261,7 @@ class BinaryBodies:
 
     def fill(self, table: dict[str, Any]) -> bool:
         """Put the last body read into ``table``, unless it has keys already: with a template,
-        every key with 0 is copied in at once (a dict copies its stored hashes), then the 1s set."""
+        every key with 0 is copied in at once (a dict copies its stored hashes), then the ones set."""
         if self.labels is None:
             assert self.lines is not None  # read() took the body
             return LabelBodies.fill(self.lines, table)

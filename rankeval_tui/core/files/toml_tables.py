@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 from rankeval_tui.core.files.toml_grammar import Unsupported
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 
