@@ -129,3 +129,19 @@ def test_a_document_a_worker_is_preparing_is_waited_for_not_prepared_twice(
     ahead.join(10)
     reader.join(10)
     assert preparers == ["ahead"] and shown == [documents.get(*pair)]
+
+
+def test_neighbours_skip_a_query_whose_pool_is_empty() -> None:
+    """A pooled protocol may give a query an empty pool: the pair before or after the current one
+    is then in no document of that query (it raised IndexError)."""
+    from types import SimpleNamespace
+
+    from rankeval_tui.tui.judge.document_text import neighbours
+
+    docs_of = {"q:1": ["d1"], "q:2": [], "q:3": ["d3", "d4"]}
+    cursor = SimpleNamespace(
+        current=("q:1", "d1"), docs_of=docs_of, query_ids=["q:1", "q:2", "q:3"], query_index=0, doc_index=0
+    )
+    assert neighbours(SimpleNamespace(cursor=cursor)) == []  # type: ignore[arg-type]
+    cursor.current, cursor.query_index = ("q:3", "d3"), 2
+    assert neighbours(SimpleNamespace(cursor=cursor)) == [("q:3", "d4")]  # type: ignore[arg-type]

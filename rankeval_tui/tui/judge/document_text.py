@@ -336,14 +336,13 @@ def neighbours(session: JudgingSession) -> list[tuple[str, str]]:
     found = []
     query, docs = session.cursor.current[0], session.cursor.docs_of[session.cursor.current[0]]
     qi, di = session.cursor.query_index, session.cursor.doc_index
+    ids, docs_of = session.cursor.query_ids, session.cursor.docs_of
     if di + 1 < len(docs):
         found.append((query, docs[di + 1]))
-    elif qi + 1 < len(session.cursor.query_ids):
-        following = session.cursor.query_ids[qi + 1]
-        found.append((following, session.cursor.docs_of[following][0]))
+    elif qi + 1 < len(ids) and docs_of[ids[qi + 1]]:  # a pooled query's pool may be empty
+        found.append((ids[qi + 1], docs_of[ids[qi + 1]][0]))
     if di > 0:
         found.append((query, docs[di - 1]))
-    elif qi > 0:
-        preceding = session.cursor.query_ids[qi - 1]
-        found.append((preceding, session.cursor.docs_of[preceding][-1]))
+    elif qi > 0 and docs_of[ids[qi - 1]]:
+        found.append((ids[qi - 1], docs_of[ids[qi - 1]][-1]))
     return found
