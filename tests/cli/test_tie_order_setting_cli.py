@@ -66,16 +66,16 @@ def test_init_proposes_the_setting_when_a_runs_rank_column_disagrees_with_its_sc
     (tmp_path / "r.trec").write_text(RUN)
     made = run_cli("init", tmp_path / "p", "--qrels", tmp_path / "qrels.txt", "--run", tmp_path / "r.trec", "--k", "2")
     assert made.returncode == 0, made.stderr
-    proposals = [line for line in made.stderr.splitlines() if "--tie-order score" in line]
+    proposals = [line for line in made.stdout.splitlines() if "--tie-order score" in line]
     assert proposals == [
-        "warning: run 'r': 1 query ordered otherwise by trec_eval (by score, ties by document ID); "
+        "notice: run 'r': 1 query ordered otherwise by trec_eval (by score, ties by document ID); "
         "init --tie-order score records trec_eval's order in the protocol"
     ]
     recorded = run_cli(
         "init", tmp_path / "q", "--qrels", tmp_path / "qrels.txt", "--run", tmp_path / "r.trec", "--k", "2",
         "--tie-order", "score",
     )  # fmt: skip
-    assert recorded.returncode == 0 and "--tie-order score" not in recorded.stderr
+    assert recorded.returncode == 0 and "--tie-order score" not in recorded.stdout + recorded.stderr
 
 
 def test_a_placeholder_rank_column_is_read_when_ordering_by_score(tmp_path):

@@ -311,10 +311,8 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
             + " and written as JSON (the original files are unchanged)"
         )
     files = planned_run_files(runs, queries, cut, request.pool_depth)
-    warnings = tie_order_proposals(request, runs)
-    return PlannedProtocol(
-        directory, definition, planned_qrels(request, labels, kept), files, notices, warnings=warnings
-    )
+    notices += tie_order_proposals(request, runs)
+    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices)
 
 
 def chosen_queries(request: InitRequest, queries: dict[str, Query], *, file: Path | None) -> dict[str, Query]:
