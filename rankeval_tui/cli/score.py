@@ -229,7 +229,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_statistics_arguments(parser)
     add_fill_arguments(parser)
+    add_estimate_arguments(parser)
     parser.set_defaults(func=run_score)
+
+
+def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--estimate",
+        type=Path,
+        default=None,
+        metavar="MODEL.toml",
+        help="estimate each metric from this file's labels (a model's, on every pair) corrected by --audit: "
+        "a prediction-powered estimate with its 95%% interval, beside the model-only mean (docs/annotators.md)",
+    )
+    parser.add_argument(
+        "--audit",
+        type=Path,
+        default=None,
+        metavar="AUDIT.toml",
+        help="with --estimate: people's labels of every pair of seeded random queries "
+        "(judge --audit MODEL.toml --sample-queries N --seed S)",
+    )
+
+
+def wants_estimate(args: argparse.Namespace) -> bool:
+    return args.estimate is not None or args.audit is not None
 
 
 def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fraction]]) -> list[str]:
@@ -260,6 +284,10 @@ def sample_count(text: str) -> int:
 
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
+        if wants_estimate(args):
+            from rankeval_tui.cli.score_estimate import run_estimate  # the one option that needs its modules
+
+            return run_estimate(args)
         if args.bounds:
             if getattr(args, "fill_from", None) is not None:
                 raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
