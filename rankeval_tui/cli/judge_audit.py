@@ -52,8 +52,8 @@ def audit_plan(args: argparse.Namespace, definition: ProtocolDefinition) -> tupl
         raise ContractError("an audit samples pairs (--sample N) or whole queries (--sample-queries N), not both")
     if args.audit is None or (args.sample is None and queries is None) or args.seed is None or args.qrels is None:
         raise ContractError(
-            "an audit needs --audit LABELS.toml, --sample N (or --sample-queries N), --seed S and "
-            "--qrels audit-NAME.toml"
+            "an audit needs --audit LABELS.toml, --sample N, --seed S and --qrels audit-NAME.toml "
+            "(or --sample-queries N instead of --sample)"
         )
     for option, given in (("--order", args.order), ("--holes-first", args.holes_first), ("--run", args.run)):
         if given:
