@@ -11,20 +11,9 @@ import json
 from rankeval_tui.cli.agree import locate
 from rankeval_tui.cli.common import load_runs_from_args, metrics_from_args, protocol_dir
 from rankeval_tui.cli.say import say
-from rankeval_tui.core.annotation.prediction_powered import (
-    LEVEL,
-    Estimate,
-    Estimates,
-    audit_population,
-    check_query_audit,
-    estimate_metrics,
-)
+from rankeval_tui.core.annotation.prediction_powered import Estimate, Estimates, estimate_runs, read_audited_labels
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.text_grid import grid
-from rankeval_tui.core.files import load_definition, read_qrels_file
-from rankeval_tui.core.files.filling import named_annotator
-from rankeval_tui.core.files.holes import refuse_holes
 from rankeval_tui.core.files.label_import import annotator_words
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
@@ -55,34 +44,10 @@ def run_estimate(args: argparse.Namespace) -> int:
             "not the protocol's qrels, and prints estimates, not gated scores"
         )
     directory = protocol_dir(args)
-    model_path, audit_path = locate(args.estimate, directory), locate(args.audit, directory)
-    if model_path.exists() and audit_path.exists() and model_path.resolve() == audit_path.resolve():
-        raise ContractError(
-            "--estimate and --audit name the same file: the audit is people's own file", file=audit_path
-        )
-    definition = load_definition(directory)
-    model_file = read_qrels_file(model_path, definition, exhaustive=False)
-    refuse_holes(definition, model_file.labels, model_path, directory)
-    model = Protocol(definition, model_file.labels, qrels_source=model_path).with_overrides(args.k, args.split)
-    audit_file = read_qrels_file(audit_path, definition, exhaustive=False)
-    audit = audit_file.provenance.get("audit")
-    audited, seed = check_query_audit(
-        model.definition, audit_file.labels, audit if isinstance(audit, dict) else {}, str(audit_path)
+    labels = read_audited_labels(
+        directory, locate(args.estimate, directory), locate(args.audit, directory), args.k, args.split
     )
-    metrics = metrics_from_args(args, model)
-    runs = load_runs_from_args(args, model)
-    estimates = Estimates(
-        model.name,
-        str(model_path),
-        named_annotator(model_file.provenance),
-        str(audit_path),
-        audited,
-        len(audit_population(model.definition)),
-        seed,
-        model.split,
-        LEVEL,
-        tuple(estimate_metrics(model, audit_file.labels, audited, runs, metrics)),
-    )
+    estimates = estimate_runs(labels, load_runs_from_args(args, labels.model), metrics_from_args(args, labels.model))
     if args.format == "json":
         print(json.dumps(estimates.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -40,6 +40,7 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
@@ -47,6 +48,9 @@ from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate, fraction_text
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
+from rankeval_tui.core.files import load_definition, read_qrels_file
+from rankeval_tui.core.files.filling import named_annotator
+from rankeval_tui.core.files.holes import refuse_holes
 from rankeval_tui.core.files.label_import import is_model
 
 LEVEL = 0.95
@@ -263,4 +267,63 @@ def metric_estimate(
         under_model.mean(metric),
         corrected_mean(model, people),
         corrected_mean([None] * len(model), people),
+    )
+
+
+@dataclass(frozen=True)
+class AuditedLabels:
+    """What an estimate rests on, read and checked: the protocol under the model's labels (every
+    pair), and the people's labels of the seeded audited queries."""
+
+    model: Protocol
+    model_annotator: str | None
+    audit_labels: Mapping[str, Mapping[str, int]]
+    audited: tuple[str, ...]
+    seed: int
+    files: tuple[Path, Path]
+
+
+def read_audited_labels(
+    directory: str | Path,
+    model_path: str | Path,
+    audit_path: str | Path,
+    k: int | None = None,
+    split: str | None = None,
+) -> AuditedLabels:
+    """The model's file (every pair labeled: a hole is refused as ``score`` refuses one) and the
+    audit file (a seeded query-level audit of the split, ``check_query_audit``), with ``k`` and
+    ``split`` overridden as ``--k`` / ``--split`` override them."""
+    model_path, audit_path = Path(model_path), Path(audit_path)
+    if model_path.exists() and audit_path.exists() and model_path.resolve() == audit_path.resolve():
+        raise ContractError(
+            "the model's labels and the audit are the same file: the audit is people's own", file=audit_path
+        )
+    definition = load_definition(directory)
+    model_file = read_qrels_file(model_path, definition, exhaustive=False)
+    refuse_holes(definition, model_file.labels, model_path, directory)
+    model = Protocol(definition, model_file.labels, qrels_source=model_path).with_overrides(k, split)
+    audit_file = read_qrels_file(audit_path, definition, exhaustive=False)
+    audit = audit_file.provenance.get("audit")
+    audited, seed = check_query_audit(
+        model.definition, audit_file.labels, audit if isinstance(audit, dict) else {}, str(audit_path)
+    )
+    return AuditedLabels(
+        model, named_annotator(model_file.provenance), audit_file.labels, audited, seed, (model_path, audit_path)
+    )
+
+
+def estimate_runs(labels: AuditedLabels, runs: Sequence[Run], metrics: Sequence[MetricId]) -> Estimates:
+    """Every run and metric estimated (``estimate_metrics``), with what the estimates rest on."""
+    model = labels.model
+    return Estimates(
+        model.name,
+        str(labels.files[0]),
+        labels.model_annotator,
+        str(labels.files[1]),
+        labels.audited,
+        len(audit_population(model.definition)),
+        labels.seed,
+        model.split,
+        LEVEL,
+        tuple(estimate_metrics(model, labels.audit_labels, labels.audited, runs, metrics)),
     )
