@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
+from rankeval_tui import api
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.annotation.prediction_powered import corrected_mean
 from rankeval_tui.core.evaluation.evaluate import evaluate
@@ -87,6 +88,8 @@ async def test_a_query_audit_judged_on_screen_then_the_estimate(seed_copy: Path,
     validate(data, SCHEMA)
     assert data["model_labels"] == {"file": str(model), "annotator": "model:umbrela", "annotator_kind": "model"}
     assert data["audit"]["queries"] == audited and data["audit"]["split_queries"] == 4
+    runs = [api.load_run(path) for path in sorted((seed_copy / "runs").glob("*.json"))]
+    assert api.estimate(seed_copy, model, audit, runs, ["AP"]).to_json() == data  # the API gives the same
 
     # Every number from the one evaluator: the model-only mean is scoring under the model's
     # labels, and the estimate is the formula on the per-query values under each label set.
