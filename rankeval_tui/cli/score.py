@@ -52,6 +52,7 @@ from rankeval_tui.core.evaluation.paired_defaults import (
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import NO_CI, comparisons, cutoff_json, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
+from rankeval_tui.core.files.annotator_kind import model_notice
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
@@ -383,6 +384,9 @@ def score_command(args: argparse.Namespace) -> int:
     """Read, score every run at every cutoff (the whole input validated before any output),
     compare, then write the report and the gates' verdicts: exit 1 when a gate failed."""
     protocol, qrels, filling = load_scored_protocol(args)
+    notice = model_notice(qrels.provenance, protocol.qrels_source)
+    if notice is not None:  # scores under a model's labels: said beside them, never silently
+        say(f"note: {notice}", file=sys.stderr)
     plan = plan_metrics(args, protocol)
     protocol = plan.protocol
     runs = load_runs_from_args(args, protocol)

@@ -14,7 +14,7 @@ from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.prediction_powered import Estimate, Estimates, estimate_runs, read_audited_labels
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.text_grid import grid
-from rankeval_tui.core.files.label_import import annotator_words
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
 REFUSED_WITH_ESTIMATE = (

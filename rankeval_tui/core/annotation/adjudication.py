@@ -51,6 +51,7 @@ from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, qrels_to_toml, write_qrels
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.journal_names import ADJUDICATION_JOURNAL_SUFFIX
@@ -381,7 +382,7 @@ class AdjudicationSession:
         The journal stays until ``close``: a decision changed after this write is journaled
         like any other, and ``close`` drops the journal only when the file holds every decision."""
         taken = snapshot or self.snapshot()  # raises while anything is undecided
-        adjudicated = f"{len(self.items)} adjudicated by {self.adjudicator}"
+        adjudicated = f"{len(self.items)} adjudicated by {annotator_words(self.adjudicator)}"
         if self.coverage is None:
             write_qrels(self.output, taken.qrels, self.definition)
             self.written_decisions = taken.decisions

@@ -29,6 +29,7 @@ from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.ids import check_id
 from rankeval_tui.core.files.protocol_files import qrels_to_toml
@@ -222,7 +223,7 @@ class AnnotatorSession(JudgingSession):
         if judged:
             write_partial_labels(self.qrels_path, self.snapshot(), self.definition, self.annotator)
         return (
-            f"{self.annotator}: {judged} of {self.marks.total} assigned pairs judged"
+            f"{annotator_words(self.annotator)}: {judged} of {self.marks.total} assigned pairs judged"
             + (f", written to {self.qrels_path} (partial)" if judged else "")
             + f"; progress is kept in {self.journal_path}; run judge again to continue"
         )

@@ -49,9 +49,9 @@ from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate, fractio
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 from rankeval_tui.core.files import load_definition, read_qrels_file
+from rankeval_tui.core.files.annotator_kind import is_model
 from rankeval_tui.core.files.filling import named_annotator
 from rankeval_tui.core.files.holes import refuse_holes
-from rankeval_tui.core.files.label_import import is_model
 
 LEVEL = 0.95
 QUERY_SAMPLE_KEY = "sample_queries"

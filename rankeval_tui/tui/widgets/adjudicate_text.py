@@ -14,7 +14,7 @@ from rankeval_tui.core.annotation.adjudication import AdjudicationSession, overl
 from rankeval_tui.core.annotation.adjudication_journal import Decision
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.files.label_import import annotator_words
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
@@ -73,7 +73,9 @@ def summary_text(session: AdjudicationSession, decided: int) -> Text:
     compared = counted(overall.pairs, "pair") if session.coverage is None else overlap_words(session.coverage)
     return Text.assemble(
         ("Adjudication ", "bold"),
-        printable(f"A = {annotator_words(a)}, B = {annotator_words(b)}; adjudicator {session.adjudicator}; "),
+        printable(
+            f"A = {annotator_words(a)}, B = {annotator_words(b)}; adjudicator {annotator_words(session.adjudicator)}; "
+        ),
         f"kappa {kappa}, {compared}; ",
         (state, "bold"),
     )
