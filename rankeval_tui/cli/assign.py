@@ -69,5 +69,7 @@ def run_assign(args: argparse.Namespace) -> int:
     write_assignment(args.protocol, definition, plan)
     say(f"wrote {target}: seed {plan.seed}, overlap {plan.overlap}", file=sys.stderr)
     for name, queries in plan.queries.items():
-        say(f"{annotator_words(name)}: {len(queries)} queries, {pair_total(definition, queries)} pairs", file=sys.stderr)
+        say(
+            f"{annotator_words(name)}: {len(queries)} queries, {pair_total(definition, queries)} pairs", file=sys.stderr
+        )
     return 0
