@@ -15,6 +15,7 @@ from rankeval_tui.core.annotation.prediction_powered import Estimate, Estimates,
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.text_grid import grid
 from rankeval_tui.core.files.annotator_kind import annotator_words
+from rankeval_tui.core.terminal_text import markdown_text, printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
 REFUSED_WITH_ESTIMATE = (
@@ -67,21 +68,25 @@ def interval_text(estimate: Estimate) -> str:
 
 def render_estimates(estimates: Estimates, *, markdown: bool) -> str:
     """People's view: what is estimated and from what, then per run and metric the model-only
-    mean, the estimate with its interval, and the audited queries' own estimate."""
-    model = estimates.model_file + (
-        "" if estimates.model_annotator is None else f" ({annotator_words(estimates.model_annotator)})"
+    mean, the estimate with its interval, and the audited queries' own estimate. Names and files
+    come from the protocol directory: each is one line, and inert in Markdown."""
+    field = markdown_text if markdown else printable
+    model = field(estimates.model_file) + (
+        "" if estimates.model_annotator is None else f" ({field(annotator_words(estimates.model_annotator))})"
     )
     lines = [
         "Prediction-powered estimate: an estimate of the mean under people's labels, not a measurement.",
-        f"model labels: {model}, on all {counted(estimates.population, 'query')} of split {estimates.split}",
-        f"audit: {estimates.audit_file}, every pair of {counted(len(estimates.audited), 'query')} drawn with "
-        f"seed {estimates.seed}, judged by people",
+        f"model labels: {model}, on all {counted(estimates.population, 'query')} of split {field(estimates.split)}",
+        f"audit: {field(estimates.audit_file)}, every pair of {counted(len(estimates.audited), 'query')} drawn "
+        f"with seed {estimates.seed}, judged by people",
         f"interval: {estimates.level:.0%}, normal approximation; the audited queries a simple random sample",
         "",
     ]
+    if markdown:  # each its own paragraph, not one run-on line
+        lines = [line + "\n" for line in lines if line]
     rows = [
         [
-            row.run,
+            field(row.run),
             row.metric,
             "undefined" if row.model_mean is None else exact_and_decimal(row.model_mean),
             interval_text(row.corrected),
