@@ -12,6 +12,7 @@ import pytest
 import tomli_w
 
 from rankeval_tui import api
+from rankeval_tui.cli.judge_audit import audit_plan
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.annotation.prediction_powered import corrected_mean
 from rankeval_tui.core.evaluation.evaluate import evaluate
@@ -42,8 +43,6 @@ def model_file(protocol: Path) -> tuple[Path, dict]:
 
 async def judge_audit(protocol: Path, model: Path, audit: Path, truth: dict, size: tuple[int, int]) -> list:
     """The person judges the audit on screen as the seed's author did; returns the pairs asked."""
-    from rankeval_tui.cli.judge_audit import audit_plan
-
     args = audit_args(protocol, model, audit, sample=None, sample_queries=3, seed=4)
     definition, provenance = audit_plan(args, load_definition(protocol))
     session = JudgingSession.open(definition, audit, order="shuffled", seed=4, annotator="alice")
@@ -159,3 +158,21 @@ def test_a_model_file_with_holes_is_refused(seed_copy: Path) -> None:
     audit = write_audit(seed_copy, {"q1": truth["q1"]}, {"sample_queries": 1, "seed": 1})
     result = run_cli("score", seed_copy, "--estimate", model, "--audit", audit)
     assert_one_line_error(result, "model.toml", "first hole: query 'q2', document 'd3'", "never read as 0")
+
+
+@pytest.mark.parametrize(
+    ("extra", "rule"),
+    [
+        (["--sample", "4", "--sample-queries", "2"], "an audit samples pairs (--sample N) or whole queries"),
+        (["--sample-queries", "5"], "--sample-queries 5 is more than the 4 queries of split 'test'"),
+        (["--sample-queries", "0"], "--sample-queries must be an integer >= 1"),
+    ],
+)
+def test_query_audit_options_refused_before_anything_opens(seed_copy: Path, extra: list[str], rule: str) -> None:
+    model, _ = model_file(seed_copy)
+    result = run_cli(
+        "judge", seed_copy, "--audit", model, *extra, "--seed", "1", "--qrels", "audit.toml", cwd=seed_copy.parent
+    )
+    assert_one_line_error(result, rule)
+    assert not (seed_copy.parent / "audit.toml").exists()
+    assert not (seed_copy.parent / "audit.toml.journal").exists()

@@ -125,10 +125,12 @@ def corrected_mean(
         zero_if_none(people[i]) - zero_if_none(model[i]) - point * ((people[i] is not None) - (model[i] is not None))
         for i in people
     ]
-    centre = sum(differences, Fraction(0)) / size
-    spread = sum(((d - centre) ** 2 for d in differences), Fraction(0)) / (size - 1)
-    variance = (1 - Fraction(size, population)) * spread / (size * share**2)
-    error = math.sqrt(variance)
+    # In floats from here: a standard error needs no exact digits, and squared fractions with
+    # nDCG's 10^12 denominators would grow with every audited query.
+    decimals = [float(d) for d in differences]
+    centre = math.fsum(decimals) / size
+    spread = math.fsum((d - centre) ** 2 for d in decimals) / (size - 1)
+    error = math.sqrt((1 - size / population) * spread / size) / float(share)
     z = NormalDist().inv_cdf(0.5 + level / 2)
     return Estimate(point, error, (float(point) - z * error, float(point) + z * error))
 
