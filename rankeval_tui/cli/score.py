@@ -254,7 +254,7 @@ def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def wants_estimate(args: argparse.Namespace) -> bool:
-    return args.estimate is not None or args.audit is not None
+    return getattr(args, "estimate", None) is not None or getattr(args, "audit", None) is not None
 
 
 def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fraction]]) -> list[str]:
