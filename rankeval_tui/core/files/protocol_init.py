@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -90,21 +90,32 @@ class InitRequest:
 
 def declared_settings(request: InitRequest, labels: ImportedLabels | None) -> dict[str, Any]:
     """The protocol settings ``init`` was asked to declare, as ``ProtocolDefinition`` keywords:
-    the scale (its top grade the highest of ``--grades`` and the labels), the declaration of
-    unlisted pairs, the tie order."""
+    the scale, the declaration of unlisted pairs, the tie order."""
     scale = None
     if request.relevant_from is not None:
-        highest = max((max(row.values(), default=0) for row in (labels.labels if labels else {}).values()), default=0)
-        words = request.grade_words
-        if words is None:
-            words = tuple(f"grade {grade}" for grade in range(max(highest, request.relevant_from, 1) + 1))
-        elif highest > len(words) - 1:
-            raise ContractError(
-                f"--grades names {len(words)} grades (0 to {len(words) - 1}) but the qrels hold grade {highest}",
-                file=request.qrels,
-            )
-        scale = LabelScale(words, request.relevant_from)
+        graded = labels.labels if labels else {}
+        scale = declared_scale(request.relevant_from, request.grade_words, graded, file=request.qrels)
     return {"scale": scale, "unlisted_as_zero": request.unlisted_as_zero, "tie_order": request.tie_order}
+
+
+def declared_scale(
+    relevant_from: int,
+    grade_words: tuple[str, ...] | None,
+    labels: Mapping[str, Mapping[str, int]],
+    *,
+    file: Path | None,
+) -> LabelScale:
+    """``--relevant-from`` and ``--grades`` as a scale: its top grade is the highest of the words
+    given and the labels held (default words ``grade 0``, ``grade 1``, ...)."""
+    highest = max((max(row.values(), default=0) for row in labels.values()), default=0)
+    if grade_words is None:
+        grade_words = tuple(f"grade {grade}" for grade in range(max(highest, relevant_from, 1) + 1))
+    elif highest > len(grade_words) - 1:
+        raise ContractError(
+            f"--grades names {len(grade_words)} grades (0 to {len(grade_words) - 1}) but the qrels hold grade {highest}",
+            file=file,
+        )
+    return LabelScale(grade_words, relevant_from)
 
 
 @dataclass
