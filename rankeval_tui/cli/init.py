@@ -71,7 +71,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--split", default="test", help="the split scored; every query's split unless the file has one (default test)"
     )
     parser.add_argument("--name", default=None, help="protocol name (default: the directory's name)")
-    parser.add_argument("--relevance", default=DEFAULT_RELEVANCE, metavar="TEXT", help="the judging rule, in words")
+    parser.add_argument(
+        "--relevance",
+        default=None,
+        metavar="TEXT",
+        help=f"the judging rule, in words (default: {DEFAULT_RELEVANCE!r}; with --relevant-from, one about grades)",
+    )
     sampling = parser.add_argument_group("keeping judging human-sized")
     sampling.add_argument(
         "--sample-queries", type=positive_int, default=None, metavar="N", help="keep N queries of the split, drawn"

@@ -39,7 +39,7 @@ from rankeval_tui.core.files import (
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.label_import import annotator_words, check_annotator, import_labels, stated_provenance
 from rankeval_tui.core.files.outputs import QRELS, RUN
-from rankeval_tui.core.files.protocol_init import declared_scale
+from rankeval_tui.core.files.protocol_init import DEFAULT_GRADED_RELEVANCE, DEFAULT_RELEVANCE, declared_scale
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.trec import qrels_to_trec, run_to_trec
 
@@ -189,7 +189,9 @@ def import_declaring(args: argparse.Namespace, raw: bytes) -> int:
             )
         qrels = import_labels(raw, replace(definition, **settings), path=args.trec_qrels, threshold=args.threshold)
         if settings:
-            definition = declare(args.protocol, definition, ",".join(settings), **settings)
+            definition = declare(
+                args.protocol, definition, ",".join(s for s in settings if s != "relevance"), **settings
+            )
             say(f"declared in {args.protocol / PROTOCOL_FILE}: {declared_words(definition, settings)}", file=sys.stderr)
         write_qrels(args.output, qrels, definition)
     pairs = sum(len(row) for row in qrels.labels.values())
@@ -244,6 +246,8 @@ def declared_settings(args: argparse.Namespace, definition: ProtocolDefinition, 
     scale = declared_scale(args.relevant_from, args.grades, graded, file=args.trec_qrels)
     if definition.scale is None:
         settings["scale"] = scale
+        if definition.relevance == DEFAULT_RELEVANCE:  # the default rule speaks of 1 and 0: init's graded one
+            settings["relevance"] = DEFAULT_GRADED_RELEVANCE
     elif definition.scale.relevant_from != scale.relevant_from or (args.grades and definition.scale != scale):
         raise ContractError(
             f"protocol.toml declares grades 0 to {definition.scale.top} relevant from "
@@ -262,6 +266,8 @@ def declared_words(definition: ProtocolDefinition, settings: dict[str, Any]) -> 
         words.append(
             f"scale: grades 0 to {definition.scale.top}, relevant from {definition.scale.relevant_from} (a new protocol hash)"
         )
+    if "relevance" in settings:
+        words.append(f"relevance (init's default for a graded protocol): {definition.relevance}")
     return "; ".join(words)
 
 

@@ -53,6 +53,8 @@ def test_import_declares_as_init_does(tmp_path: Path) -> None:
     assert later_report["protocol"]["unlisted_as_zero"] is True
     growth = (later / "protocol.toml").read_text()
     assert 'declared = "unlisted_as_zero,scale"' in growth  # recorded in [[provenance.growth]]
+    # The default judging rule speaks of grades on a graded protocol, not of "1 = ...; 0 = ...".
+    assert 'relevance = "the grade says how directly' in (at_init / "protocol.toml").read_text()
 
 
 def test_a_declaration_already_made_is_not_made_again(tmp_path: Path) -> None:

@@ -54,6 +54,11 @@ from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.wording import counted
 
 DEFAULT_RELEVANCE = "1 = the document directly supports what the query asks (or one of its sub-needs); 0 = it does not"
+DEFAULT_GRADED_RELEVANCE = (
+    "the grade says how directly the document supports what the query asks (or one of its sub-needs), "
+    "in the scale's words; 0 = it does not"
+)
+"""A graded protocol's default rule: the binary one speaks of 1 and 0, which a scale's grades are not."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,9 @@ class InitRequest:
     k: int
     split: str = "test"
     name: str | None = None
-    relevance: str = DEFAULT_RELEVANCE
+    relevance: str | None = None
+    """``--relevance``: the judging rule in words (default: ``DEFAULT_RELEVANCE``, or
+    ``DEFAULT_GRADED_RELEVANCE`` with ``relevant_from``)."""
     qrels: Path | None = None
     threshold: int | None = None
     runs: Sequence[tuple[str | None, Path]] = ()
@@ -86,6 +93,13 @@ class InitRequest:
     """``--unlisted-as-zero``: every pair the qrels do not list is 0 by the collection's declaration."""
     tie_order: TieOrder = "rank"
     """``--tie-order``: how TREC runs are ordered when scored under the protocol."""
+
+    @property
+    def relevance_rule(self) -> str:
+        """The judging rule written to protocol.toml: the one given, or the scale's default."""
+        if self.relevance is not None:
+            return self.relevance
+        return DEFAULT_RELEVANCE if self.relevant_from is None else DEFAULT_GRADED_RELEVANCE
 
 
 def declared_settings(request: InitRequest, labels: ImportedLabels | None) -> dict[str, Any]:
@@ -296,7 +310,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         name=request.name or directory.absolute().name,
         k=request.k,
         split=request.split,
-        relevance=request.relevance,
+        relevance=request.relevance_rule,
         documents=documents,
         queries=queries,
         titles=dict(corpus.titles)
