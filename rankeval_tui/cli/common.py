@@ -296,10 +296,6 @@ def protocol_dir(args: argparse.Namespace) -> Path:
     return args.protocol if args.protocol is not None else DEMO_PROTOCOL
 
 
-def load_protocol_from_args(args: argparse.Namespace) -> Protocol:
-    return load_protocol_and_qrels_from_args(args)[0]
-
-
 def load_protocol_and_qrels_from_args(args: argparse.Namespace) -> tuple[Protocol, QrelsFile]:
     """The protocol with --k/--split applied, and the qrels file it was read from (one read)."""
     protocol, qrels = load_protocol_and_qrels(protocol_dir(args), args.qrels)
