@@ -198,3 +198,15 @@ def test_the_adjudication_summary_and_its_written_line_mark_a_model(tmp_path: Pa
         assert "adjudicated by model:judge (a model)" in session.write()
     finally:
         session.close()
+
+
+def test_labels_merged_from_a_model_and_a_person_say_both(tmp_path: Path) -> None:
+    protocol, files = protocol_with_labels(tmp_path)
+    merged = tmp_path / "merged.toml"
+    assert run_cli("merge", protocol, files["partial"], files["alice"], "-o", merged).returncode == 0
+    result = run_cli("validate", protocol, "--qrels", merged)
+    assert f"note: {merged}: labels of {MODEL} (a model) beside people's (alice)" in result.stdout
+    model_only = run_cli("validate", protocol, "--qrels", files["model"])
+    assert f"note: {files['model']}: labels of {MODEL} (a model), not people's" in model_only.stdout
+    people_only = run_cli("validate", protocol)
+    assert "note:" not in people_only.stdout  # people's labels: validate says what it always said

@@ -40,12 +40,17 @@ def annotator_names(provenance: Mapping[str, Any]) -> list[str]:
 
 
 def model_notice(provenance: Mapping[str, Any], file: object) -> str | None:
-    """``model.toml: labels of model:umbrela (a model), not people's``, for an output that reads a
-    labels file a model made (or helped make); None when no model did, so outputs stay as they were."""
-    models = [name for name in annotator_names(provenance) if is_model(name)]
+    """``model.toml: labels of model:umbrela (a model), not people's`` (or, when people labeled
+    some of it too, ``qrels.toml: labels of model:umbrela (a model) beside people's (alice)``), for
+    an output that reads a labels file a model made or helped make; None when no model did, so
+    outputs stay as they were."""
+    names = annotator_names(provenance)
+    models = [name for name in names if is_model(name)]
     if not models:
         return None
-    return f"{file}: labels of {', '.join(map(annotator_words, models))}, not people's"
+    shown = ", ".join(map(annotator_words, models))
+    people = [name for name in names if not is_model(name)]
+    return f"{file}: labels of {shown}" + (f" beside people's ({', '.join(people)})" if people else ", not people's")
 
 
 def kind_field(annotator: str | None) -> dict[str, str]:
