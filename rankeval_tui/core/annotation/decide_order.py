@@ -12,7 +12,9 @@ settled (it has a judged relevant document); otherwise it orders, and the bounds
 
 After each judgment only the judged query is recomputed. The holes of a query outside both
 runs' top k move only Recall's denominator and eligibility, all alike: one stands for all.
-Runs are read for this order only; the judging screen still never shows a run, rank or score;
+On a graded protocol the measures ordered on are binary (Recall@k, RR@k): a label counts only
+as below or at least ``relevant_from``, so a hole's two effects are those two, whatever grade
+the annotator then gives. Runs are read for this order only; the judging screen still never shows a run, rank or score;
 what it says is the verdict (``status``), which is what the annotator is asked to settle.
 """
 
@@ -34,7 +36,6 @@ from rankeval_tui.core.evaluation.delta_bounds import (
     QueryDelta,
     mean_delta,
     query_delta,
-    refuse_graded,
     verdict,
 )
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -69,7 +70,8 @@ class DecideQueue(HoleQueue):
     ) -> None:
         if definition.pools is None:
             raise ContractError("--decide is for a pooled protocol: its holes are the pairs to decide on")
-        refuse_graded(definition)
+        if definition.scale is not None and "ndcg" in metrics:
+            raise ContractError("--decide on a graded protocol orders by the binary measures (Recall, RR, ...), not nDCG")
         self.definition = definition
         self.baseline = baseline
         self.candidate = candidate
@@ -108,7 +110,7 @@ class DecideQueue(HoleQueue):
             query,
             top_b,
             top_c,
-            frozenset(doc for doc, value in judged.items() if value),
+            frozenset(doc for doc, value in judged.items() if value >= self.definition.relevant_from),
             tuple(doc for doc in in_top if doc not in judged),
             tuple(doc for doc in holes if doc not in in_top),
             query not in self.baseline.rankings,
