@@ -71,7 +71,9 @@ class DecideQueue(HoleQueue):
         if definition.pools is None:
             raise ContractError("--decide is for a pooled protocol: its holes are the pairs to decide on")
         if definition.scale is not None and "ndcg" in metrics:
-            raise ContractError("--decide on a graded protocol orders by the binary measures (Recall, RR, ...), not nDCG")
+            raise ContractError(
+                "--decide on a graded protocol orders by the binary measures (Recall, RR, ...), not nDCG"
+            )
         self.definition = definition
         self.baseline = baseline
         self.candidate = candidate
