@@ -172,7 +172,9 @@ def test_too_many_grade_labellings_are_refused_in_one_line():
 
     top = tuple(f"u{i}" for i in range(8))
     case = QueryCase("q:7", top[:4], top[4:], frozenset(), top, grades=JudgedGrades({}, 3, 2))
-    with pytest.raises(ContractError, match=r"graded nDCG@8 enumerate .*\(4 grades each: 0, 1, 2, 3\).* 65536 labellings"):
+    with pytest.raises(
+        ContractError, match=r"graded nDCG@8 enumerate .*\(4 grades each: 0, 1, 2, 3\).* 65536 labellings"
+    ):
         query_delta(case, 8, ("ndcg",))
     assert query_delta(case, 8, ("recall", "rr")).bound("recall").high == 1  # binary measures: no enumeration
 

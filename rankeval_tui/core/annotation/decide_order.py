@@ -26,7 +26,6 @@ from fractions import Fraction
 
 from rankeval_tui.core.annotation.hole_order import HoleQueue
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluation.bounds import Bound
 from rankeval_tui.core.evaluation.delta_bounds import (
     BETTER,
     NO_CHANGE,
@@ -42,6 +41,7 @@ from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.gaps import gap_command
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, label
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.ranges import Bound
 from rankeval_tui.core.wording import counted
 
 Labels = Mapping[str, Mapping[str, int]]

@@ -34,24 +34,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rankeval_tui.core.evaluation.delta_bounds import QueryCase, graded_ndcg_bound, judged_grades
 from rankeval_tui.core.evaluation.evaluate import Run, check_run, score_query
 from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
-
-
-@dataclass(frozen=True)
-class Bound:
-    """The lowest and highest value; ``None`` for both when no assignment gives a value.
-    ``undefined_possible``: some assignment leaves no relevant document (no value, excluded)."""
-
-    low: Fraction | None
-    high: Fraction | None
-    undefined_possible: bool = False
-
-    @property
-    def exact(self) -> bool:
-        return self.low == self.high and not self.undefined_possible
+from rankeval_tui.core.evaluation.ranges import Bound, extremes, mean_bound
 
 
 @dataclass(frozen=True)
@@ -108,39 +96,6 @@ def query_values(
     return candidates
 
 
-def extremes(values: Iterable[Fraction | None]) -> Bound:
-    listed = list(values)
-    defined = [value for value in listed if value is not None]
-    if not defined:
-        return Bound(None, None, True)
-    return Bound(min(defined), max(defined), len(defined) != len(listed))
-
-
-def mean_bound(fixed: list[Bound], optional: list[Bound]) -> Bound:
-    """The mean's range: ``fixed`` queries always have a value; an ``optional`` one (no relevant
-    document in its pool) has one only when a gap document is assumed relevant."""
-    low = best_mean([b.low for b in fixed], sorted(b.low for b in optional if b.low is not None), True)
-    high = best_mean(
-        [b.high for b in fixed], sorted((b.high for b in optional if b.high is not None), reverse=True), False
-    )
-    return Bound(low, high, not fixed)
-
-
-def best_mean(fixed: list[Fraction | None], ordered: list[Fraction], lowest: bool) -> Fraction | None:
-    """The lowest (or highest) mean of ``fixed`` with a prefix of ``ordered`` (optional values,
-    best first) joined, every prefix length tried; None when no query has a value."""
-    total = sum((value for value in fixed if value is not None), Fraction(0))
-    count = len(fixed)
-    means = [total / count] if count else []
-    for value in ordered:
-        total += value
-        count += 1
-        means.append(total / count)
-    if not means:
-        return None
-    return min(means) if lowest else max(means)
-
-
 def bounds(
     protocol: Protocol,
     run: Run,
@@ -184,11 +139,6 @@ def query_bounds(
     metrics: tuple[MetricId, ...],
 ) -> dict[MetricId, tuple[Bound, Bound]]:
     """Per metric, the query's range and its range over the assignments that give it a value."""
-    from rankeval_tui.core.evaluation.delta_bounds import (  # built on this module
-        QueryCase,
-        graded_ndcg_bound,
-        judged_grades,
-    )
 
     relevant = protocol.relevant[query]
     grades = judged_grades(protocol, query) if "ndcg" in metrics else None

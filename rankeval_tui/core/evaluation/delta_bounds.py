@@ -30,7 +30,7 @@ every claim against brute force over every labelling.
 The mean: queries share no pair, so each query's extreme is chosen independently, except that
 a query with no judged relevant document is excluded under some labellings (the evaluator's
 rule: 0/0 is not a score, the mean is over the queries with a relevant document, the same
-queries for both runs). ``bounds.mean_bound`` is exact for that ratio of sums.
+queries for both runs). ``ranges.mean_bound`` is exact for that ratio of sums.
 
 On a graded protocol every grade labelling is ranged over (tests/core/test_graded_bounds.py
 checks both claims below against brute force over every grade labelling):
@@ -60,11 +60,11 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluation.bounds import Bound, extremes, mean_bound
 from rankeval_tui.core.evaluation.evaluate import Run, check_run, score_rows
 from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, discount, label, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.ranges import Bound, extremes, mean_bound
 
 MAX_AP_ENUMERATED = 14
 """AP's change is bounded by enumerating 2^u labellings of a query's ``top`` documents: u at most this."""
@@ -322,7 +322,7 @@ def graded_ndcg_bound(case: QueryCase, grades: JudgedGrades, k: int) -> Bound:
 
 def mean_delta(rows: Sequence[QueryDelta], metric: MetricId) -> Bound:
     """The mean change's exact range; a query without a judged relevant document joins the mean
-    only under labellings that give it one (``bounds.mean_bound``)."""
+    only under labellings that give it one (``ranges.mean_bound``)."""
     fixed = [row.bound(metric) for row in rows if not row.optional]
     optional = [row.bound(metric) for row in rows if row.optional and row.bound(metric).low is not None]
     return mean_bound(fixed, optional)

@@ -9,12 +9,13 @@ from fractions import Fraction
 from typing import Any
 
 from rankeval_tui import __version__
-from rankeval_tui.core.evaluation.bounds import Bound, BoundsReport
+from rankeval_tui.core.evaluation.bounds import BoundsReport
 from rankeval_tui.core.evaluation.delta_bounds import UNDECIDED, DeltaReport, open_pairs, verdict, verdict_text
 from rankeval_tui.core.evaluation.evaluate import exact_fields
 from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.ranges import Bound
 from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown, shown_delta
 from rankeval_tui.core.terminal_text import field_text, printable
 from rankeval_tui.core.wording import counted
