@@ -119,17 +119,32 @@ def test_graded_ndcg_extremes_are_not_at_the_lowest_and_highest_grade():
     assert query_delta(case, 2, ("ndcg",)).bound("ndcg").low == min(every)
 
 
-def mismatches(mutate, monkeypatch, examples=400) -> int:
-    """Random graded cases where ``query_delta`` under ``mutate`` differs from brute force."""
+def mismatches(mutate, monkeypatch, cases, examples=400) -> int:
+    """Random graded cases (``cases(rng)``) where ``query_delta`` under ``mutate`` differs from brute force."""
     with monkeypatch.context() as patch:
         mutate(patch)
         rng = random.Random(7)
         found = 0
         for _ in range(examples):
-            k, case = random_graded_case(rng)
+            k, case = cases(rng)
             changes = brute_query(case, k, ("ndcg",), range(case.grades.top + 1))
             found += as_tuple(query_delta(case, k, ("ndcg",)).bound("ndcg")) != expected(changes["ndcg"])
         return found
+
+
+def random_wide_case(rng: random.Random):
+    """Two unjudged top-k documents, every other document judged on a scale of up to 7 grades:
+    many judged grades, so which of them bend the ideal matters."""
+    docs = [f"d{i}" for i in range(9)]
+    top_grade = rng.randint(3, 6)
+    k = rng.randint(1, 4)
+    baseline, candidate = rng.sample(docs, rng.randint(0, 5)), rng.sample(docs, rng.randint(0, 5))
+    top = tuple(dict.fromkeys((*baseline[:k], *candidate[:k])))[:2]
+    judged = {d: rng.randint(0, top_grade) for d in docs if d not in top}
+    relevant_from = rng.randint(1, top_grade)
+    relevant = frozenset(d for d, g in judged.items() if g >= relevant_from)
+    grades = JudgedGrades({d: g for d, g in judged.items() if g}, top_grade, relevant_from)
+    return k, QueryCase("q", baseline, candidate, relevant, top, (), grades=grades)
 
 
 def random_graded_case(rng: random.Random):
@@ -152,10 +167,26 @@ def random_graded_case(rng: random.Random):
 
 def test_the_random_cases_agree_and_restricted_candidates_fail(monkeypatch):
     """Negative controls: the same random cases pass as they are, and fail when the candidate
-    grades are only the lowest and the highest, or when the outside documents lose their
-    "one at relevant_from" labelling."""
-    assert mismatches(lambda patch: None, monkeypatch) == 0
-    assert mismatches(lambda patch: patch.setattr(delta_bounds, "candidate_grades", lambda g: (0, g.top)), monkeypatch)
+    grades are only the lowest and the highest, when only the highest judged grade is kept of
+    the judged ones (not those from the k-th highest up), or when the outside documents lose
+    their "one at relevant_from" labelling."""
+    assert mismatches(lambda patch: None, monkeypatch, random_graded_case) == 0
+    assert mismatches(lambda patch: None, monkeypatch, random_wide_case, examples=3000) == 0
+    ends_only = lambda g, k: (0, g.top)  # noqa: E731
+    assert mismatches(
+        lambda patch: patch.setattr(delta_bounds, "candidate_grades", ends_only), monkeypatch, random_graded_case
+    )
+
+    def highest_judged_only(grades, k):
+        ends = {0, grades.relevant_from - 1, grades.relevant_from, grades.top}
+        return tuple(sorted(ends | {max(grades.gains.values(), default=0)}))
+
+    assert mismatches(
+        lambda patch: patch.setattr(delta_bounds, "candidate_grades", highest_judged_only),
+        monkeypatch,
+        random_wide_case,
+        examples=3000,
+    )
     original = delta_bounds.graded_labellings
 
     def without_one_at_threshold(case, grades, k):
@@ -163,7 +194,9 @@ def test_the_random_cases_agree_and_restricted_candidates_fail(monkeypatch):
         return [chosen for chosen in original(case, grades, k) if {chosen[d] for d in case.outside} in ends]
 
     assert mismatches(
-        lambda patch: patch.setattr(delta_bounds, "graded_labellings", without_one_at_threshold), monkeypatch
+        lambda patch: patch.setattr(delta_bounds, "graded_labellings", without_one_at_threshold),
+        monkeypatch,
+        random_graded_case,
     )
 
 

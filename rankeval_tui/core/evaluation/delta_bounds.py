@@ -42,11 +42,13 @@ checks both claims below against brute force over every grade labelling):
   at the lowest and highest grade of each pair (one between can be the highest: a document
   matching a judged one's grade keeps the ideal's order). They are among the labellings where
   each unjudged ``top`` document takes a grade of ``candidate_grades``: 0, relevant_from - 1,
-  relevant_from, the top grade, or a grade judged on the query. (Shift all unjudged documents
-  of one grade outside that set together: while no document passes another, the ideal DCG and
-  the change's numerator are both linear in the shift, so the change is monotone in it and one
-  end is no worse; the ends are grades of the set or of other documents, and relevant_from - 1
-  and relevant_from bound the shift, so eligibility is kept.) The ``outside`` documents move
+  relevant_from, the top grade, or a grade judged on the query no lower than its k-th highest
+  judged grade. (Shift all unjudged documents of one grade outside that set together: while no
+  document passes another within the ideal's top k, the ideal DCG and the change's numerator
+  are both linear in the shift, so the change is monotone in it and one end is no worse; the
+  ends are grades of the set or of other documents, merging with which leaves fewer grades
+  outside the set; a grade below the k-th highest judged one never enters the ideal's top k;
+  relevant_from - 1 and relevant_from bound the shift, so eligibility is kept.) The ``outside`` documents move
   only the ideal, which grows with each of their grades: all 0, one at relevant_from (the least
   ideal that makes an otherwise ineligible query eligible) or all at the top grade. Every such
   labelling is enumerated, up to ``MAX_GRADED_ENUMERATED`` per query; beyond that the bounds
@@ -283,15 +285,19 @@ def changes_by_metric(
     return bounds
 
 
-def candidate_grades(grades: JudgedGrades) -> tuple[int, ...]:
-    """The grades an unjudged ``top`` document takes in graded nDCG's extreme labellings."""
+def candidate_grades(grades: JudgedGrades, k: int) -> tuple[int, ...]:
+    """The grades an unjudged ``top`` document takes in graded nDCG's extreme labellings: 0,
+    relevant_from - 1, relevant_from, the top grade, and the judged grades from the k-th highest
+    judged one up (a grade below it never enters the ideal's top k, so it bends nothing)."""
+    judged = sorted(grades.gains.values(), reverse=True)
+    floor = judged[k - 1] if len(judged) >= k else 0
     ends = {0, grades.relevant_from - 1, grades.relevant_from, grades.top}
-    return tuple(sorted(ends | set(grades.gains.values())))
+    return tuple(sorted(ends | {grade for grade in judged if grade >= floor}))
 
 
 def graded_labellings(case: QueryCase, grades: JudgedGrades, k: int) -> list[dict[str, int]]:
     """Every grade labelling of the unjudged documents that graded nDCG's extremes need."""
-    choices = candidate_grades(grades)
+    choices = candidate_grades(grades, k)
     if len(choices) ** len(case.top) > MAX_GRADED_ENUMERATED:
         raise ContractError(
             f"the exact bounds on the change of graded {label('ndcg', k)} enumerate the grade labellings of a "
