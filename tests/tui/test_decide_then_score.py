@@ -140,3 +140,30 @@ async def test_graded_protocol_decided_with_grade_keys_then_scored(tmp_path: Pat
     # the last hole may take any grade 0-3: nDCG with grade gains stays a range
     assert "undecided (1 unjudged pair can change it)" in out.split("mean change nDCG@2")[1].splitlines()[0]
     same_bounds(json.loads(run_cli(*args, "--run", new, "--format", "json").stdout), "new", means)
+
+
+def test_the_judge_command_stopped_early_names_the_score_that_reads_its_labels(tmp_path: Path) -> None:
+    """The real command in a pty: decide order, one label, quit; judge prints the score --bounds
+    command, which then gives the verdict the status line showed."""
+    from tests.tui.test_judge_kill import Terminal
+
+    directory = make(tmp_path)
+    dense = tmp_path / "dense.trec"
+    assert run_cli("grow", directory, "--gap", dense).returncode == 0
+    app = Terminal(str(directory), "--decide", "bm25", str(dense), "--annotator", "alice")
+    app.wait_for("Document docs/other.md")
+    app.send("0")
+    app.wait_for("decided after 1 of 2 pairs")
+    app.send("q")
+    assert app.wait_exit() == 0
+    screen = app.screen.replace("\r", "")
+    assert "1 of 6 pairs remain unjudged" in screen
+    command = screen.split("the comparison on the labels so far: ")[1].splitlines()[0].strip()
+    assert command == (
+        f"rankeval-tui score {directory} --run bm25={directory / 'runs' / 'bm25.trec'} --run dense={dense} "
+        "--baseline bm25 --bounds"
+    )
+    scored = run_cli(*shlex.split(command)[1:])
+    assert scored.returncode == 0, scored.stderr
+    assert "mean change Recall@2 = [-0.5000, -0.2500]: decided worse" in scored.stdout
+    assert "mean change MRR@2 = [-0.7500, -0.5000]: decided worse" in scored.stdout
