@@ -54,6 +54,12 @@ def test_without_a_journal_the_qrels_holes_are_bounded(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "labels: 4 from qrels.toml; 2 pool pairs not judged yet, bounded, never read as 0" in result.stdout
     assert "open judging session" not in result.stdout
+    gate = bounds(directory, tmp_path, "--fail-on-regression")
+    assert gate.returncode == 3, gate.stderr
+    hint = gate.stderr.strip().splitlines()[-1]  # every top k is in the pools now: no grow to run first
+    assert hint.endswith(
+        f"decides it: rankeval-tui judge {directory} --decide {directory / 'runs' / 'bm25.trec'} {tmp_path / 'dense.trec'}"
+    )
     plain = run_cli("score", directory, "--run", tmp_path / "dense.trec")
     assert_one_line_error(plain, "every pair of every pool judged; 2 of 6 pairs are unjudged")  # one number: refused
 
