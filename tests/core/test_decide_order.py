@@ -119,3 +119,18 @@ def test_a_graded_protocol_decides_at_relevant_from():
         assert queue.status(labels).startswith("decided after 1 of 1 pair")
     with pytest.raises(ContractError, match="orders by the binary measures"):
         DecideQueue(graded, base, cand, {"q1": {"r": 2}}, ("recall", "ndcg"))
+
+
+def test_a_resumed_journal_counts_the_pairs_judged_in_an_earlier_sitting():
+    """Resumed with one hole judged before: "decided after 1 of 2", as the first sitting said,
+    not "0 of 1" (the qrels file's labels say which pairs were holes)."""
+    pools = {"q1": ["r", "n", "m"]}
+    written = {"q1": {"r": 1}}
+    labels = {"q1": {"r": 1, "n": 0}}  # n judged in the first sitting, in the journal
+    base, cand = Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]})
+    said = "decided after 1 of 2 pairs: B worse than A on RR@2"
+    first = DecideQueue(definition(pools, 2), base, cand, {"q1": {"r": 1}})
+    assert first.next_hole(labels) is not None and first.status(labels).startswith(said)
+    resumed = DecideQueue(definition(pools, 2), base, cand, labels, written=written)
+    assert resumed.status(labels).startswith(said)
+    assert DecideQueue(definition(pools, 2), base, cand, labels).status(labels).startswith("decided after 0 of 1 pair")

@@ -67,7 +67,10 @@ class DecideQueue(HoleQueue):
         candidate: Run,
         labels: Labels,
         metrics: tuple[MetricId, ...] = PRIMARY,
+        written: Labels | None = None,
     ) -> None:
+        """``written``: the qrels file's labels when a journal resumes with more (judged in an
+        earlier sitting); the pairs they leave unjudged are the M of "decided after N of M"."""
         if definition.pools is None:
             raise ContractError("--decide is for a pooled protocol: its holes are the pairs to decide on")
         if definition.scale is not None and "ndcg" in metrics:
@@ -95,7 +98,8 @@ class DecideQueue(HoleQueue):
         pairs: list[tuple[str, str]] = []
         for query in self.queries:
             self.refresh(query, labels)
-            pairs.extend((query, doc) for doc in definition.pools[query] if doc not in labels.get(query, {}))
+            counted = (written if written is not None else labels).get(query, {})
+            pairs.extend((query, doc) for doc in definition.pools[query] if doc not in counted)
         self.pair_total = len(pairs)
         super().__init__(pairs)
         self.judge_means(labels, self.queries)
