@@ -286,7 +286,7 @@ def sample_count(text: str) -> int:
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
         if wants_estimate(args):
-            from rankeval_tui.cli.score_estimate import run_estimate  # the one option that needs its modules
+            from rankeval_tui.cli.score_estimate import run_estimate  # its modules only when asked
 
             return run_estimate(args)
         if args.bounds:
