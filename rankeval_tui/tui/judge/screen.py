@@ -71,6 +71,7 @@ class JudgeScreen(Screen[None]):
         self.exit_app_on_quit = exit_app_on_quit
         self._write_worker: Worker[None] | None = None
         self._was_complete = session.marks.complete
+        self._follow_due = False
         self.documents = PreparedDocuments(session.definition, lambda: neighbours(session))
 
     # ------------------------------------------------------------ layout
@@ -148,6 +149,17 @@ class JudgeScreen(Screen[None]):
             return
         self.set_status(done(change) if change is not None else NOTHING_TO_DO)
         self.sync()
+        if change is not None and not self._follow_due:  # once per frame, however many keys came
+            self._follow_due = True
+            self.call_after_refresh(self.follow)
+
+    def follow(self) -> None:
+        """After the frame that showed a change: the session's following file (an assigned
+        annotator's labels) gets the state now, written by its own thread."""
+        self._follow_due = False
+        failure = self.session.follow()
+        if failure is not None:
+            self.notify(failure, severity="warning", timeout=10)
 
     def document_lines_on_screen(self) -> int:
         """How many lines of the document box the terminal shows (0: none, the box is squeezed
