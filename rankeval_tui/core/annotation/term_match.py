@@ -24,7 +24,7 @@ import math
 import re
 import unicodedata
 from bisect import bisect_right
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
@@ -58,8 +58,9 @@ SUFFIXES = (
     ("y", ""),
     ("e", ""),
 )
-"""A light English stemmer: the first suffix that leaves at least three letters is cut, and the
-rest is matched as a prefix (``configure`` -> ``configur``: configure, configured, configuration)."""
+"""A light English stemmer: the first suffix that leaves at least three letters is cut, then a
+final ``e`` (so a plural and its singular agree: ``panes``, ``pane`` -> ``pan``), and the rest is
+matched as a prefix (``configure`` -> ``configur``: configure, configured, configuration)."""
 
 CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 """Han, Hiragana, Katakana (full-width forms fold to these): scripts written without spaces."""
@@ -93,7 +94,10 @@ def stem(word: str) -> str:
         return word
     for suffix, replacement in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) + len(replacement) >= 3:
-            return word[: len(word) - len(suffix)] + replacement
+            word = word[: len(word) - len(suffix)] + replacement
+            break
+    if word.endswith("e") and len(word) > 3:  # a plural and its singular: panes, pane -> pan
+        word = word[:-1]
     return word
 
 
@@ -259,61 +263,80 @@ def is_heading(lines: Sequence[str], number: int) -> bool:
 
 def line_bonus(matches: list[Match], lines: Sequence[str], number: int, weights: Mapping[int, float]) -> float:
     """What one line's matches say beyond their count: a heading or an option's name that starts
-    with a query term counts its terms again, and terms written next to each other (a phrase of
-    the query) count half again."""
-    line = lines[number]
-    bonus = 0.0
-    if any(not WORD.search(line, 0, m.start) for m in matches) and is_heading(lines, number):
-        bonus += sum(weights[term] for term in {m.term for m in matches})
+    with a query term counts its terms again."""
+    if any(not WORD.search(lines[number], 0, m.start) for m in matches) and is_heading(lines, number):
+        return sum(weights[term] for term in {m.term for m in matches})
+    return 0.0
+
+
+def phrases(matches: list[Match]) -> list[int]:
+    """The query's phrases on one line: for each two of its terms written side by side in the
+    query's order (``history expansion``; a Chinese query's overlapping bigrams), the first
+    one's index, as ``-1 - index`` so a phrase counts apart from the terms."""
     ordered = sorted(matches, key=lambda m: m.start)
-    for left, right in zip(ordered, ordered[1:]):
-        if left.term != right.term and right.start - left.end <= 2:
-            bonus += (weights[left.term] + weights[right.term]) / 2
-    return bonus
+    return [
+        -1 - left.term
+        for left, right in zip(ordered, ordered[1:])
+        if right.term == left.term + 1 and right.start - left.end <= 2
+    ]
+
+
+K1 = 0.5
+"""BM25's term-frequency saturation: a term's second occurrence in a window adds less than its first."""
+B = 0.25
+"""BM25's length normalisation: a window of long lines needs more occurrences than a short one."""
 
 
 def best_passage(
     matches: list[Match], window: int, weights: Mapping[int, float], lines: Sequence[str]
 ) -> tuple[int, float] | None:
-    """Where to open a document for a query: the stretch of ``window`` lines that scores most,
+    """Where to open a document for a query: the window of ``window`` lines that scores most,
     opened on its best line when that line has a bonus (a heading), else on its first line (read
     from the heading above it, ``section_start``), and its score; None without matches.
 
-    A stretch scores the ``weights`` (the corpus's IDF, ``CorpusTerms``) of the distinct terms
-    it holds, so a generic word weighs little and all of the query's words together weigh most,
-    plus its best line's ``line_bonus`` (once: a table whose every line starts with a term is not
-    ten definitions). The earliest stretch wins a tie. O(matches)."""
+    The windows overlap (one starts at every line holding a match) and are scored like documents
+    by BM25: each query term adds its ``weights`` (the corpus's IDF, ``CorpusTerms``) times
+    ``tf (K1 + 1) / (tf + K1 (1 - B + B len / avglen))``, its count in the window saturated and
+    the window's length (characters) against the document's average window. So a term rare in
+    the corpus weighs most, all of the query's terms together beat one of them repeated, and a
+    window of a few short lines (a definition) beats a long paragraph that mentions them. Then
+    its best line's ``line_bonus`` (once: a table whose every line starts with a term is not ten
+    definitions): a heading or an option's name starting with a query term, terms side by side.
+    A term once in a window of average length adds exactly its weight. The earliest window wins
+    a tie. O(lines + matches x terms)."""
     if not matches:
         return None
     by_line: dict[int, list[Match]] = {}
     for match in matches:
         by_line.setdefault(match.line, []).append(match)
     bonus = {number: line_bonus(found, lines, number, weights) for number, found in by_line.items()}
+    counts_of = {number: Counter([m.term for m in found] + phrases(found)) for number, found in by_line.items()}
+    weights = {**weights, **{-1 - term: (weights[term] + weights.get(term + 1, 0.0)) / 2 for term in weights}}
+    lengths = list(accumulate((len(line) for line in lines), initial=0))  # characters before each line
+    average = max(1.0, lengths[-1] * min(window, len(lines)) / max(1, len(lines)))
+    matched = sorted(by_line)
     best: tuple[float, int, int] | None = None  # (score, -first line, the line to open on)
-    counts: dict[int, int] = {}
-    peaks: deque[int] = deque()  # lines with a bonus in the stretch, bonuses non-increasing: the first is its peak
-    score, low = 0.0, 0
-    for match in matches:
-        if not counts.get(match.term):
-            score += weights[match.term]
-        counts[match.term] = counts.get(match.term, 0) + 1
-        if bonus[match.line] > 0 and (not peaks or peaks[-1] != match.line):
-            while peaks and bonus[peaks[-1]] < bonus[match.line]:
-                peaks.pop()
-            peaks.append(match.line)
-        while matches[low].line <= match.line - window:
-            gone = matches[low].term
-            counts[gone] -= 1
-            if not counts[gone]:
-                score -= weights[gone]
-            low += 1
-        first = matches[low].line
-        while peaks and peaks[0] < first:
-            peaks.popleft()
+    counts: Counter[int] = Counter()
+    peaks: deque[int] = deque()  # lines with a bonus in the window, bonuses non-increasing: the first is its peak
+    high = 0
+    for first in matched:
+        while high < len(matched) and matched[high] < first + window:
+            number = matched[high]
+            counts.update(counts_of[number])
+            if bonus[number] > 0:
+                while peaks and bonus[peaks[-1]] < bonus[number]:
+                    peaks.pop()
+                peaks.append(number)
+            high += 1
+        norm = K1 * (1 - B + B * (lengths[min(len(lines), first + window)] - lengths[first]) / average)
+        score = sum(weights[term] * tf * (K1 + 1) / (tf + norm) for term, tf in counts.items() if tf)
         peak = peaks[0] if peaks else first
         candidate = (round(score + (bonus[peak] if peaks else 0.0), 9), -first, peak)
         if best is None or candidate[:2] > best[:2]:
             best = candidate
+        counts.subtract(counts_of[first])
+        if peaks and peaks[0] == first:
+            peaks.popleft()
     assert best is not None
     return section_start(lines, best[2], window), best[0]
 
