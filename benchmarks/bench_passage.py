@@ -20,6 +20,12 @@ over 1,500 lines, five Chinese pages), written down before the scorer changed an
 tune it. Every document of both sets and the background pages make the corpus.
 
     /work/venv/bin/python benchmarks/bench_passage.py [--box 78x13] [--verbose] [--write-protocol DIR]
+        [--timing LINES]
+
+``--timing LINES`` times instead what choosing the passage costs when a document is prepared
+(``document_text.prepare``: split, match, score): bash's manual page repeated to LINES lines,
+once per question of both sets, CPU time (user + system of the process) beside wall time. Run it
+with ``PYTHONPATH`` at an older tree for the "before" column.
 
 ``--write-protocol DIR`` also writes these documents and queries as a protocol (every pair of a
 query with its document labeled 1, with every other document 0) to try the screens on.
@@ -32,6 +38,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -267,7 +274,11 @@ def main() -> None:
     parser.add_argument("--box", default="78x13", help="the document box, WIDTHxHEIGHT (78x13: 80x24)")
     parser.add_argument("--verbose", action="store_true", help="one line per question")
     parser.add_argument("--write-protocol", type=Path, help="also write these documents and queries as a protocol")
+    parser.add_argument("--timing", type=int, metavar="LINES", help="time preparing a LINES-line document instead")
     args = parser.parse_args()
+    if args.timing:
+        time_preparing(args.timing)
+        return
     width, height = map(int, args.box.split("x"))
     texts = {doc: make() for doc, make in (DOCUMENTS | HELD_OUT_DOCUMENTS).items()}
     missing = sorted(doc for doc, text in texts.items() if text is None)
@@ -291,6 +302,29 @@ def main() -> None:
         print(f"{name}: opening view shows the answer: {shown}/{total} = {100 * shown / max(1, total):.0f}%")
     if args.write_protocol:
         write_protocol(args.write_protocol, texts)
+
+
+def time_preparing(lines: int) -> None:
+    """Median and p90 of preparing one ``lines``-line document for each question's query."""
+    page = (manual("bash") or "").split("\n")
+    text = "\n".join((page * (lines // max(1, len(page)) + 1))[:lines])
+    corpus_terms = getattr(term_match, "CorpusTerms", None)
+    corpus = corpus_terms([text, *background().values()]) if corpus_terms is not None else None
+    cpu, wall = [], []
+    for question in (QUESTIONS | HELD_OUT).values():
+        matcher = Matcher.for_query(question.query)
+        weights = corpus.weights(matcher) if corpus is not None else None
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        document_text.prepare(text, None, matcher, weights)
+        cpu.append(1000 * (time.process_time() - cpu0))
+        wall.append(1000 * (time.perf_counter() - wall0))
+    cpu.sort()
+    wall.sort()
+    print(
+        f"prepare a {lines:,}-line document, {len(cpu)} queries: CPU p50 {cpu[len(cpu) // 2]:.1f} ms, "
+        f"p90 {cpu[int(0.9 * (len(cpu) - 1))]:.1f} ms; wall p50 {wall[len(wall) // 2]:.1f} ms, "
+        f"p90 {wall[int(0.9 * (len(wall) - 1))]:.1f} ms"
+    )
 
 
 def measure(qid: str, question: Question, text: str, corpus, width: int, height: int, verbose: bool) -> bool:

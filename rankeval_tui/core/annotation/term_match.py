@@ -24,7 +24,7 @@ import math
 import re
 import unicodedata
 from bisect import bisect_right
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
@@ -269,13 +269,13 @@ def line_bonus(matches: list[Match], lines: Sequence[str], number: int, weights:
     return 0.0
 
 
-def phrases(matches: list[Match]) -> list[int]:
-    """The query's phrases on one line: for each two of its terms written side by side in the
+def phrases(matches: list[Match], terms: int) -> list[int]:
+    """The query's phrases on one line: for each two of its ``terms`` written side by side in the
     query's order (``history expansion``; a Chinese query's overlapping bigrams), the first
-    one's index, as ``-1 - index`` so a phrase counts apart from the terms."""
+    one's index plus ``terms``, so a phrase counts apart from the terms."""
     ordered = sorted(matches, key=lambda m: m.start)
     return [
-        -1 - left.term
+        terms + left.term
         for left, right in zip(ordered, ordered[1:])
         if right.term == left.term + 1 and right.start - left.end <= 2
     ]
@@ -310,31 +310,34 @@ def best_passage(
     for match in matches:
         by_line.setdefault(match.line, []).append(match)
     bonus = {number: line_bonus(found, lines, number, weights) for number, found in by_line.items()}
-    counts_of = {number: Counter([m.term for m in found] + phrases(found)) for number, found in by_line.items()}
-    weights = {**weights, **{-1 - term: (weights[term] + weights.get(term + 1, 0.0)) / 2 for term in weights}}
-    lengths = list(accumulate((len(line) for line in lines), initial=0))  # characters before each line
+    terms = len(weights)  # a phrase starting with term t counts as term ``terms + t``
+    counted_of = {number: [m.term for m in found] + phrases(found, terms) for number, found in by_line.items()}
+    weight = [weights[t] for t in range(terms)] + [(weights[t] + weights.get(t + 1, 0.0)) / 2 for t in range(terms)]
+    lengths = list(accumulate(map(len, lines), initial=0))  # characters before each line
     average = max(1.0, lengths[-1] * min(window, len(lines)) / max(1, len(lines)))
     matched = sorted(by_line)
     best: tuple[float, int, int] | None = None  # (score, -first line, the line to open on)
-    counts: Counter[int] = Counter()
+    tf = [0] * len(weight)
     peaks: deque[int] = deque()  # lines with a bonus in the window, bonuses non-increasing: the first is its peak
     high = 0
     for first in matched:
         while high < len(matched) and matched[high] < first + window:
             number = matched[high]
-            counts.update(counts_of[number])
+            for term in counted_of[number]:
+                tf[term] += 1
             if bonus[number] > 0:
                 while peaks and bonus[peaks[-1]] < bonus[number]:
                     peaks.pop()
                 peaks.append(number)
             high += 1
         norm = K1 * (1 - B + B * (lengths[min(len(lines), first + window)] - lengths[first]) / average)
-        score = sum(weights[term] * tf * (K1 + 1) / (tf + norm) for term, tf in counts.items() if tf)
+        score = sum(w * n * (K1 + 1) / (n + norm) for w, n in zip(weight, tf) if n)
         peak = peaks[0] if peaks else first
         candidate = (round(score + (bonus[peak] if peaks else 0.0), 9), -first, peak)
         if best is None or candidate[:2] > best[:2]:
             best = candidate
-        counts.subtract(counts_of[first])
+        for term in counted_of[first]:
+            tf[term] -= 1
         if peaks and peaks[0] == first:
             peaks.popleft()
     assert best is not None
