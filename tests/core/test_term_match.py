@@ -206,3 +206,21 @@ def test_overlapping_chinese_bigrams_choose_the_passage_that_holds_them_in_order
     matcher = Matcher.for_query("如何修改用户密码")
     weights = dict.fromkeys(range(len(matcher.terms)), 1.0)
     assert (best_passage(matcher.find(lines), 10, weights, lines) or (None,))[0] == 150
+
+
+def test_a_heading_of_several_lines_is_read_from_its_first() -> None:
+    """ssh's ``-L`` has four forms, one a line, above one description: a passage in the
+    description opens on the first form, not the last; lines of a list that no indented text
+    follows are not one heading."""
+    lines = body(40)
+    lines[10:16] = [
+        "     -L [bind_address:]port:host:hostport",
+        "     -L [bind_address:]port:remote_socket",
+        "     -L local_socket:host:hostport",
+        "     -L local_socket:remote_socket",
+        "             Specifies that connections to the given TCP port or Unix socket",
+        "             on the local (client) host are to be forwarded to the given host",
+    ]
+    assert section_start(lines, 15, 10) == 10
+    lines[20:24] = ["     one", "     two", "     three", "     four"]  # a list, no indented text below
+    assert section_start(lines, 22, 10) == 22

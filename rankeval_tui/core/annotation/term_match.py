@@ -252,13 +252,13 @@ HEADING_CELLS = 40
 def is_heading(lines: Sequence[str], number: int) -> bool:
     """Whether line ``number`` introduces what follows: short, or indented less than the next
     non-blank line (``-v, --invert-match``, ``HISTORY EXPANSION``, ``'expandtab' 'et'``)."""
-    line = lines[number]
-    text = line.strip()
-    if len(text) <= HEADING_CELLS:
-        return True
-    indent = len(line) - len(line.lstrip())
+    return len(lines[number].strip()) <= HEADING_CELLS or body_follows(lines, number)
+
+
+def body_follows(lines: Sequence[str], number: int) -> bool:
+    """Whether the next non-blank line (of the next three) is indented more than line ``number``."""
     following = next((lines[i] for i in range(number + 1, min(len(lines), number + 4)) if lines[i].strip()), "")
-    return bool(following) and len(following) - len(following.lstrip()) > indent
+    return bool(following) and indentation(following) > indentation(lines[number])
 
 
 def line_bonus(matches: list[Match], lines: Sequence[str], number: int, weights: Mapping[int, float]) -> float:
@@ -347,13 +347,25 @@ def best_passage(
 def section_start(lines: Sequence[str], line: int, reach: int) -> int:
     """The heading a passage at ``line`` belongs to, if one is at most ``reach`` lines above
     (a line indented less than the passage and ``is_heading``: an option's name, a numbered
-    clause); else ``line``. A passage is read from its heading down."""
+    clause); else ``line``. A passage is read from its heading down, and a heading of several
+    lines (an option's forms, one a line: ``-L port:host:hostport``, ``-L local_socket:...``)
+    from its first."""
     indent = indentation(lines[line])
+    start = line
     for number in range(line - 1, max(-1, line - reach - 1), -1):
         text = lines[number]
         if text.strip() and indentation(text) < indent:
-            return number if is_heading(lines, number) else line
-    return line
+            start = number if is_heading(lines, number) else line
+            break
+    if body_follows(lines, start):  # the heading's last line: its first may be above
+        while start > max(0, line - reach) and same_heading(lines[start - 1], lines[start]):
+            start -= 1
+    return start
+
+
+def same_heading(above: str, line: str) -> bool:
+    """Whether ``above`` is another line of the heading ``line`` ends: short and indented alike."""
+    return bool(above.strip()) and len(above.strip()) <= HEADING_CELLS and indentation(above) == indentation(line)
 
 
 def indentation(line: str) -> int:
