@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "inspect": ("inspect", "open the scoring screen (the default command)"),
     "judge": ("judge", "judge 0/1 every pair the protocol asks (its corpus or its pools), crash-safe, resumable"),
     "adjudicate": ("adjudicate", "adjudicate the disagreements of two annotators' qrels (opens the app)"),
+    "serve": ("serve", "serve one annotator's judging to a browser on localhost (needs the serve extra)"),
     "demo": ("demo", "copy the bundled demo protocol to DIR (to judge or change it)"),
     "grow": (
         "grow",
