@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
@@ -42,11 +43,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+@dataclass
+class Served:
+    url: str
+    server: subprocess.Popen[bytes]
+
+
 @contextmanager
-def judging_server(protocol: Path, *args: str, log: Path) -> Iterator[str]:
-    """``rankeval-tui serve PROTOCOL ARGS`` on a free port; yields its URL once it answers.
-    Stopped with SIGINT (pages closed, each judge ends as after ``q``), killed with its judges if
-    it does not end."""
+def judging_server(protocol: Path, *args: str, log: Path) -> Iterator[Served]:
+    """``rankeval-tui serve PROTOCOL ARGS`` on a free port, once it answers. Stopped with SIGINT
+    (pages closed, each judge ends as after ``q``), killed with its judges if it does not end."""
     port = free_port()
     with log.open("w") as log_file:
         server = subprocess.Popen(
@@ -61,7 +67,7 @@ def judging_server(protocol: Path, *args: str, log: Path) -> Iterator[str]:
         try:
             url = f"http://localhost:{port}"
             wait_until_answering(server, url, log)
-            yield url
+            yield Served(url, server)
         finally:
             stop(server)
 

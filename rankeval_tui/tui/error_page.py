@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.widgets import Static
 
 from rankeval_tui.tui.safe_text import plain
+from rankeval_tui.tui.served_driver import ending_with_its_server
 
 CLOSE_HINT = "Nothing was written. Fix the problem, then reload this page. q closes it."
 
@@ -29,6 +31,9 @@ class ErrorPage(App[None]):
     def __init__(self, line: str) -> None:
         super().__init__()
         self.line = line
+
+    def get_driver_class(self) -> type[Driver]:
+        return ending_with_its_server(super().get_driver_class())
 
     def compose(self) -> ComposeResult:
         yield Static(plain(self.line), id="error")

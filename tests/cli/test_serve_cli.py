@@ -38,7 +38,8 @@ async def until_gone(path: Path) -> None:
 
 async def test_a_page_judges_a_closed_page_resumes_and_the_last_key_writes_the_qrels(tmp_path: Path) -> None:
     protocol = write_partial_protocol(tmp_path / "p")
-    with judging_server(protocol, "--annotator", "alice", log=tmp_path / "serve.log") as url:
+    with judging_server(protocol, "--annotator", "alice", log=tmp_path / "serve.log") as served:
+        url = served.url
         async with open_page(url) as page:
             await page.wait_for(SCREEN_TITLE)
             for key, recorded in (
@@ -82,7 +83,8 @@ async def test_a_page_judges_a_closed_page_resumes_and_the_last_key_writes_the_q
 
 async def test_a_second_page_shows_the_lock_error_and_other_sites_are_refused(tmp_path: Path) -> None:
     protocol = write_partial_protocol(tmp_path / "p")
-    with judging_server(protocol, "--annotator", "alice", log=tmp_path / "serve.log") as url:
+    with judging_server(protocol, "--annotator", "alice", log=tmp_path / "serve.log") as served:
+        url = served.url
         async with open_page(url) as first:
             await first.wait_for(SCREEN_TITLE)
             async with open_page(url) as second:
@@ -134,3 +136,31 @@ def test_serve_without_textual_serve_says_which_extra(tmp_path: Path) -> None:
         [sys.executable, "-c", hidden, "serve", str(protocol)], capture_output=True, text=True, cwd=REPO, timeout=60
     )
     assert_one_line_error(result, "pip install 'rankeval-tui[serve]'")
+
+
+async def test_a_killed_server_ends_its_judges_and_their_locks(tmp_path: Path) -> None:
+    """Nothing tells the app its server died but the end of its stdin: it ends as after q."""
+    protocol = write_partial_protocol(tmp_path / "p")
+    with judging_server(protocol, log=tmp_path / "serve.log") as served:
+        async with open_page(served.url) as page:
+            await page.wait_for(SCREEN_TITLE)
+            mark = page.mark
+            await page.press("1")
+            await page.wait_for("recorded q:1001 / msmarco_v2.1_doc_00_12345 = 1", since=mark)
+            served.server.kill()
+            served.server.wait()
+            await until_gone(protocol / "qrels.toml.lock")
+        deadline = time.monotonic() + START_SECONDS
+        while still_running(served.server.pid):  # the judge, and the shell textual-serve started it in
+            assert time.monotonic() < deadline, "the judge outlived its server"
+            await asyncio.sleep(0.1)
+    assert journal_labels(protocol) == [("q:1001", "msmarco_v2.1_doc_00_12345", 1)]
+
+
+def still_running(group: int) -> bool:
+    """Any process left in the server's process group (the server is its leader, already reaped)."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    return True
