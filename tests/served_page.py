@@ -9,6 +9,7 @@ and it is stopped with its judges (its own process group) whatever happens.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -35,6 +36,13 @@ def screen_text(raw: str) -> str:
     """What the page shows, as text: the app's output without its control sequences (each line
     Textual redraws is written whole, so a status line stays one run of characters)."""
     return ESCAPE.sub("", raw)
+
+
+def journal_labels(protocol: Path) -> list[tuple[str, str, int]]:
+    """(query, document, label) of every label the judging journal of PROTOCOL/qrels.toml holds."""
+    lines = (protocol / "qrels.toml.journal").read_text(encoding="utf-8").splitlines()
+    entries = [json.loads(line) for line in lines]
+    return [(entry["q"], entry["d"], entry["v"]) for entry in entries if entry["op"] == "label"]
 
 
 def free_port() -> int:
@@ -109,6 +117,8 @@ class Page:
     def __init__(self, websocket: aiohttp.ClientWebSocketResponse) -> None:
         self.websocket = websocket
         self.raw: list[str] = []
+        self.arrivals: list[float] = []
+        """``time.monotonic()`` when each part of ``raw`` arrived."""
         self.closed = asyncio.Event()
         self.drawn = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
@@ -116,6 +126,7 @@ class Page:
     async def _read(self) -> None:
         async for message in self.websocket:
             if message.type == aiohttp.WSMsgType.BINARY:
+                self.arrivals.append(time.monotonic())
                 self.raw.append(message.data.decode("utf-8", "replace"))
                 self.drawn.set()
         self.closed.set()
@@ -125,11 +136,12 @@ class Page:
         """A position in the output: ``wait_for(..., since=mark)`` looks only at what came after."""
         return len(self.raw)
 
-    def text(self, since: int = 0) -> str:
-        return screen_text("".join(self.raw[since:]))
+    def text(self, since: int = 0, end: int | None = None) -> str:
+        return screen_text("".join(self.raw[since:end]))
 
-    async def wait_for(self, text: str, since: int = 0, timeout: float = START_SECONDS) -> None:
-        """Until ``text`` is drawn (after ``since``); fails with what the page showed."""
+    async def wait_for(self, text: str, since: int = 0, timeout: float = START_SECONDS) -> float:
+        """Until ``text`` is drawn (after ``since``); fails with what the page showed. Returns when
+        the part that completed it arrived (``time.monotonic()``)."""
         deadline = time.monotonic() + timeout
         while text not in self.text(since):
             left = deadline - time.monotonic()
@@ -140,6 +152,8 @@ class Page:
                 await asyncio.wait_for(self.drawn.wait(), min(left, 1.0))
             except asyncio.TimeoutError:
                 pass
+        end = next(end for end in range(since + 1, len(self.raw) + 1) if text in self.text(since, end))
+        return self.arrivals[end - 1]
 
     async def press(self, key: str) -> None:
         """A key as the browser sends it: the characters its terminal emulator types."""

@@ -4,7 +4,6 @@ browser does, checked on the files judging writes (journal, lock, qrels)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
@@ -17,15 +16,9 @@ import pytest
 from rankeval_tui.core.files import load_definition, read_qrels_file
 from tests.cli.helpers import REPO, assert_one_line_error, run_cli
 from tests.partial_protocol import HOLES, IMPORTED, write_partial_protocol
-from tests.served_page import START_SECONDS, judging_server, open_page
+from tests.served_page import START_SECONDS, journal_labels, judging_server, open_page
 
 SCREEN_TITLE = "judging help-docs"
-
-
-def journal_labels(protocol: Path) -> list[tuple[str, str, int]]:
-    lines = (protocol / "qrels.toml.journal").read_text(encoding="utf-8").splitlines()
-    entries = [json.loads(line) for line in lines]
-    return [(entry["q"], entry["d"], entry["v"]) for entry in entries if entry["op"] == "label"]
 
 
 async def until_gone(path: Path) -> None:
