@@ -8,8 +8,9 @@ websocket (``tests/served_page.py``, as a browser does), on the generated docume
 - wall: the key sent -> the websocket message whose screen text shows the progress it made
   (``overall N/TOTAL``: the judge wrote the journal, drew the frame, the server relayed it); the
   first key is a warm-up. The journal is checked afterwards: key i labelled the i-th pair i % 2.
-- CPU: user + system of the server and its children (the shell and the judge), from /proc, over
-  the timed keys, divided by their number: what a key costs the machine, not only the judge.
+- CPU: user + system of the server, and of its children (the shell and the judge), from /proc,
+  over the timed keys, divided by their number: what a key costs the machine, not only the judge
+  (the judge's share includes preparing the next document while the annotator reads).
 Between keys it waits ``--read`` seconds (an annotator reads): the screen prepares the next
 document then, as in a terminal. Compare with ``bench_judging_latency.py`` (same documents,
 headless driver, no server): the difference is the web driver, the pipes and the websocket.
@@ -36,8 +37,8 @@ from tests.served_page import journal_labels, judging_server, open_page
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def process_tree_cpu(root: int) -> float:
-    """User + system seconds of ``root`` and every process under it (from /proc)."""
+def process_tree_cpu(root: int) -> tuple[float, float]:
+    """User + system seconds of ``root`` alone, and of every process under it (from /proc)."""
     parents: dict[int, int] = {}
     times: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
@@ -56,18 +57,18 @@ def process_tree_cpu(root: int) -> float:
         before = len(tree)
         tree |= {pid for pid, parent in parents.items() if parent in tree}
         grew = len(tree) > before
-    return sum(times.get(pid, 0.0) for pid in tree)
+    return times.get(root, 0.0), sum(times.get(pid, 0.0) for pid in tree - {root})
 
 
 async def key_latencies(
     url: str, server_pid: int, keys: int, total: int, size: tuple[int, int], read: float
-) -> tuple[list[float], float]:
+) -> tuple[list[float], float, float]:
     """Wall seconds of each timed key (``keys`` of them after a warm-up, on a protocol of ``total``
-    pairs), and the CPU seconds of all of them (server + judge). Key i labels the i-th pair i % 2."""
+    pairs), and the CPU seconds of all of them: the server's, its children's (the judge). Key i labels the i-th pair i % 2."""
     walls: list[float] = []
     async with open_page(url, *size) as page:
         await page.wait_for("judging latency-")
-        cpu_start = 0.0
+        cpu_start = (0.0, 0.0)
         for index in range(keys + 1):
             if index == 1:
                 cpu_start = process_tree_cpu(server_pid)
@@ -79,8 +80,8 @@ async def key_latencies(
             shown = await page.wait_for(f"overall {index + 1}/{total} ", since=mark)
             if index >= 1:
                 walls.append(shown - sent)
-        cpu = process_tree_cpu(server_pid) - cpu_start
-    return walls, cpu
+        server_cpu, judge_cpu = process_tree_cpu(server_pid)
+    return walls, server_cpu - cpu_start[0], judge_cpu - cpu_start[1]
 
 
 def main() -> int:
@@ -93,7 +94,7 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="bench-served-keys-"))
     try:
         print(f"{args.keys} keys per row (after one warm-up), {args.read} s between keys; {os.cpu_count()} cpus")
-        print(f"{'page':>7} {'lines':>6} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8} {'CPU ms/key':>11}")
+        print(f"{'page':>7} {'lines':>6} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  CPU ms/key: server + judge")
         for size in args.sizes.split(","):
             cols, rows = (int(n) for n in size.split("x"))
             for lines in (int(n) for n in args.lines.split(",")):
@@ -103,7 +104,7 @@ def main() -> int:
                 query = next(iter(definition.queries))
                 pairs = [(query, doc) for doc in list(definition.documents)[: args.keys + 1]]
                 with judging_server(directory, log=root / f"{size}-{lines}.log") as served:
-                    walls, cpu = asyncio.run(
+                    walls, server_cpu, judge_cpu = asyncio.run(
                         key_latencies(
                             served.url, served.server.pid, args.keys, len(definition.documents), (cols, rows), args.read
                         )
@@ -113,7 +114,7 @@ def main() -> int:
                 ms = [wall * 1000 for wall in walls]
                 print(
                     f"{size:>7} {lines:>6} {statistics.median(ms):>8.1f} {percentile(ms, 0.9):>8.1f} "
-                    f"{max(ms):>8.1f} {cpu * 1000 / len(ms):>11.1f}"
+                    f"{max(ms):>8.1f}  {server_cpu * 1000 / len(ms):.1f} + {judge_cpu * 1000 / len(ms):.1f}"
                 )
     finally:
         shutil.rmtree(root, ignore_errors=True)
