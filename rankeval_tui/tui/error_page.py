@@ -15,7 +15,7 @@ from textual.widgets import Static
 from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.served_driver import ending_with_its_server
 
-CLOSE_HINT = "Nothing was written. Fix the problem, then reload this page. q closes it."
+CLOSE_HINT = "Fix the problem, then reload this page. q closes it."
 
 
 class ErrorPage(App[None]):
