@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_directory, add_qrels_option, integer
@@ -45,7 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--annotator",
         default=None,
         metavar="NAME",
-        help="as judge --annotator: recorded in provenance; with PROTOCOL/assignments.toml, NAME's queries only",
+        help="as judge --annotator (a plain name, as assign takes: no spaces, no '/'): recorded in provenance; "
+        "with PROTOCOL/assignments.toml, NAME's queries only",
     )
     parser.add_argument(
         "--host",
@@ -68,10 +70,11 @@ def port_number(text: str) -> int:
 
 def judge_command_line(args: argparse.Namespace) -> str:
     """The shell command each page runs (textual-serve starts it through a shell): this
-    interpreter's ``rankeval-tui judge``, every argument quoted."""
-    argv = [sys.executable, "-m", "rankeval_tui", "judge", str(args.protocol)]
+    interpreter's ``rankeval-tui judge``, every argument quoted, paths absolute (none then reads
+    as an option, whatever its name)."""
+    argv = [sys.executable, "-m", "rankeval_tui", "judge", str(Path(args.protocol).absolute())]
     if args.qrels is not None:
-        argv += ["--qrels", str(args.qrels)]
+        argv += ["--qrels", str(Path(args.qrels).absolute())]
     if args.annotator is not None:
         argv += ["--annotator", args.annotator]
     return shlex.join(argv)
