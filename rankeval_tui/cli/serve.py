@@ -1,6 +1,6 @@
 """``rankeval-tui serve PROTOCOL --annotator NAME``: one annotator's judging in a browser.
 
-A small web server (textual-serve, the optional ``serve`` extra) on localhost: each page opened
+A small web server (textual-serve) on localhost: each page opened
 runs ``rankeval-tui judge PROTOCOL`` with Textual's web driver (``cli/browser.py``), so the page is
 the judging screen, with its journal, its resume and its lock. A second page while one is open
 shows the lock's error; closing the page ends that judge as ``q`` does.
@@ -22,13 +22,11 @@ from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import add_protocol_directory, add_qrels_option, integer
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.assignment import check_annotator_name
-from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
 
 DEFAULT_HOST = "localhost"
 DEFAULT_PORT = 8000
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
-EXTRA_HINT = "serve needs textual-serve, an optional extra: pip install 'rankeval-tui[serve]'"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,8 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=summary("serve"),
         description="Serve the judging screen of PROTOCOL to a browser on this machine "
         "(http://localhost:PORT): each page opened runs `rankeval-tui judge PROTOCOL` (journal, resume "
-        "and lock as in a terminal). No authentication: localhost only unless --host says otherwise. "
-        "Needs the serve extra: pip install 'rankeval-tui[serve]'.",
+        "and lock as in a terminal). No authentication: localhost only unless --host says otherwise.",
     )
     add_protocol_directory(parser)
     add_qrels_option(parser)
@@ -84,11 +81,8 @@ def run_serve(args: argparse.Namespace) -> int:
     load_definition(args.protocol)  # a bad protocol stops here, in the terminal, before any page
     if args.annotator is not None:
         check_annotator_name(args.annotator)
-    try:
-        from textual_serve.server import Server
-    except ImportError:
-        raise ContractError(EXTRA_HINT) from None
     from aiohttp import web  # textual-serve's own dependency
+    from textual_serve.server import Server  # imported here: no other command pays for it
 
     class JudgingServer(Server):
         """textual-serve's server, its websocket refused to other sites' pages and other host names."""

@@ -122,15 +122,6 @@ def test_serve_refuses_a_bad_protocol_before_serving(tmp_path: Path) -> None:
     assert_one_line_error(run_cli("serve", tmp_path / "missing", "--port", "1"), "protocol directory not found")
 
 
-def test_serve_without_textual_serve_says_which_extra(tmp_path: Path) -> None:
-    protocol = write_partial_protocol(tmp_path / "p")
-    hidden = "import sys; sys.modules['textual_serve'] = None; from rankeval_tui.cli import main; sys.exit(main())"
-    result = subprocess.run(
-        [sys.executable, "-c", hidden, "serve", str(protocol)], capture_output=True, text=True, cwd=REPO, timeout=60
-    )
-    assert_one_line_error(result, "pip install 'rankeval-tui[serve]'")
-
-
 async def test_a_killed_server_ends_its_judges_and_their_locks(tmp_path: Path) -> None:
     """Nothing tells the app its server died but the end of its stdin: it ends as after q."""
     protocol = write_partial_protocol(tmp_path / "p")
