@@ -12,10 +12,15 @@ from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import Report, Run
 from rankeval_tui.core.evaluation.metrics import MetricId
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.run_check import in_tie_order
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
 from rankeval_tui.core.session_cutoffs import NamedMetric, ShownMetric, shown_metrics
 from rankeval_tui.core.session_runs import ScoredRun, baseline_among, empty_runs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
 
 
 class SessionViews:
@@ -54,6 +59,32 @@ class SessionViews:
     @property
     def rejected(self) -> tuple[ScoredRun, ...]:
         return tuple(s for s in self.scored if s.rejected)
+
+    @property
+    def comparable(self) -> tuple[ScoredRun, ...]:
+        """The runs a comparison can take, in order: the accepted ones, and those rejected for their
+        gap alone (``ScoredRun.on_gap``), compared on the change's exact bounds."""
+        return tuple(s for s in self.scored if not s.rejected or s.on_gap)
+
+    def on_bounds(self, baseline: str, candidate: str) -> bool:
+        """Whether the two runs compare on bounds: either has top-k pairs outside the pools."""
+        return any(s.on_gap for s in self.scored if s.name in (baseline, candidate))
+
+    def change_bounds(self, baseline: str, candidate: str) -> DeltaReport:
+        """The exact range of each metric's change candidate - baseline, per query and for the mean,
+        over every labelling of the two runs' unjudged top-k pairs: ``score --baseline --bounds``'s
+        ``compare_bounds``, on the runs as scored (tie order applied). ``ContractError`` where it
+        refuses (a graded protocol; AP over too many unjudged documents of a query)."""
+        from rankeval_tui.core.evaluation.delta_bounds import compare_bounds  # only a comparison on a gap needs it
+
+        definition = self.protocol.definition
+        runs = {s.name: s.run for s in self.comparable if s.run is not None}
+        return compare_bounds(
+            self.protocol,
+            in_tie_order(definition, runs[baseline]),
+            in_tie_order(definition, runs[candidate]),
+            self.metrics,
+        )
 
     @property
     def eligible_queries(self) -> int:

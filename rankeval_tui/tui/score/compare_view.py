@@ -9,9 +9,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.widget import Widget
 
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
 from rankeval_tui.core.evaluation.evaluate import QueryRow
 from rankeval_tui.core.evaluation.histogram import DeltaHistogram, delta_histogram
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
@@ -24,6 +27,14 @@ from rankeval_tui.tui.score.cells import (
     delta_cell,
     value_cell,
     verdict_cell,
+)
+from rankeval_tui.tui.score.change_bounds import (
+    bounds_cells,
+    bounds_columns,
+    bounds_rows,
+    bounds_summary,
+    bounds_title,
+    ranged_over,
 )
 from rankeval_tui.tui.score.compare_summary import CompareSummary
 from rankeval_tui.tui.score.delta_histogram import DeltaChart
@@ -137,6 +148,10 @@ class CompareView(ScoreView):
         self._chart_bin: int | None = None
         self._row_cells = RowCells()
         self.comparison: Comparison | None = None
+        self.bounds: tuple[ScoringSession, str, str, DeltaReport | str] | None = None
+        """The last change's bounds computed (or the line refusing them), with the session at
+        its cutoff and the two runs they are for: kept while the view shows that pair."""
+        self._shown_with: tuple[ScoringSession, ScoreViewState] | None = None
         """The comparison shown: the next one is built from it (``ScoringSession.comparison``'s
         ``like``: the same object after a new sort, metric or filter, its unchanged rows kept
         after a k change; 10,000 queries were paired again at each of those keys)."""
@@ -155,9 +170,13 @@ class CompareView(ScoreView):
         """``comparison`` as ``state`` chose: its metric first, order, filters (``f``, a chart's
         bin) and decimals or exact fractions. With several cutoffs, the comparison is the one at
         the chosen metric's cutoff (``ScoreViewState.comparison``), its summary and statistics too."""
+        self._shown_with = (session, state)
         shown = state.shown_in(session)
         cutoff = shown.cutoff if session.by_cutoff else None
+        pair = state.bounds_pair(session)
         main_k, session = session.protocol.k, session.at_cutoff(shown.cutoff)
+        if pair is not None:
+            return self.show_bounds(session, pair, state, shown.name if cutoff is not None else None)
         # another cutoff is another protocol: the title names its hash (the header names k's)
         other = f" (sha {session.protocol.protocol_sha256[:8]})" if session.protocol.k != main_k else ""
         metric, sort_mode, regressions_only = state.metric, state.sort_mode, state.regressions_only
@@ -216,6 +235,71 @@ class CompareView(ScoreView):
         self._chart_bin = delta_bin
         summary.show(session, comparison, metric, exact)
         self.show_chart()
+
+    def show_bounds(
+        self, session: ScoringSession, pair: tuple[str, str], state: ScoreViewState, named: str | None
+    ) -> None:
+        """The comparison on a gap (``change_bounds``): the change's exact range per query and for
+        the mean, computed in a worker (every candidate labelling of every query is scored), the
+        table saying so until they arrive."""
+        baseline, candidate = pair
+        metric = state.metric
+        self.comparison = self.histogram = None
+        self.query_one(DeltaChart).show(None, None, False)
+        summary = self.query_one(CompareSummary)
+        summary.clear()
+        cutoff = session.protocol.k if named is not None else None
+        columns = bounds_columns(session.metrics, metric, cutoff)
+        showing = "could be worse, any metric" if state.regressions_only else "all queries"
+        choices = (
+            ("  m ", "dim"),
+            (named or METRIC_LABELS[metric], "bold"),
+            ("  s ", "dim"),
+            (SORT_LABELS[state.sort_mode], "bold"),
+            ("  f ", "dim"),
+            (showing, "bold"),
+        )
+        known = self.bounds
+        if known is None or known[0] is not session or known[1:3] != pair:
+            self.title.update(bounds_title(baseline, candidate, "computing the change's exact bounds…", choices))
+            sync_table(self.table, columns, [])
+            self.note(None)
+            self.bounds_worker(session, baseline, candidate)
+            return
+        report = known[3]
+        if isinstance(report, str):
+            self.title.update(bounds_title(baseline, candidate, "no bounds on this change", choices))
+            sync_table(self.table, columns, [])
+            self.note(Text(report, style=STYLE_MISSING))
+            return
+        rows = bounds_rows(report, metric, state.sort_mode, state.regressions_only)
+        self.title.update(bounds_title(baseline, candidate, ranged_over(report), choices))
+        sync_table(
+            self.table, columns, [(row.query, bounds_cells(row, report.metrics, metric, state.exact)) for row in rows]
+        )
+        self.note(
+            None if rows else Text("no query where some labelling makes it worse (f: all queries)", style=STYLE_MISSING)
+        )
+        summary.show_text(bounds_summary(report, metric, state.exact))
+
+    @work(thread=True, exclusive=True, group="score-bounds", description="bounds on the change")
+    def bounds_worker(self, session: ScoringSession, baseline: str, candidate: str) -> None:
+        """``ScoringSession.change_bounds`` off the UI thread; a refusal (a graded protocol, AP over
+        too many unjudged documents) becomes the line shown instead of the table."""
+        try:
+            result: DeltaReport | str = session.change_bounds(baseline, candidate)
+        except ContractError as error:
+            result = error.one_line()
+        self.app.call_from_thread(self.bounds_done, (session, baseline, candidate, result))
+
+    def bounds_done(self, bounds: tuple[ScoringSession, str, str, DeltaReport | str]) -> None:
+        """Keep the bounds and show them, if the view still shows what they were computed for."""
+        self.bounds = bounds
+        if self._shown_with is None:
+            return
+        session, state = self._shown_with
+        if state.bounds_pair(session) == bounds[1:3]:
+            self.show(session, None, state)
 
     def show_chart(self) -> None:
         """The chart of the shown histogram, with the bootstrap CI once the statistics have it."""

@@ -200,7 +200,7 @@ class ScoreScreen(Screen[None]):
     def refresh_run(self) -> None:
         if self.session is not None and self.state.view == "run":
             self.query_one(RunView).show(
-                self.session, self.state.candidate, self.request.protocol_dir, self.state.run_filter
+                self.session, self.state.run_shown(self.session), self.request.protocol_dir, self.state.run_filter
             )
 
     def current_comparison(self) -> Comparison | None:
@@ -215,7 +215,9 @@ class ScoreScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Comparison-only keys are greyed out where they would do nothing (``key_available``)."""
-        return key_available(action, self.state.view, len(self.session.accepted) if self.session is not None else 0)
+        session = self.session
+        comparable = len(session.comparable) if session is not None else 0
+        return key_available(action, self.state.view, comparable, self.state.bounds_pair(session) is not None)
 
     def action_toggle_view(self) -> None:
         # No refresh_bindings(): the focus change refreshes the footer; twice rebuilt it per v.
