@@ -20,7 +20,7 @@ from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session_cutoffs import NamedMetric
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.hangups import app_ended, guard_lock
-from rankeval_tui.tui.messages import OpenJudging
+from rankeval_tui.tui.messages import OpenDecide, OpenJudging
 from rankeval_tui.tui.score.score_screen import LoadRequest, ScoreScreen
 
 StartScreen = Literal["score", "judge", "adjudicate"]
@@ -137,6 +137,12 @@ class RankevalApp(App[int | str | None]):
         from rankeval_tui.tui.judge.screen import open_judge_screen
 
         open_judge_screen(self)
+
+    def on_open_decide(self, message: OpenDecide) -> None:
+        """Grow the comparison's gap into the pools and judge it in the order that decides it."""
+        from rankeval_tui.tui.judge.screen import open_decide_screen
+
+        open_decide_screen(self, message)
 
 
 def run_adjudication_app(protocol_dir: Path, session: AdjudicationSession) -> str | None:

@@ -127,5 +127,14 @@ def bounds_title(baseline: str, candidate: str, said: str, choices: Sequence[tup
     )
 
 
+def judged_so_far(report: DeltaReport) -> str:
+    """What the comparison says after judging to decide stopped early: whose labels the bounds
+    are under, and why the runs have no exact scores yet."""
+    return (
+        f"under the labels judged so far; {counted(report.unjudged_pairs, 'hole')} of the grown pools "
+        "left unjudged: the protocol scores once every one is judged (d resumes in the order that decides)"
+    )
+
+
 def ranged_over(report: DeltaReport) -> str:
     return f"on bounds: {counted(report.unjudged_pairs, 'unjudged top-' + str(report.k) + ' pair')}"

@@ -151,6 +151,8 @@ class CompareView(ScoreView):
         self.bounds: tuple[ScoringSession, str, str, DeltaReport | str] | None = None
         """The last change's bounds computed (or the line refusing them), with the session at
         its cutoff and the two runs they are for: kept while the view shows that pair."""
+        self.bounds_note: str | None = None
+        """Said above the table with those bounds when they are not the session's own (``adopt_bounds``)."""
         self._shown_with: tuple[ScoringSession, ScoreViewState] | None = None
         """The comparison shown: the next one is built from it (``ScoringSession.comparison``'s
         ``like``: the same object after a new sort, metric or filter, its unchanged rows kept
@@ -272,14 +274,19 @@ class CompareView(ScoreView):
             sync_table(self.table, columns, [])
             self.note(Text(report, style=STYLE_MISSING))
             return
+        metric = metric if metric in report.metrics else report.metrics[0]
+        columns = bounds_columns(report.metrics, metric, cutoff)
         rows = bounds_rows(report, metric, state.sort_mode, state.regressions_only)
         self.title.update(bounds_title(baseline, candidate, ranged_over(report), choices))
         sync_table(
             self.table, columns, [(row.query, bounds_cells(row, report.metrics, metric, state.exact)) for row in rows]
         )
-        self.note(
-            None if rows else Text("no query where some labelling makes it worse (f: all queries)", style=STYLE_MISSING)
-        )
+        if self.bounds_note is not None:
+            self.note(Text(self.bounds_note, style=STYLE_MISSING))
+        elif not rows:
+            self.note(Text("no query where some labelling makes it worse (f: all queries)", style=STYLE_MISSING))
+        else:
+            self.note(None)
         summary.show_text(bounds_summary(report, metric, state.exact))
 
     @work(thread=True, exclusive=True, group="score-bounds", description="bounds on the change")
@@ -294,12 +301,22 @@ class CompareView(ScoreView):
 
     def bounds_done(self, bounds: tuple[ScoringSession, str, str, DeltaReport | str]) -> None:
         """Keep the bounds and show them, if the view still shows what they were computed for."""
-        self.bounds = bounds
+        self.bounds, self.bounds_note = bounds, None
         if self._shown_with is None:
             return
         session, state = self._shown_with
         if state.bounds_pair(session) == bounds[1:3]:
             self.show(session, None, state)
+
+    def adopt_bounds(self, report: DeltaReport, note: str) -> None:
+        """Show ``report`` (the change's bounds under labels the session has not read: judging to
+        decide stopped early) for the pair and cutoff shown, with ``note`` saying so, until the
+        pair, the cutoff or the session changes."""
+        if self._shown_with is None:
+            return
+        session, state = self._shown_with
+        shown = session.at_cutoff(state.shown_in(session).cutoff)
+        self.bounds, self.bounds_note = (shown, report.baseline, report.candidate, report), note
 
     def show_chart(self) -> None:
         """The chart of the shown histogram, with the bootstrap CI once the statistics have it."""

@@ -30,7 +30,8 @@ from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import NamedMetric
 from rankeval_tui.core.session_runs import RunSpec
-from rankeval_tui.tui.messages import OpenJudging
+from rankeval_tui.tui.messages import OpenDecide, OpenJudging
+from rankeval_tui.tui.score.change_bounds import judged_so_far
 from rankeval_tui.tui.score.compare_summary import prepare_statistics
 from rankeval_tui.tui.score.compare_view import CompareView
 from rankeval_tui.tui.score.delta_histogram import DeltaChart
@@ -282,6 +283,36 @@ class ScoreScreen(Screen[None]):
 
     def action_judge(self) -> None:
         self.post_message(OpenJudging())
+
+    def action_decide(self) -> None:
+        """``d`` on a comparison on a gap: its unjudged pairs grown into the pools and judged in the
+        order that decides the change (the app opens the judging screen: ``judge --decide``), at the
+        protocol's own k and split, which the judging order uses."""
+        session, pair = self.session, self.state.bounds_pair(self.session)
+        if session is None or pair is None:
+            return
+        if (session.protocol.k, session.protocol.split) != (session.base.k, session.base.split):
+            self.notify(
+                f"d judges at the protocol's k {session.base.k} and split {session.base.split}: "
+                "set them back (+/-, t) first",
+                severity="warning",
+            )
+            return
+        runs = {s.name: s.run for s in session.comparable}
+        self.post_message(OpenDecide(runs[pair[0]], runs[pair[1]], session.metrics, self.judging_ended))
+
+    def judging_ended(self, judging: Any, queue: Any) -> None:
+        """Back from judging to decide: every hole judged, the qrels were written and the files
+        are read again (the runs now score exactly); else the protocol has holes and cannot be
+        scored yet, and the comparison shows the change's bounds under the labels so far."""
+        if judging.marks.complete:
+            self.load_worker()
+            return
+        from rankeval_tui.core.annotation.decide_session import bounds_so_far
+
+        report = bounds_so_far(queue, judging.marks.labels)
+        self.query_one(CompareView).adopt_bounds(report, judged_so_far(report))
+        self.refresh_compare()
 
     def action_help(self) -> None:
         self.notify(SCORE_HELP, timeout=10)

@@ -150,13 +150,13 @@ def key_available(action: str, view: str, comparable_runs: int, on_bounds: bool 
     """Whether a key works now: True, or None to grey it out in the footer (Textual's
     ``check_action``). b, m, s, x, p, [ and ] act on the comparison only; v opens the comparison only when
     two runs can be compared (accepted, or with a gap), and always leads back from it; d (judge in
-    the order that decides) on a comparison on bounds only."""
+    the order that decides) works on a comparison on bounds only, and is hidden (False) elsewhere."""
     if action in ("next_baseline", "next_metric", "next_sort", "toggle_exact", "page_summary", "step_bin"):
         return True if view == "compare" else None
     if action == "toggle_view":
         return True if comparable_runs >= 2 or view == "compare" else None
     if action == "decide":
-        return True if view == "compare" and on_bounds else None
+        return view == "compare" and on_bounds
     return True
 
 
