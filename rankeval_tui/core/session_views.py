@@ -21,6 +21,7 @@ from rankeval_tui.core.session_runs import ScoredRun, baseline_among, empty_runs
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
+    from rankeval_tui.core.session_labels import OtherLabels, RunOrder
 
 
 class SessionViews:
@@ -33,6 +34,8 @@ class SessionViews:
     metrics: tuple[MetricId, ...]
     named: tuple[NamedMetric, ...]
     baseline_choice: BaselineChoice | None
+    labels: OtherLabels | None
+    under_labels: dict[str, Report]
 
     @property
     def shown(self) -> tuple[ShownMetric, ...]:
@@ -128,6 +131,29 @@ class SessionViews:
         if like is not None and like.baseline is report and like.candidate is other:
             return like  # the same two reports: nothing to pair again (a new sort, metric or filter)
         return compare(report, other, like)
+
+    def report_under_labels(self, name: str) -> Report:
+        """An accepted run's report under ``--labels`` at this session's k and split (the same run
+        and metrics as ``report``); made once per session. ``KeyError`` without labels or run."""
+        if self.labels is None:
+            raise KeyError(name)
+        report = self.under_labels.get(name)
+        if report is None:
+            run = self.scored_run(name)
+            report = self.under_labels[name] = self.labels.report(self.protocol, run, self.metrics)
+        return report
+
+    def orders_under_labels(self) -> dict[MetricId, RunOrder]:
+        """Per metric, the accepted runs' means under the protocol's labels and under ``--labels``,
+        and the pairs of runs the two order differently; empty with fewer than two runs."""
+        from rankeval_tui.core.session_labels import RunOrder  # only --labels needs it
+
+        names = [s.name for s in self.accepted]
+        if self.labels is None or len(names) < 2:
+            return {}
+        ours = [self.report(name) for name in names]
+        theirs = [self.report_under_labels(name) for name in names]
+        return {metric: RunOrder.of(metric, ours, theirs) for metric in self.metrics}
 
     def adjudicated_queries(self) -> tuple[str, ...]:
         """The selected queries whose labels were adjudicated, in protocol order (as ``score`` lists them)."""

@@ -52,6 +52,7 @@ class RankevalApp(App[int | str | None]):
         baseline: str | None = None,
         preread: Preread | None = None,
         named: tuple[NamedMetric, ...] = (),
+        labels_path: Path | None = None,
     ) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
@@ -68,6 +69,8 @@ class RankevalApp(App[int | str | None]):
         self.preread = preread
         self.named = named
         """``--metrics`` with their cutoffs (``P@5,P@10``); given, they replace ``metrics``."""
+        self.labels_path = labels_path
+        """``--labels LABELS.toml``: the scoring screen shows each run's scores under it too."""
 
     def score_request(self) -> LoadRequest:
         """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
@@ -82,6 +85,7 @@ class RankevalApp(App[int | str | None]):
             self.baseline,
             self.preread,
             self.named,
+            self.labels_path,
         )
 
     def get_default_screen(self) -> Screen:

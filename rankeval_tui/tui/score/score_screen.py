@@ -68,6 +68,8 @@ class LoadRequest:
     """What the command line read already (``core.preread``): for the first load only."""
     named: tuple[NamedMetric, ...] = ()
     """``--metrics`` with their cutoffs (``core.session_cutoffs``); given, they replace ``metrics``."""
+    labels_path: Path | None = None
+    """``--labels LABELS.toml``: every run scored under that label file too, side by side."""
 
     def load(self, first: bool = False) -> ScoringSession:
         """The session; the ``first`` load uses ``preread``, any later one reads the files."""
@@ -82,6 +84,7 @@ class LoadRequest:
             baseline=self.baseline,
             preread=self.preread if first else None,
             named=self.named,
+            labels_path=self.labels_path,
         )
 
 
