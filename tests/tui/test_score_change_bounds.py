@@ -135,6 +135,7 @@ async def test_d_judges_the_gap_in_the_order_that_decides_and_the_comparison_fol
         await pilot.press("v")
         await settle(pilot)
         await pilot.press("d")
+        await app.workers.wait_for_complete()  # the growth and the order are made in a worker
         await pilot.pause()
         grown = load_definition(gap)  # grow --gap: the two runs' gaps joined the pools as holes
         assert grown.pools is not None and {"d8", "d9", "d10"} <= {
@@ -157,6 +158,7 @@ async def test_d_judges_the_gap_in_the_order_that_decides_and_the_comparison_fol
         assert "Recall@3  change [+0.1667, +0.5000]: decided better" in summary
 
         await pilot.press("d")  # resumes the journal in the same order
+        await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.judge_session is not judging and app.judge_session.cursor.current[0] in ("q2", "q3")
         await pilot.press("0")
@@ -182,3 +184,48 @@ def test_snapshot_comparison_on_bounds(snap_compare, gap: Path, size: tuple[int,
         await settle(pilot)
 
     assert snap_compare(RankevalApp(gap), terminal_size=size, run_before=run_before)
+
+
+async def test_d_at_another_k_says_so_and_writes_nothing(gap: Path) -> None:
+    before = (gap / "protocol.toml").read_bytes()
+    app = RankevalApp(gap)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("v", "minus")  # k 2: the bounds follow k, the judging order is the protocol's
+        await settle(pilot)
+        assert "on bounds: 3 unjudged top-2 pairs" in shown_text(app)
+        await pilot.press("d")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreScreen) and app.judge_session is None
+    assert (gap / "protocol.toml").read_bytes() == before and not (gap / "qrels.toml.journal").exists()
+
+
+async def test_a_graded_protocol_says_why_it_has_no_bounds(made: Path, tmp_path: Path) -> None:
+    graded = tmp_path / "graded"
+    graded.mkdir()
+    (graded / "qrels.trec").write_text(QRELS.replace("q1 0 d1 1", "q1 0 d1 2"))
+    (graded / "old.trec").write_text(OLD)
+    directory = graded / "ex"
+    result = run_cli(
+        "init",
+        directory,
+        "--qrels",
+        graded / "qrels.trec",
+        "--run",
+        graded / "old.trec",
+        "--k",
+        "3",
+        "--relevant-from",
+        "1",
+    )
+    assert result.returncode == 0, result.stderr
+    (directory / "runs" / "new.trec").write_text(NEW)
+    app = RankevalApp(directory)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await settle(pilot)
+        assert "no bounds on this change" in shown_text(app)
+        assert "bounds on a change range over 0/1 labels; this protocol is graded (0 to 2)" in shown_text(app)
+        assert table_rows(app) == {}
