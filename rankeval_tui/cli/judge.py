@@ -286,4 +286,19 @@ def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, ru
         f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status(session.marks.labels)}",
         file=sys.stderr,
     )
-    return open_judging_screen(args, session, qrels_path)
+    code = open_judging_screen(args, session, qrels_path)
+    if not session.marks.complete:  # stopped early: the verdict stands on the journal's labels
+        say(f"the comparison on the labels so far: {bounds_command(args, runs)}")
+    return code
+
+
+def bounds_command(args: argparse.Namespace, runs: list[Run]) -> str:
+    """``score --bounds`` of the two runs of ``--decide``, which reads the open journal's labels."""
+    import shlex  # for the hint only
+
+    qrels = f" --qrels {shlex.quote(str(args.qrels))}" if args.qrels is not None else ""
+    sources = " ".join(f"--run {shlex.quote(f'{run.name}={run.source}')}" for run in runs)
+    return (
+        f"rankeval-tui score {shlex.quote(str(args.protocol))}{qrels} {sources} "
+        f"--baseline {shlex.quote(runs[0].name)} --bounds"
+    )

@@ -19,11 +19,9 @@ class OpenJudging(Message):
 class OpenDecide(Message):
     """Judge the gap of a comparison in the order that decides it (the scoring screen's ``d``):
     ``baseline`` and ``candidate`` are the compared runs (``Run``), ``metrics`` the compared metrics;
-    ``ended`` is called with the judging session and its queue once the judging screen closes."""
+    ``ended`` is called with the judging session once the judging screen closes."""
 
-    def __init__(
-        self, baseline: Any, candidate: Any, metrics: tuple[Any, ...], ended: Callable[[Any, Any], None]
-    ) -> None:
+    def __init__(self, baseline: Any, candidate: Any, metrics: tuple[Any, ...], ended: Callable[[Any], None]) -> None:
         super().__init__()
         self.baseline = baseline
         self.candidate = candidate

@@ -9,7 +9,9 @@ every labelling, q3's RR change is -1/2 or 0; each query's Recall change is 0 or
 
 from __future__ import annotations
 
+import json
 import shutil
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.files.tomlio import read_toml
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.tui.app import RankevalApp
+from rankeval_tui.tui.score.cells import signed_and_decimal
 from rankeval_tui.tui.score.score_screen import ScoreScreen
 from rankeval_tui.tui.score.score_table import ScoreTable
 from tests.cli.helpers import run_cli
@@ -201,13 +204,39 @@ async def test_d_at_another_k_says_so_and_writes_nothing(gap: Path) -> None:
     assert (gap / "protocol.toml").read_bytes() == before and not (gap / "qrels.toml.journal").exists()
 
 
-async def test_a_graded_protocol_says_why_it_has_no_bounds(made: Path, tmp_path: Path) -> None:
+def cli_means(directory: Path, *args: object) -> dict[str, tuple[str, str, str]]:
+    """``score --bounds --baseline old --format json``'s mean change per metric: (low, high, verdict)."""
+    result = run_cli("score", directory, "--baseline", "old", "--bounds", "--format", "json", *args)
+    assert result.returncode == 0, result.stderr
+    measures = json.loads(result.stdout)["delta_bounds"]["new"]["measures"]
+    return {
+        metric: (mean["delta_low"], mean["delta_high"], mean["verdict"])
+        for metric, mean in ((m, v["mean_delta"]) for m, v in measures.items())
+    }
+
+
+def screen_means(app: RankevalApp) -> str:
+    return " ".join(str(app.screen.query_one("#score-compare-summary").render()).split())
+
+
+def said(low: str, high: str, verdict: str) -> str:
+    """The summary's words for a mean change as the CLI's JSON gives it (exact fractions, ``x``)."""
+
+    def end(value: str) -> str:
+        exact = Fraction(value)
+        return signed_and_decimal(exact)
+
+    bound = end(low) if low == high else f"[{end(low)}, {end(high)}]"
+    return f"change {bound}: {verdict}"
+
+
+async def test_a_graded_protocol_shows_the_same_bounds_as_score(tmp_path: Path) -> None:
     graded = tmp_path / "graded"
     graded.mkdir()
     (graded / "qrels.trec").write_text(QRELS.replace("q1 0 d1 1", "q1 0 d1 2"))
     (graded / "old.trec").write_text(OLD)
     directory = graded / "ex"
-    result = run_cli(
+    made = run_cli(
         "init",
         directory,
         "--qrels",
@@ -219,13 +248,31 @@ async def test_a_graded_protocol_says_why_it_has_no_bounds(made: Path, tmp_path:
         "--relevant-from",
         "1",
     )
-    assert result.returncode == 0, result.stderr
+    assert made.returncode == 0, made.stderr
     (directory / "runs" / "new.trec").write_text(NEW)
-    app = RankevalApp(directory)
+    expected = cli_means(directory, "--metrics", "R,RR,nDCG")
+    app = RankevalApp(directory, metrics=("recall", "rr", "ndcg"))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("v", "x")
+        await settle(pilot)
+        shown = screen_means(app)
+        for metric, (low, high, verdict) in expected.items():
+            assert said(low, high, verdict) in shown, metric
+        assert "nDCG" in shown and len(expected) == 3
+
+
+async def test_after_stopping_early_the_comparison_is_score_bounds_on_the_journal(gap: Path) -> None:
+    app = RankevalApp(gap)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("v")
+        await pilot.press("v", "x", "d")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("1", "q")  # q1/d8 relevant, then back with two holes left
         await settle(pilot)
-        assert "no bounds on this change" in shown_text(app)
-        assert "bounds on a change range over 0/1 labels; this protocol is graded (0 to 2)" in shown_text(app)
-        assert table_rows(app) == {}
+        shown = screen_means(app)
+    expected = cli_means(gap, "--run", gap / "runs" / "old.trec", "--run", gap / "runs" / "new.trec")
+    assert expected["recall"] == ("1/6", "1/2", "decided better")
+    for low, high, verdict in expected.values():
+        assert said(low, high, verdict) in shown

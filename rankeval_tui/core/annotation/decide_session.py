@@ -7,8 +7,8 @@ holes, exactly as ``grow PROTOCOL --gap RUN`` does (``pool_growth``, under ``gro
 the command line asks for that step by name instead (``refuse_outside_pools``).
 
 While the holes are being judged the protocol cannot be scored (its qrels have holes), but the
-queue knows the change's exact bounds under the labels so far: ``bounds_so_far`` gives them as
-the ``DeltaReport`` the comparison shows.
+change has exact bounds under the labels so far: ``bounds_so_far`` gives them as ``score
+--bounds`` computes them, for the comparison to show.
 """
 
 from __future__ import annotations
@@ -16,15 +16,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rankeval_tui.core.annotation.decide_order import DecideQueue, Labels
+from rankeval_tui.core.annotation.decide_order import DecideQueue
 from rankeval_tui.core.annotation.growth import growing
 from rankeval_tui.core.annotation.judging import JudgingSession, Order
+from rankeval_tui.core.annotation.open_labels import judged_so_far
 from rankeval_tui.core.annotation.pool_growth import apply_gap, plan_gap
-from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.delta_bounds import DeltaReport, compare_bounds
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.files import load_definition, read_qrels_file
 
 
 def open_to_decide(
@@ -45,7 +47,10 @@ def open_to_decide(
         definition, qrels_path, order=order, seed=seed, annotator=annotator, break_lock=break_lock
     )
     try:
-        queue = DecideQueue(definition, baseline, candidate, session.marks.labels, metrics)
+        # the qrels file's labels: the pairs they leave unjudged are the M of "decided after N of M",
+        # also when a journal resumes with labels of an earlier sitting
+        written = read_qrels_file(qrels_path, definition, exhaustive=False).labels if qrels_path.exists() else {}
+        queue = DecideQueue(definition, baseline, candidate, session.marks.labels, metrics, written=written)
         session.order_holes(queue)
     except BaseException:
         session.abandon()
@@ -75,22 +80,14 @@ def decide_from_gap(
     return session, queue, added
 
 
-def bounds_so_far(queue: DecideQueue, labels: Labels) -> DeltaReport:
-    """The change's exact bounds under the labels judged so far, as the comparison shows them:
-    the queue's own per-query ranges (``query_delta``) and means (``mean_delta``), brought up to
-    date with ``labels``; the queries no labelling can give a value left out, as ``delta_report`` does."""
-    queue.sync(labels)
-    rows = tuple(
-        row
-        for query in queue.queries
-        if (row := queue.rows[query]).top or row.outside or any(bound.low is not None for _, bound in row.bounds)
-    )
-    metrics = queue.metrics
-    return DeltaReport(
-        queue.baseline.name,
-        queue.candidate.name,
-        queue.k,
-        metrics,
-        rows,
-        tuple((metric, queue.mean(metric)) for metric in metrics),
-    )
+def bounds_so_far(
+    directory: Path, qrels_path: Path, baseline: Run, candidate: Run, metrics: tuple[MetricId, ...] = PRIMARY
+) -> DeltaReport:
+    """The change's exact bounds under the labels judged so far (the qrels file's and an open
+    journal's, read only), the rest of each pool bounded as holes: what ``score PROTOCOL --run A
+    --run B --baseline A --bounds`` prints after judging to decide stopped early, computed as it
+    computes them (``open_labels.judged_so_far``, ``compare_bounds`` with its holes)."""
+    partial = judged_so_far(directory, qrels_path)
+    if partial is None:
+        raise ContractError("every pool pair is judged: the protocol scores without bounds", file=qrels_path)
+    return compare_bounds(partial.protocol, baseline, candidate, metrics, partial.holes)

@@ -15,7 +15,6 @@ from fractions import Fraction
 
 from rich.text import Text
 
-from rankeval_tui.core.evaluation.bounds import Bound
 from rankeval_tui.core.evaluation.delta_bounds import (
     BETTER,
     UNDECIDED,
@@ -27,6 +26,7 @@ from rankeval_tui.core.evaluation.delta_bounds import (
     verdict_text,
 )
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, mean_label
+from rankeval_tui.core.evaluation.ranges import Bound
 from rankeval_tui.core.evaluation.render_bounds import bound_text, short_verdict
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted
@@ -127,7 +127,7 @@ def bounds_title(baseline: str, candidate: str, said: str, choices: Sequence[tup
     )
 
 
-def judged_so_far(report: DeltaReport) -> str:
+def labels_so_far(report: DeltaReport) -> str:
     """What the comparison says after judging to decide stopped early: whose labels the bounds
     are under, and why the runs have no exact scores yet."""
     return (

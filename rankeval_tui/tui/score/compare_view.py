@@ -5,7 +5,7 @@ Formatting only: the paired rows, deltas and outcomes come from a core ``Compari
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -152,7 +152,7 @@ class CompareView(ScoreView):
         """The last change's bounds computed (or the line refusing them), with the session at
         its cutoff and the two runs they are for: kept while the view shows that pair."""
         self.bounds_note: str | None = None
-        """Said above the table with those bounds when they are not the session's own (``adopt_bounds``)."""
+        """Said above the table with those bounds when they are not the session's own (``bounds_from``)."""
         self._shown_with: tuple[ScoringSession, ScoreViewState] | None = None
         """The comparison shown: the next one is built from it (``ScoringSession.comparison``'s
         ``like``: the same object after a new sort, metric or filter, its unchanged rows kept
@@ -266,7 +266,7 @@ class CompareView(ScoreView):
             self.title.update(bounds_title(baseline, candidate, "computing the change's exact bounds…", choices))
             sync_table(self.table, columns, [])
             self.note(None)
-            self.bounds_worker(session, baseline, candidate)
+            self.bounds_worker((session, baseline, candidate), lambda: session.change_bounds(baseline, candidate))
             return
         report = known[3]
         if isinstance(report, str):
@@ -290,33 +290,42 @@ class CompareView(ScoreView):
         summary.show_text(bounds_summary(report, metric, state.exact))
 
     @work(thread=True, exclusive=True, group="score-bounds", description="bounds on the change")
-    def bounds_worker(self, session: ScoringSession, baseline: str, candidate: str) -> None:
-        """``ScoringSession.change_bounds`` off the UI thread; a refusal (a graded protocol, AP over
-        too many unjudged documents) becomes the line shown instead of the table."""
+    def bounds_worker(
+        self,
+        key: tuple[ScoringSession, str, str],
+        compute: Callable[[], DeltaReport],
+        note: Callable[[DeltaReport], str] | None = None,
+    ) -> None:
+        """``compute`` (the change's bounds: ``ScoringSession.change_bounds``) off the UI thread, for
+        the session at its cutoff and the pair in ``key``; a refusal (AP or graded nDCG over too many
+        unjudged documents of a query) becomes the line shown instead of the table. ``note``: what
+        to say above the table with them (bounds the session did not compute)."""
         try:
-            result: DeltaReport | str = session.change_bounds(baseline, candidate)
+            result: DeltaReport | str = compute()
         except ContractError as error:
             result = error.one_line()
-        self.app.call_from_thread(self.bounds_done, (session, baseline, candidate, result))
+        said = note(result) if note is not None and not isinstance(result, str) else None
+        self.app.call_from_thread(self.bounds_done, (*key, result), said)
 
-    def bounds_done(self, bounds: tuple[ScoringSession, str, str, DeltaReport | str]) -> None:
+    def bounds_done(self, bounds: tuple[ScoringSession, str, str, DeltaReport | str], note: str | None) -> None:
         """Keep the bounds and show them, if the view still shows what they were computed for."""
-        self.bounds, self.bounds_note = bounds, None
+        self.bounds, self.bounds_note = bounds, note
         if self._shown_with is None:
             return
         session, state = self._shown_with
         if state.bounds_pair(session) == bounds[1:3]:
             self.show(session, None, state)
 
-    def adopt_bounds(self, report: DeltaReport, note: str) -> None:
-        """Show ``report`` (the change's bounds under labels the session has not read: judging to
+    def bounds_from(self, compute: Callable[[], DeltaReport], note: Callable[[DeltaReport], str]) -> None:
+        """Show the bounds ``compute`` gives (under labels the session has not read: judging to
         decide stopped early) for the pair and cutoff shown, with ``note`` saying so, until the
         pair, the cutoff or the session changes."""
         if self._shown_with is None:
             return
         session, state = self._shown_with
-        shown = session.at_cutoff(state.shown_in(session).cutoff)
-        self.bounds, self.bounds_note = (shown, report.baseline, report.candidate, report), note
+        pair = state.bounds_pair(session)
+        if pair is not None:
+            self.bounds_worker((session.at_cutoff(state.shown_in(session).cutoff), *pair), compute, note)
 
     def show_chart(self) -> None:
         """The chart of the shown histogram, with the bootstrap CI once the statistics have it."""

@@ -31,7 +31,7 @@ from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import NamedMetric
 from rankeval_tui.core.session_runs import RunSpec
 from rankeval_tui.tui.messages import OpenDecide, OpenJudging
-from rankeval_tui.tui.score.change_bounds import judged_so_far
+from rankeval_tui.tui.score.change_bounds import labels_so_far
 from rankeval_tui.tui.score.compare_summary import prepare_statistics
 from rankeval_tui.tui.score.compare_view import CompareView
 from rankeval_tui.tui.score.delta_histogram import DeltaChart
@@ -301,21 +301,29 @@ class ScoreScreen(Screen[None]):
                 severity="warning",
             )
             return
-        runs = {s.name: s.run for s in session.comparable}
+        runs = {s.name: s.run for s in session.comparable if s.run is not None}
         self.post_message(OpenDecide(runs[pair[0]], runs[pair[1]], session.metrics, self.judging_ended))
 
-    def judging_ended(self, judging: Any, queue: Any) -> None:
+    def judging_ended(self, judging: Any) -> None:
         """Back from judging to decide: every hole judged, the qrels were written and the files
         are read again (the runs now score exactly); else the protocol has holes and cannot be
-        scored yet, and the comparison shows the change's bounds under the labels so far."""
+        scored yet, and the comparison shows the change's bounds under the labels so far, as
+        ``score --bounds`` computes them from the qrels file and the journal."""
         if judging.marks.complete:
             self.load_worker()
             return
         from rankeval_tui.core.annotation.decide_session import bounds_so_far
 
-        report = bounds_so_far(queue, judging.marks.labels)
-        self.query_one(CompareView).adopt_bounds(report, judged_so_far(report))
-        self.refresh_compare()
+        session, pair = self.session, self.state.bounds_pair(self.session)
+        if session is None or pair is None:
+            return
+        runs = {s.name: s.run for s in session.comparable if s.run is not None}
+        baseline, candidate = runs[pair[0]], runs[pair[1]]
+        qrels_path = Path(judging.qrels_path)
+        self.query_one(CompareView).bounds_from(
+            lambda: bounds_so_far(self.request.protocol_dir, qrels_path, baseline, candidate, session.metrics),
+            labels_so_far,
+        )
 
     def action_help(self) -> None:
         self.notify(SCORE_HELP, timeout=10)
