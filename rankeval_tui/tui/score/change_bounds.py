@@ -107,7 +107,7 @@ def bounds_summary(report: DeltaReport, chosen: MetricId, exact: bool) -> Text:
         text.append(verdict_text(mean, open_pairs(report, metric)), style=VERDICT_STYLES.get(said, ""))
         text.append("\n")
     text.append(
-        f"over every 0/1 labelling of {counted(report.unjudged_pairs, 'unjudged pair')}, each labelled once for "
+        f"over every labelling of {counted(report.unjudged_pairs, 'unjudged pair')}, each labelled once for "
         "both runs (no paired statistics on a gap) · d: judge them in the order that decides",
         style="dim",
     )

@@ -150,7 +150,10 @@ def key_available(action: str, view: str, comparable_runs: int, on_bounds: bool 
     """Whether a key works now: True, or None to grey it out in the footer (Textual's
     ``check_action``). b, m, s, x, p, [ and ] act on the comparison only; v opens the comparison only when
     two runs can be compared (accepted, or with a gap), and always leads back from it; d (judge in
-    the order that decides) works on a comparison on bounds only, and is hidden (False) elsewhere."""
+    the order that decides) works on a comparison on bounds only, and is hidden (False) elsewhere;
+    ] and [ (the chart's bins) are hidden there: a gap has no chart."""
+    if action == "step_bin" and on_bounds:
+        return False  # no chart on a gap: no one delta per query to bin
     if action in ("next_baseline", "next_metric", "next_sort", "toggle_exact", "page_summary", "step_bin"):
         return True if view == "compare" else None
     if action == "toggle_view":
