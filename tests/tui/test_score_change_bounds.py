@@ -109,6 +109,11 @@ async def test_the_comparison_shows_the_changes_exact_bounds_and_verdicts(gap: P
         await pilot.press("s", "f")  # worst first; only queries some labelling makes worse
         await pilot.pause()
         assert list(table_rows(app)) == ["q3"]
+        await pilot.press("enter")  # the drill-down shows the scored run (the other has no scores)
+        await pilot.pause()
+        assert not isinstance(app.screen, ScoreScreen) and "q3" in shown_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("q")
 
 

@@ -89,6 +89,10 @@ async def test_scores_under_a_models_labels_side_by_side(tiny: Path, size: tuple
         assert "MRR@3 0.6111 → B 1 (Δ +0.3889)" in summary_of(app)
         await pilot.press("minus")  # k 2: both label sets rescored at the new k
         await settle(pilot)
+        assert "Recall@k B" in headings(app)
+        await pilot.press("r")  # a reload reads the label file again
+        await settle(pilot)
+        assert "MRR@2 0.5000 → B 1 (Δ +0.5000)" in summary_of(app)
         assert "MRR@2 0.5000 → B 1 (Δ +0.5000)" in summary_of(app)  # q1 0, q2 1, q3 1/2; under B 1, 1, 1
         await pilot.press("q")
 
