@@ -110,8 +110,9 @@ WALKED: dict[str, Walk] = {
     "status": lambda p, f: ["status", assigned(p)],
     "status json": lambda p, f: ["status", assigned(p), "--format", "json"],
 }
-SCREENS = {"judge", "adjudicate"}
-"""Commands whose annotator names are on a screen: walked below through the text they show."""
+SCREENS = {"judge", "adjudicate", "serve"}
+"""Commands whose annotator names are on a screen: walked below through the text they show
+(``serve`` runs ``judge --annotator NAME`` in a browser: the judging screen's subtitle)."""
 
 
 def exported(protocol: Path) -> Path:

@@ -210,6 +210,7 @@ EXHAUSTIVE: dict[str, Args] = {
     "status forged name": lambda p: ["status", assigned(p, forged_name=True)],
     "score estimate": lambda p: ["score", p, *estimate_files(p)],
     "score estimate markdown": lambda p: ["score", p, *estimate_files(p), "--format", "markdown"],
+    "serve forged name": lambda p: ["serve", p, "--annotator", "alice" + FORGED],  # refused before serving
 }
 POOLED: dict[str, Args] = {
     "score table": lambda p: ["score", p],
