@@ -28,6 +28,7 @@ from typing import Any
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files.annotator_kind import MODEL_PREFIX, is_model
+from rankeval_tui.core.files.annotator_kind import annotator_words as annotator_words  # its home was here
 from rankeval_tui.core.files.protocol_files import QrelsFile
 from rankeval_tui.core.files.tomlio import utf8_text
 from rankeval_tui.core.files.trec import JudgmentRecord, judgments_to_qrels, parse_trec_qrels
