@@ -112,7 +112,7 @@ class RankevalApp(App[int | str | None]):
 
             self.push_screen(JudgeScreen(self.judge_session))
         elif self.start == "adjudicate":  # only the adjudication screen; its dismissal ends the app
-            from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+            from rankeval_tui.tui.adjudicate.screen import AdjudicateScreen
 
             self.push_screen(AdjudicateScreen(self.adjudication_session), callback=self.exit)
 

@@ -26,8 +26,8 @@ from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.annotation.prediction_powered import sample_queries
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.files.tomllib_compat import tomllib
+from rankeval_tui.tui.adjudicate.text import summary_text
 from rankeval_tui.tui.judge.messages import session_subtitle
-from rankeval_tui.tui.widgets.adjudicate_text import summary_text
 from tests.cli.helpers import run_cli
 
 MODEL = "model:umbrela"

@@ -9,7 +9,7 @@ from textual.widgets import DataTable
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+from rankeval_tui.tui.adjudicate.screen import AdjudicateScreen
 from rankeval_tui.tui.judge.document_view import DocumentView
 from tests.tui.test_adjudicate_screen import adjudicating, files  # noqa: F401  (fixture)
 

@@ -17,7 +17,7 @@ from rankeval_tui.core.annotation.adjudication import JOURNAL_SUFFIX, Adjudicati
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_protocol, read_qrels_file
 from rankeval_tui.core.files.tomllib_compat import tomllib  # tomli on Python 3.10
-from rankeval_tui.tui.adjudicate_screen import AdjudicateScreen
+from rankeval_tui.tui.adjudicate.screen import AdjudicateScreen
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge.document_view import DocumentView
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rankeval_tui.core.annotation.adjudication_journal import Decision
 from rankeval_tui.core.annotation.agreement import Disagreement
-from rankeval_tui.tui.widgets.adjudicate_text import REASON_WIDTH, decision_text, labels_text, row_key, short
+from rankeval_tui.tui.adjudicate.text import REASON_WIDTH, decision_text, labels_text, row_key, short
 
 ITEM = Disagreement("q:1001", "docs/export.md", (1, 0), ("covers csv export", None))
 
@@ -33,7 +33,7 @@ def test_long_reasons_are_cut_to_the_column_with_an_ellipsis() -> None:
 
 
 def test_a_model_annotator_is_marked_as_one():
-    from rankeval_tui.tui.widgets.adjudicate_text import labels_text
+    from rankeval_tui.tui.adjudicate.text import labels_text
 
     item = Disagreement("q1", "d1", (1, 0), ("because", None))
     shown = labels_text(("model:umbrela", "alice"), item).plain

@@ -1,6 +1,6 @@
 """The scoring screen's keys, declared once: its BINDINGS (footer order) and the ? help line.
 
-Why a module: as for the judging and adjudication screens (``judge.keys``, ``adjudicate_keys``),
+Why a module: as for the judging and adjudication screens (``judge.keys``, ``adjudicate.keys``),
 the declarations change for other reasons than the screen's behaviour; the ids (``score.*``) are
 what tests and keymaps name.
 """

@@ -28,14 +28,8 @@ from textual.widgets import DataTable, Header, Input, Static
 
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
-from rankeval_tui.tui.adjudicate_keys import ADJUDICATE_BINDINGS, HELP_ONLY
-from rankeval_tui.tui.adjudicate_writing import AdjudicationWriting
-from rankeval_tui.tui.hangups import exit_on_hangup
-from rankeval_tui.tui.judge.document_text import PreparedDocuments
-from rankeval_tui.tui.judge.document_view import DocumentView
-from rankeval_tui.tui.judge.reading import find_in_document, step_match
-from rankeval_tui.tui.safe_text import edited, printable, safe_cell
-from rankeval_tui.tui.widgets.adjudicate_text import (
+from rankeval_tui.tui.adjudicate.keys import ADJUDICATE_BINDINGS, HELP_ONLY
+from rankeval_tui.tui.adjudicate.text import (
     COLUMNS,
     REASON_WIDTH,
     context_text,
@@ -45,6 +39,12 @@ from rankeval_tui.tui.widgets.adjudicate_text import (
     row_key,
     summary_text,
 )
+from rankeval_tui.tui.adjudicate.writing import AdjudicationWriting
+from rankeval_tui.tui.hangups import exit_on_hangup
+from rankeval_tui.tui.judge.document_text import PreparedDocuments
+from rankeval_tui.tui.judge.document_view import DocumentView
+from rankeval_tui.tui.judge.reading import find_in_document, step_match
+from rankeval_tui.tui.safe_text import edited, printable, safe_cell
 from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 

@@ -1,0 +1,1 @@
+"""The adjudication screen: two annotators' disagreements, one decision per disputed pair."""
