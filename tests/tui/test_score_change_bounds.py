@@ -153,6 +153,9 @@ async def test_d_judges_the_gap_in_the_order_that_decides_and_the_comparison_fol
         }
         judging = app.judge_session
         assert judging is not None and judging.cursor.current == ("q1", "d8")  # moves Recall's bounds most
+        # What d did is a line under the document, not a toast over its text.
+        assert "grew the pools by 3 holes (grow --gap)" in str(app.screen.query_one("#judge-notice").render())
+        assert not any("grew the pools" in str(toast.message) for toast in app._notifications)
         await pilot.press("1")
         await pilot.pause()
         await pilot.press("q")

@@ -342,7 +342,8 @@ def prepare_decide(app: App, request: OpenDecide, directory: Path, qrels_path: P
 
     def show() -> None:
         app.judge_session = session  # type: ignore[attr-defined]  # finished by inspect if the app ends first
-        app.notify(f"grew the pools by {added} holes (grow --gap); {queue.status(session.marks.labels)}", timeout=8)
+        # A line under the document (the screen's launch notice), not a toast over its text.
+        session.warnings.append(f"grew the pools by {added} holes (grow --gap); {queue.status(session.marks.labels)}")
         app.push_screen(JudgeScreen(session, exit_app_on_quit=False), callback=lambda _: request.ended(session))
 
     app.call_from_thread(show)
