@@ -1,0 +1,365 @@
+"""The one TOML layout the project writes, read fast; ``tomllib`` reads every other layout.
+
+protocol.toml and qrels.toml are written by tomli-w (``tomlio.dump_toml``): ``[table]`` and
+``[table."key"]`` headers, each followed by ``key = value`` lines (an integer, ``true``/``false``
+or a basic string), a blank line between tables. A qrels file is a million such lines, and
+``tomllib`` reads them one character at a time; here whole runs of sections are read with a few
+regular expressions and string operations in C:
+
+- rows of integer labels (``[qrels."q:1001"]`` then ``"d17" = 0`` lines): every line of a run of
+  them split at once, the rows cut by their line counts;
+- records (``[documents."d1"]`` then ``text = "..."``, the same fields in every section): one
+  match per section of a pattern made from the first one;
+- any other section of that grammar (``[protocol]``, a ``[pools]`` table, comments) line by line.
+
+Each top-level table is read fast only when every section of it is in that grammar; the
+sections of any other top-level table (``[[provenance.growth]]``, an array, a dotted key, a
+float...) go to tomllib together, in their order: a top-level table's sections depend on no
+other table's, so the two readings side by side are the whole file's. Anything else this module
+is not certain of (a carriage return, a multi-line string, a header of another shape, a table
+declared twice, text before the first header) makes ``read`` return None, and the caller gives
+the whole text to tomllib, which reads it or names its error.
+
+The contract (tests/core/test_toml_layout.py, differential tests against tomllib): whenever
+``read(text)`` returns a reading, ``tomllib.loads(text)`` succeeds and equals its data, with
+the same types and key order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from collections.abc import Callable
+from itertools import accumulate, groupby, islice, repeat
+from operator import itemgetter
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up of every command)
+if TYPE_CHECKING:
+    from typing import Any
+
+_BARE = r"[A-Za-z0-9_-]+"
+_PLAIN = r'[^"\\\x00-\x08\x0a-\x1f\x7f]*'
+_STRING = rf'"{_PLAIN}(?:\\(?:[btnfr"\\]|u(?![dD][89abAB])[0-9A-Fa-f]{{4}}){_PLAIN})*"'
+"""A basic string whose escapes mean the same in JSON (``json`` reads them): the compact ones
+and ``\\u`` of a Unicode scalar value (a surrogate is refused by TOML, paired by JSON)."""
+_KEY = f"{_BARE}|{_STRING}"
+_INT = r"-?(?:0|[1-9][0-9]{0,17})"
+"""A decimal integer as tomli-w writes it, far from Python's digit limit."""
+_VALUE = f"{_INT}|true|false|{_STRING}"
+_COMMENT = r"#[^\x00-\x08\x0a-\x1f\x7f]*"
+
+_HEADER = re.compile(rf"\[({_KEY})(?:\.({_KEY}))?\]")
+_HEADERS = re.compile(rf"^\[({_KEY})(?:\.({_KEY}))?\]$", re.MULTILINE)
+_OTHER_HEADER = re.compile(rf"\[\[?({_KEY})(?:\.(?:{_KEY}))*\]\]?")
+"""An array-of-tables header or a deeper one: its top-level table goes to tomllib."""
+_BLANK = re.compile(rf"(?:(?:{_COMMENT})?\n)*")
+_PAIR = re.compile(rf"({_KEY}) = ({_VALUE})")
+
+
+class _Unsupported(Exception):
+    """Not this layout: the caller hands the whole text to tomllib."""
+
+
+class _NotFast(Exception):
+    """A section outside the fast grammar: its top-level table goes to tomllib."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    data: dict[str, Any]
+    by_tomllib: tuple[str, ...]
+    """The top-level tables tomllib read (outside the fast grammar): none in the files the project
+    writes but ``[provenance]`` and ``[adjudication]`` holding arrays or arrays of tables."""
+
+
+def read(text: str) -> Reading | None:
+    """``text`` read (then equal to ``tomllib.loads(text)``), or None when tomllib must read it all."""
+    if "\r" in text or "\x00" in text or '"""' in text or "'''" in text:
+        return None
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        return _read(text)
+    except _Unsupported:
+        return None
+
+
+def _read(text: str) -> Reading:
+    root_text, *sections = text.split("\n[")
+    if root_text.startswith("["):  # the first header on the first line
+        root_text, sections = "", [root_text[1:], *sections]
+    if not _BLANK.fullmatch(root_text + "\n" if root_text else ""):
+        raise _Unsupported  # pairs before the first header: not the project's layout
+    parts = list(map(str.partition, sections, repeat("\n")))
+    headers = list(map("[".__add__, map(itemgetter(0), parts)))
+    bodies = list(map(itemgetter(2), parts))
+    paths = _paths(headers)
+    root: dict[str, Any] = dict.fromkeys(map(itemgetter(0), paths))
+    slow: set[str] = {top for top, sub in paths if sub is _DEEP}
+    declared: set[str] = set()
+    start = 0
+    for top, run in groupby(map(itemgetter(0), paths)):
+        end = start + len(list(run))
+        if top not in slow:
+            try:
+                _read_run(root, declared, top, paths[start:end], bodies[start:end])
+            except _NotFast:
+                slow.add(top)
+        start = end
+    if slow:
+        parsed = _tomllib("".join(f"{h}\n{b}\n" for (top, _), h, b in zip(paths, headers, bodies) if top in slow))
+        if parsed.keys() != slow:
+            raise _Unsupported
+        root.update(parsed)
+    return Reading(root, tuple(top for top in root if top in slow))
+
+
+_DEEP = "\x00deep"
+"""The second part of a header read by tomllib: ``[[array.of.tables]]``, ``[a.b.c]``."""
+
+
+def _paths(headers: list[str]) -> list[tuple[str, str | None]]:
+    """Each header's top-level table and its second key (None: ``[table]``; ``_DEEP``: a header
+    for tomllib), every key unquoted."""
+    parts = _HEADERS.findall("\n".join(headers))
+    if len(parts) != len(headers):
+        parts = list(map(_header_parts, headers))
+    tops = _strings([top for top, _ in parts])
+    seconds = _strings([sub for _, sub in parts if sub and sub is not _DEEP])
+    subs = iter(seconds)
+    return [(top, None if not sub else sub if sub is _DEEP else next(subs)) for top, (_, sub) in zip(tops, parts)]
+
+
+def _header_parts(header: str) -> tuple[str, str]:
+    """One header's raw keys, for a list of headers that are not all ``[a]`` or ``[a.b]``."""
+    if (simple := _HEADER.fullmatch(header)) is not None:
+        return simple.group(1), simple.group(2) or ""
+    if (other := _OTHER_HEADER.fullmatch(header)) is not None:
+        return other.group(1), _DEEP
+    raise _Unsupported  # spaces in a header, a literal-string key, not a header at all
+
+
+def _read_run(
+    root: dict[str, Any], declared: set[str], top: str, paths: list[tuple[str, str | None]], bodies: list[str]
+) -> None:
+    """Sections of one top-level table, in a row: into ``root[top]``, a table headers make."""
+    table = root[top]
+    if table is None:
+        table = root[top] = {}
+    subs = [sub for _, sub in paths]
+    if subs[0] is None:
+        if table or top in declared:
+            raise _Unsupported  # [a] after [a.b] (valid, not this layout), or [a] twice
+        declared.add(top)
+        _add_pairs(table, _pairs(bodies[0]))
+        subs, bodies = subs[1:], bodies[1:]
+    if None in subs or len(set(subs)) != len(subs) or not table.keys().isdisjoint(subs):
+        raise _Unsupported  # a table declared twice, or over a value
+    if subs:
+        rows = _int_rows(bodies) or _records(bodies) or [_add_pairs({}, _pairs(body)) for body in bodies]
+        table.update(zip(subs, rows))
+
+
+def _add_pairs(table: dict[str, Any], pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    size = len(table)
+    table.update(pairs)
+    if len(table) != size + len(pairs):
+        raise _Unsupported  # a key twice
+    return table
+
+
+def _pairs(body: str) -> list[tuple[str, Any]]:
+    """A body read line by line: pairs, blank lines and comments."""
+    keys, values = [], []
+    for line in body.split("\n"):
+        if (pair := _PAIR.fullmatch(line)) is not None:
+            keys.append(pair.group(1))
+            values.append(pair.group(2))
+        elif not _BLANK.fullmatch(line + "\n"):
+            raise _NotFast
+    return list(zip(_strings(keys), _values(values)))
+
+
+def _int_rows(bodies: list[str]) -> list[dict[str, Any]] | None:
+    """Bodies of ``key = D`` lines, D one digit (a qrels file's rows: binary or graded labels),
+    read together by whole-text operations in C; None for other bodies (``_records`` or line by
+    line then). Rows with the first row's keys (an exhaustive file) share its key strings."""
+    first = _label_cells(bodies[0])
+    if first is None:
+        return None
+    keys, _ = first
+    labels = _same_keys_labels(bodies, keys)
+    if labels is None:
+        cells = _label_cells("".join(bodies))
+        if cells is None:
+            return None
+        all_keys, marks = cells
+        separator = '" = ' if bodies[0][:1] == '"' else " = "
+        counts = list(map(str.count, bodies, repeat(separator)))
+        if sum(counts) != len(all_keys):
+            return None  # a key holding the separator
+        key_iter, label_iter = iter(all_keys), iter(list(map(_MARK_LABELS.__getitem__, marks)))
+        rows = [dict(zip(islice(key_iter, count), islice(label_iter, count))) for count in counts]
+        if sum(map(len, rows)) != len(all_keys):
+            raise _Unsupported  # a key twice in a row
+        return rows
+    if len(set(keys)) != len(keys):
+        raise _Unsupported
+    return list(map(dict, map(zip, repeat(keys), map(map, repeat(_DIGIT_LABELS.__getitem__), labels))))
+
+
+_DIGIT_LABELS = {str(digit): digit for digit in range(10)}
+
+
+def _zeroed(text: str, digits: set[str]) -> str:
+    """``text`` with the label of each line ending `` = D`` set to 0 (same length, same keys)."""
+    for digit in digits - {"0"}:
+        text = text.replace(f" = {digit}\n", " = 0\n")
+    return text
+
+
+def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[str] | None:
+    """Each body's label digits, when every body is the first one with other one-digit labels
+    (an exhaustive file: every row the corpus in corpus order): the bodies are equal in length,
+    and formatting the first body's text, each label a ``%s``, with their digits gives them back;
+    None otherwise."""
+    width = len(bodies[0])
+    if len(keys) < 2 or set(map(len, bodies)) != {width}:
+        return None
+    lines = bodies[0].split("\n")[:-1]
+    if len(lines) != len(keys):
+        return None  # blank lines
+    ends = list(accumulate(map(len, lines), initial=-1))[1:]
+    offsets = [end + index for index, end in enumerate(ends)]  # each line's last character
+    joined = "".join(bodies)
+    columns = list(map(joined.__getitem__, map(slice, offsets, repeat(None), repeat(width))))
+    labels = list(map("".join, zip(*columns)))
+    digits = set("".join(columns))
+    if not digits <= _DIGIT_LABELS.keys():
+        return None
+    zeros = _zeroed(bodies[0], digits)
+    if _zeroed(joined, digits) != zeros * len(bodies):
+        return None
+    return labels
+
+
+_MARKS = "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19"
+"""One mark per label digit: control characters no key of this layout holds (checked)."""
+_MARK_LABELS = {mark: label for label, mark in enumerate(_MARKS)}
+_KEEP_MARKS = bytes(b for b in range(256) if chr(b) not in _MARKS)
+_MARKS_TO_END = str.maketrans({**dict.fromkeys(_MARKS, "\x00"), '"': None})
+_NOT_IN_KEYS = bytes([*range(0x09), *range(0x0B, 0x20), 0x5C, 0x7F])
+"""Bytes no key of these bodies holds: a control character (a quoted key may hold a tab) or
+a backslash (no escape to decode)."""
+_BARE_KEY_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-" + _MARKS.encode()
+
+
+def _label_cells(text: str) -> tuple[list[str], str] | None:
+    """The keys of ``text``'s pair lines and their label marks, when its lines are all
+    ``"KEY" = D`` (a basic string without escapes) or all ``KEY = D`` (a bare key), D a digit,
+    with blank lines; None otherwise.
+
+    Each line's `` = D`` and newline become D's mark; no newline may be left, so every line
+    ended so. Quoted keys: the marked text is ``"K"m"K"m...``, each key between two quotes,
+    when it starts with a quote, holds ``"m"`` once per key boundary and two quotes per key
+    (no quote inside one); bare keys hold only the bare key characters. Nothing in a key
+    needs decoding (no backslash, no control character), so the keys are the text's own."""
+    while "\n\n" in text:
+        text = text.replace("\n\n", "\n")
+    text = text.lstrip("\n")
+    data = text.encode("utf-8")
+    if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
+        return None
+    marked = text.replace(" = 0\n", _MARKS[0]).replace(" = 1\n", _MARKS[1])
+    for digit in range(2, 10):
+        if "\n" not in marked:
+            break
+        marked = marked.replace(f" = {digit}\n", _MARKS[digit])
+    if "\n" in marked:
+        return None
+    labels = marked.encode("ascii", "replace").translate(None, _KEEP_MARKS).decode()
+    pairs = len(labels)
+    if marked[:1] == '"':
+        boundaries = sum(marked.count(f'"{mark}"') for mark in _MARKS if mark in labels)
+        if boundaries != pairs - 1 or marked.count('"') != 2 * pairs or marked[-2:-1] != '"':
+            return None
+    elif marked.encode("ascii", "replace").translate(None, _BARE_KEY_BYTES) or any(
+        mark + other in marked for mark in _MARKS for other in _MARKS if mark in labels and other in labels
+    ):
+        return None  # not a bare key, or an empty one
+    keys = marked.translate(_MARKS_TO_END).split("\x00")
+    if keys.pop() != "" or len(keys) != pairs or (keys and keys[0] == ""):
+        return None
+    return keys, labels
+
+
+class _Integers(dict[str, int]):
+    """Integer texts to ints, each distinct text parsed once."""
+
+    def __missing__(self, text: str) -> int:
+        value = self[text] = int(text)
+        return value
+
+
+def _integers() -> Callable[[str], int]:
+    return _Integers().__getitem__
+
+
+def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
+    """Bodies holding the same keys in the same order (``text = ...``, ``split = ...``): one
+    pattern made from the first body's keys finds every record; None for other bodies. The
+    records found, in order and apart, tile the text exactly when their lengths add up to it."""
+    pairs = [_PAIR.fullmatch(line) for line in bodies[0].split("\n") if line]
+    if not pairs or None in pairs:
+        return None
+    raw_keys = [pair.group(1) for pair in pairs if pair is not None]
+    text = "\n".join(bodies)
+    while "\n\n" in text:
+        text = text.replace("\n\n", "\n")
+    text = text.strip("\n") + "\n"
+    found = re.findall("".join(f"{re.escape(key)} = ({_VALUE})\n" for key in raw_keys), text)
+    columns = [found] if len(raw_keys) == 1 else list(map(list, zip(*found)))
+    names = _strings(raw_keys)
+    fixed = sum(len(key) + 4 for key in raw_keys)
+    if len(found) != len(bodies) or fixed * len(found) + sum(sum(map(len, column)) for column in columns) != len(text):
+        return None
+    if len(set(names)) != len(names):
+        raise _Unsupported  # a key twice
+    return list(map(dict, map(zip, repeat(names), zip(*map(_values, columns)))))
+
+
+_DECODER = json.JSONDecoder(strict=False)
+"""JSON's reader of strings: the escapes ``_STRING`` allows mean the same in both; raw tabs
+(which TOML allows) are let through, every other control character is refused by ``_STRING``."""
+
+
+def _strings(raw: list[str]) -> list[str]:
+    """Keys or basic strings as matched (bare or quoted): their values, all at once."""
+    joined = "\n".join(raw)
+    if "\\" not in joined:
+        return joined.replace('"', "").split("\n") if raw else []
+    quoted = [text if text.startswith('"') else f'"{text}"' for text in raw]
+    strings: list[str] = _DECODER.decode("[" + ",".join(quoted) + "]")
+    return strings
+
+
+def _values(raw: list[str]) -> list[Any]:
+    """Values as matched by ``_VALUE``: integers, booleans and strings."""
+    kinds = {text[0] for text in raw}
+    if kinds == {'"'}:
+        return _strings(raw)
+    if not kinds & {'"', "t", "f"}:
+        return list(map(_integers(), raw))
+    strings = iter(_strings([text for text in raw if text[0] == '"']))
+    return [next(strings) if text[0] == '"' else text == "true" if text[0] in "tf" else int(text) for text in raw]
+
+
+def _tomllib(text: str) -> dict[str, Any]:
+    """tomllib's reading of the tables outside the fast grammar; any error: the whole text to tomllib."""
+    from rankeval_tui.core.files.tomllib_compat import tomllib  # on first need (tomllib_compat)
+
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+        raise _Unsupported from None
