@@ -41,7 +41,7 @@ def test_headless_score_does_not_import_textual():
 
 # What a plain `score` (a CI step) must not load: the app, numpy (statistics only), the judging and
 # adjudication machinery with its lock (socket, tempfile), the other commands, writers (tomli-w,
-# shutil, the project's TOML writer, the -o rule), tomllib (the fast TOML path reads the project's
+# shutil, the -o rule), tomllib (the fast TOML path reads the project's
 # files alone), typing (annotations only: ~3 ms a start-up) and shlex (error hints). Issue 32 item 2.
 NOT_ON_THE_SCORE_PATH = (
     "textual",
@@ -58,7 +58,6 @@ NOT_ON_THE_SCORE_PATH = (
     "statistics",
     "random",
     "threading",
-    "rankeval_tui.core.files.toml_writer",
     "rankeval_tui.core.files.outputs",
     "rankeval_tui.core.annotation.pace",
     "rankeval_tui.core.annotation.judging",
@@ -80,10 +79,10 @@ with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
 if code:
     sys.exit(code)
-from rankeval_tui.core.files import runs, toml_grammar, toml_spans, tomlio
+from rankeval_tui.core.files import runs, tomlio
 compiled = [
     name
-    for module in (runs, toml_grammar, toml_spans, tomlio)
+    for module in (runs, tomlio)
     for name, value in vars(module).items()
     if getattr(value, "cache_info", None) and value.cache_info().currsize
 ]

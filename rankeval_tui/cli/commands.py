@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "judge": ("judge", "judge 0/1 every pair the protocol asks (its corpus or its pools), crash-safe, resumable"),
     "adjudicate": ("adjudicate", "adjudicate the disagreements of two annotators' qrels (opens the app)"),
     "demo": ("demo", "copy the bundled demo protocol to DIR (to judge or change it)"),
+    "rewrite": ("rewrite", "rewrite protocol.toml and qrels.toml in the canonical layout (read faster)"),
     "grow": (
         "grow",
         "add documents / queries, a run's unknown documents or (pooled) a run's gap; new pairs become holes",

@@ -1,8 +1,8 @@
 """Regular expressions compiled the first time they are asked for, not at import.
 
 Why: a module-level ``re.compile`` is paid at every start-up of every command that imports the
-module, whether or not it reads a file that needs the pattern (``toml_grammar``'s dotted-key
-pattern alone is 3-4 ms, more than scoring the demo). Patterns every read needs stay compiled at
+module, whether or not it reads a file that needs the pattern (a large pattern can cost more than
+scoring the demo). Patterns every read needs stay compiled at
 import; the ones only some files or some errors need use ``on_first_use``.
 """
 

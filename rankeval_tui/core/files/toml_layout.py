@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from collections.abc import Callable
 from itertools import accumulate, groupby, islice, repeat
 from operator import itemgetter
 
@@ -46,7 +46,7 @@ and ``\\u`` of a Unicode scalar value (a surrogate is refused by TOML, paired by
 _KEY = f"{_BARE}|{_STRING}"
 _INT = r"-?(?:0|[1-9][0-9]{0,17})"
 """A decimal integer as tomli-w writes it, far from Python's digit limit."""
-_VALUE = f"{_INT}|true|false|{_STRING}"
+_VALUE = f"{_INT}|true|false|{_STRING}|\\[\\]"
 _COMMENT = r"#[^\x00-\x08\x0a-\x1f\x7f]*"
 
 _HEADER = re.compile(rf"\[({_KEY})(?:\.({_KEY}))?\]")
@@ -55,6 +55,11 @@ _OTHER_HEADER = re.compile(rf"\[\[?({_KEY})(?:\.(?:{_KEY}))*\]\]?")
 """An array-of-tables header or a deeper one: its top-level table goes to tomllib."""
 _BLANK = re.compile(rf"(?:(?:{_COMMENT})?\n)*")
 _PAIR = re.compile(rf"({_KEY}) = ({_VALUE})")
+
+
+SMALL_TABLES = ("provenance", "adjudication")
+"""Top-level tables the project itself writes with arrays or arrays of tables (``grow``'s
+``[[provenance.growth]]``): tomllib reads them, and a file is in the canonical layout still."""
 
 
 class _Unsupported(Exception):
@@ -170,15 +175,39 @@ def _add_pairs(table: dict[str, Any], pairs: list[tuple[str, Any]]) -> dict[str,
 
 
 def _pairs(body: str) -> list[tuple[str, Any]]:
-    """A body read line by line: pairs, blank lines and comments."""
-    keys, values = [], []
-    for line in body.split("\n"):
+    """A body read line by line: pairs, tomli-w's arrays of scalars (``key = [``, an
+    ``    item,`` line each, ``]``), blank lines and comments."""
+    keys, values, arrays = [], [], {}
+    lines = iter(body.split("\n"))
+    for line in lines:
         if (pair := _PAIR.fullmatch(line)) is not None:
             keys.append(pair.group(1))
             values.append(pair.group(2))
+        elif (opening := _ARRAY_OPENING.fullmatch(line)) is not None:
+            keys.append(opening.group(1))
+            values.append("[")
+            arrays[len(values) - 1] = _array_items(lines)
         elif not _BLANK.fullmatch(line + "\n"):
             raise _NotFast
-    return list(zip(_strings(keys), _values(values)))
+    read = _values([value for value in values if value != "["]) if len(arrays) < len(values) else []
+    scalars = iter(read)
+    return list(zip(_strings(keys), [arrays[i] if i in arrays else next(scalars) for i in range(len(values))]))
+
+
+_ARRAY_OPENING = re.compile(rf"({_KEY}) = \[")
+_ARRAY_ITEM = re.compile(rf"    ({_VALUE}),")
+
+
+def _array_items(lines: Iterator[str]) -> list[Any]:
+    """The items of an array tomli-w wrote over lines, up to its ``]`` line."""
+    items = []
+    for line in lines:
+        if line == "]":
+            return _values(items) if items else []
+        if (item := _ARRAY_ITEM.fullmatch(line)) is None:
+            raise _NotFast
+        items.append(item.group(1))
+    raise _NotFast
 
 
 def _int_rows(bodies: list[str]) -> list[dict[str, Any]] | None:
@@ -345,14 +374,20 @@ def _strings(raw: list[str]) -> list[str]:
 
 
 def _values(raw: list[str]) -> list[Any]:
-    """Values as matched by ``_VALUE``: integers, booleans and strings."""
+    """Values as matched by ``_VALUE``: integers, booleans, strings and empty arrays."""
     kinds = {text[0] for text in raw}
     if kinds == {'"'}:
         return _strings(raw)
-    if not kinds & {'"', "t", "f"}:
+    if kinds <= _INTEGER_STARTS:
         return list(map(_integers(), raw))
     strings = iter(_strings([text for text in raw if text[0] == '"']))
-    return [next(strings) if text[0] == '"' else text == "true" if text[0] in "tf" else int(text) for text in raw]
+    return [
+        next(strings) if text[0] == '"' else [] if text == "[]" else text == "true" if text[0] in "tf" else int(text)
+        for text in raw
+    ]
+
+
+_INTEGER_STARTS = frozenset("-0123456789")
 
 
 def _tomllib(text: str) -> dict[str, Any]:

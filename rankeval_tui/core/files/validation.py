@@ -19,6 +19,7 @@ from rankeval_tui.core.evaluation.pools import pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 from rankeval_tui.core.files.holes import holes_per_query, judge_command
 from rankeval_tui.core.files.protocol_files import (
+    PROTOCOL_FILE,
     QRELS_FILE,
     QrelsFile,
     check_labels_only,
@@ -26,6 +27,7 @@ from rankeval_tui.core.files.protocol_files import (
     read_qrels_tables,
 )
 from rankeval_tui.core.files.runs import check_unique_run_names, load_run
+from rankeval_tui.core.files.tomlio import canonical_layout_notice
 from rankeval_tui.core.wording import counted
 
 
@@ -71,6 +73,9 @@ def validate_directory(
             report(error)
     if result.definition is not None:
         check_qrels_file(result)
+    for path in (directory / PROTOCOL_FILE, result.qrels_path):
+        if path.is_file() and (notice := canonical_layout_notice(path)) is not None:
+            result.warnings.append(notice)
     for name, path in run_specs:
         check_run_file(result, name, path)
     try:
