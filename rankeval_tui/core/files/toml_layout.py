@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import accumulate, groupby, islice, repeat
+from itertools import accumulate, chain, groupby, islice, repeat
 from operator import itemgetter
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up of every command)
@@ -97,23 +97,25 @@ def _read(text: str) -> Reading:
     if not _BLANK.fullmatch(root_text + "\n" if root_text else ""):
         raise _Unsupported  # pairs before the first header: not the project's layout
     parts = list(map(str.partition, sections, repeat("\n")))
+    del sections  # the text once in memory beside the caller's, not twice
     headers = list(map("[".__add__, map(itemgetter(0), parts)))
     bodies = list(map(itemgetter(2), parts))
-    paths = _paths(headers)
-    root: dict[str, Any] = dict.fromkeys(map(itemgetter(0), paths))
-    slow: set[str] = {top for top, sub in paths if sub is _DEEP}
+    del parts
+    tops, subs = _paths(headers)
+    root: dict[str, Any] = dict.fromkeys(tops)
+    slow: set[str] = {top for top, sub in zip(tops, subs) if sub is _DEEP} if _DEEP in subs else set()
     declared: set[str] = set()
     start = 0
-    for top, run in groupby(map(itemgetter(0), paths)):
+    for top, run in groupby(tops):
         end = start + len(list(run))
         if top not in slow:
             try:
-                _read_run(root, declared, top, paths[start:end], bodies[start:end])
+                _read_run(root, declared, top, subs[start:end], bodies[start:end])
             except _NotFast:
                 slow.add(top)
         start = end
     if slow:
-        parsed = _tomllib("".join(f"{h}\n{b}\n" for (top, _), h, b in zip(paths, headers, bodies) if top in slow))
+        parsed = _tomllib("".join(f"{h}\n{b}\n" for top, h, b in zip(tops, headers, bodies) if top in slow))
         if parsed.keys() != slow:
             raise _Unsupported
         root.update(parsed)
@@ -124,16 +126,18 @@ _DEEP = "\x00deep"
 """The second part of a header read by tomllib: ``[[array.of.tables]]``, ``[a.b.c]``."""
 
 
-def _paths(headers: list[str]) -> list[tuple[str, str | None]]:
-    """Each header's top-level table and its second key (None: ``[table]``; ``_DEEP``: a header
+def _paths(headers: list[str]) -> tuple[list[str], list[str | None]]:
+    """Each header's top-level table, and its second key (None: ``[table]``; ``_DEEP``: a header
     for tomllib), every key unquoted."""
     parts = _HEADERS.findall("\n".join(headers))
     if len(parts) != len(headers):
         parts = list(map(_header_parts, headers))
-    tops = _strings([top for top, _ in parts])
-    seconds = _strings([sub for _, sub in parts if sub and sub is not _DEEP])
-    subs = iter(seconds)
-    return [(top, None if not sub else sub if sub is _DEEP else next(subs)) for top, (_, sub) in zip(tops, parts)]
+    tops = _strings(list(map(itemgetter(0), parts)))
+    raw_subs = list(map(itemgetter(1), parts))
+    if "" not in raw_subs and _DEEP not in raw_subs:  # every header [table.key]
+        return tops, list(_strings(raw_subs))
+    seconds = iter(_strings([sub for sub in raw_subs if sub and sub is not _DEEP]))
+    return tops, [None if not sub else sub if sub is _DEEP else next(seconds) for sub in raw_subs]
 
 
 def _header_parts(header: str) -> tuple[str, str]:
@@ -145,14 +149,11 @@ def _header_parts(header: str) -> tuple[str, str]:
     raise _Unsupported  # spaces in a header, a literal-string key, not a header at all
 
 
-def _read_run(
-    root: dict[str, Any], declared: set[str], top: str, paths: list[tuple[str, str | None]], bodies: list[str]
-) -> None:
+def _read_run(root: dict[str, Any], declared: set[str], top: str, subs: list[str | None], bodies: list[str]) -> None:
     """Sections of one top-level table, in a row: into ``root[top]``, a table headers make."""
     table = root[top]
     if table is None:
         table = root[top] = {}
-    subs = [sub for _, sub in paths]
     if subs[0] is None:
         if table or top in declared:
             raise _Unsupported  # [a] after [a.b] (valid, not this layout), or [a] twice
@@ -200,7 +201,7 @@ _ARRAY_ITEM = re.compile(rf"    ({_VALUE}),")
 
 def _array_items(lines: Iterator[str]) -> list[Any]:
     """The items of an array tomli-w wrote over lines, up to its ``]`` line."""
-    items = []
+    items: list[str] = []
     for line in lines:
         if line == "]":
             return _values(items) if items else []
@@ -248,27 +249,26 @@ def _zeroed(text: str, digits: set[str]) -> str:
     return text
 
 
-def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[str] | None:
+def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[tuple[str, ...]] | None:
     """Each body's label digits, when every body is the first one with other one-digit labels
     (an exhaustive file: every row the corpus in corpus order): the bodies are equal in length,
-    and formatting the first body's text, each label a ``%s``, with their digits gives them back;
-    None otherwise."""
+    and with every label set to 0 they are one text. None otherwise. (Setting a label to 0
+    changes a digit between `` = `` and a newline, which no key holds: the keys stay.)"""
     width = len(bodies[0])
     if len(keys) < 2 or set(map(len, bodies)) != {width}:
         return None
     lines = bodies[0].split("\n")[:-1]
     if len(lines) != len(keys):
         return None  # blank lines
-    ends = list(accumulate(map(len, lines), initial=-1))[1:]
-    offsets = [end + index for index, end in enumerate(ends)]  # each line's last character
-    joined = "".join(bodies)
-    columns = list(map(joined.__getitem__, map(slice, offsets, repeat(None), repeat(width))))
-    labels = list(map("".join, zip(*columns)))
-    digits = set("".join(columns))
+    ends = accumulate(map(len, lines))  # each line's last character, after its newline's
+    labels = list(map(itemgetter(*[end + index - 1 for index, end in enumerate(ends)]), bodies))
+    digits = set(chain.from_iterable(labels))
     if not digits <= _DIGIT_LABELS.keys():
         return None
-    zeros = _zeroed(bodies[0], digits)
-    if _zeroed(joined, digits) != zeros * len(bodies):
+    zeroed: Iterable[str] = bodies
+    for digit in digits - {"0"}:
+        zeroed = map(str.replace, zeroed, repeat(f" = {digit}\n"), repeat(" = 0\n"))
+    if set(zeroed) != {_zeroed(bodies[0], digits)}:
         return None
     return labels
 
