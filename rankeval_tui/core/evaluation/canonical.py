@@ -34,7 +34,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import accumulate, repeat
+from itertools import accumulate, chain, repeat
 from json.encoder import encode_basestring
 from operator import attrgetter
 
@@ -266,6 +266,12 @@ def canonical_pooled_qrels(
     return _interleave((queries.keys.encode("utf-8").split(b"\x00"), rows), b"}")
 
 
+def binary_labels(qrels: Mapping[str, Mapping[str, int]]) -> bool:
+    """Whether every label is 0 or 1 (one set of all of them, in C): the rows the two builders
+    above write hold nothing else, so any other label goes through ``canonical_json``."""
+    return set(chain.from_iterable(row.values() for row in qrels.values())) <= {0, 1}
+
+
 def canonical_parts(
     definition: Definition, qrels: Mapping[str, Mapping[str, int]], relevant: Mapping[str, frozenset[str]]
 ) -> tuple[bytes, tuple[bytes | bytearray, ...]]:
@@ -275,9 +281,11 @@ def canonical_parts(
     queries = sorted_names(definition.queries)
     documents = sorted_names(definition.documents)
     table: list[bytes | bytearray] | list[bytes] | None = None
-    if queries is not None and definition.pools is not None:
+    if queries is None or not binary_labels(qrels):
+        pass  # graded labels: the rows below write each relevant label as 1
+    elif definition.pools is not None:
         table = canonical_pooled_qrels(qrels, queries, relevant)
-    elif queries is not None and documents is not None:
+    elif documents is not None:
         table = canonical_qrels_json(qrels, documents, queries, relevant)
     if table is None:
         empty: Mapping[str, int] = {}
