@@ -80,8 +80,6 @@ class Reading:
 
 def read(text: str) -> Reading | None:
     """``text`` read (then equal to ``tomllib.loads(text)``), or None when tomllib must read it all."""
-    if "\r" in text or "\x00" in text or '"""' in text or "'''" in text:
-        return None
     if not text.endswith("\n"):
         text += "\n"
     try:
@@ -115,6 +113,8 @@ def _read(text: str) -> Reading:
                 slow.add(top)
         start = end
     if slow:
+        if "\r" in text or '"""' in text or "'''" in text:
+            raise _Unsupported  # a header-like line could be a multi-line string's: tomllib reads it all
         parsed = _tomllib("".join(f"{h}\n{b}\n" for top, h, b in zip(tops, headers, bodies) if top in slow))
         if parsed.keys() != slow:
             raise _Unsupported
@@ -219,24 +219,22 @@ def _int_rows(bodies: list[str]) -> list[dict[str, Any]] | None:
     if first is None:
         return None
     keys, _ = first
-    labels = _same_keys_labels(bodies, keys)
-    if labels is None:
-        cells = _label_cells("".join(bodies))
-        if cells is None:
-            return None
-        all_keys, marks = cells
-        separator = '" = ' if bodies[0][:1] == '"' else " = "
-        counts = list(map(str.count, bodies, repeat(separator)))
-        if sum(counts) != len(all_keys):
-            return None  # a key holding the separator
-        key_iter, label_iter = iter(all_keys), iter(list(map(_MARK_LABELS.__getitem__, marks)))
-        rows = [dict(zip(islice(key_iter, count), islice(label_iter, count))) for count in counts]
-        if sum(map(len, rows)) != len(all_keys):
-            raise _Unsupported  # a key twice in a row
-        return rows
-    if len(set(keys)) != len(keys):
-        raise _Unsupported
-    return list(map(dict, map(zip, repeat(keys), map(map, repeat(_DIGIT_LABELS.__getitem__), labels))))
+    same = _same_keys_labels(bodies, keys)
+    if same is not None:
+        return same
+    cells = _label_cells("\n".join(bodies))  # a body ends without a newline when no blank line follows it
+    if cells is None:
+        return None
+    all_keys, marks = cells
+    separator = '" = ' if bodies[0][:1] == '"' else " = "
+    counts = list(map(str.count, bodies, repeat(separator)))
+    if sum(counts) != len(all_keys):
+        return None  # a key holding the separator
+    key_iter, label_iter = iter(all_keys), iter(list(map(_MARK_LABELS.__getitem__, marks)))  # marks: one a pair
+    rows = [dict(zip(islice(key_iter, count), islice(label_iter, count))) for count in counts]
+    if sum(map(len, rows)) != len(all_keys):
+        raise _Unsupported  # a key twice in a row
+    return rows
 
 
 _DIGIT_LABELS = {str(digit): digit for digit in range(10)}
@@ -249,28 +247,34 @@ def _zeroed(text: str, digits: set[str]) -> str:
     return text
 
 
-def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[tuple[str, ...]] | None:
-    """Each body's label digits, when every body is the first one with other one-digit labels
-    (an exhaustive file: every row the corpus in corpus order): the bodies are equal in length,
-    and with every label set to 0 they are one text. None otherwise. (Setting a label to 0
-    changes a digit between `` = `` and a newline, which no key holds: the keys stay.)"""
+def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]] | None:
+    """Each body's row, when every body is the first one with other one-digit labels (an
+    exhaustive file: every row the corpus in corpus order): the bodies are equal in length, and
+    with every label set to 0 they are one text. None otherwise. (Setting a label to 0 changes a
+    digit between `` = `` and a newline, which no key holds: the keys stay.) Each distinct body
+    is read once (a tall file of 10 documents has at most 1,024), and its row copied."""
     width = len(bodies[0])
     if len(keys) < 2 or set(map(len, bodies)) != {width}:
         return None
     lines = bodies[0].split("\n")[:-1]
     if len(lines) != len(keys):
         return None  # blank lines
+    distinct = list(dict.fromkeys(bodies))
     ends = accumulate(map(len, lines))  # each line's last character, after its newline's
-    labels = list(map(itemgetter(*[end + index - 1 for index, end in enumerate(ends)]), bodies))
+    labels = list(map(itemgetter(*[end + index - 1 for index, end in enumerate(ends)]), distinct))
     digits = set(chain.from_iterable(labels))
     if not digits <= _DIGIT_LABELS.keys():
         return None
-    zeroed: Iterable[str] = bodies
+    zeroed: Iterable[str] = distinct
     for digit in digits - {"0"}:
         zeroed = map(str.replace, zeroed, repeat(f" = {digit}\n"), repeat(" = 0\n"))
     if set(zeroed) != {_zeroed(bodies[0], digits)}:
         return None
-    return labels
+    if len(set(keys)) != len(keys):
+        raise _Unsupported  # a key twice
+    rows = map(dict, map(zip, repeat(keys), map(map, repeat(_DIGIT_LABELS.__getitem__), labels)))
+    row_of = dict(zip(distinct, rows))
+    return list(map(dict, map(row_of.__getitem__, bodies)))
 
 
 _MARKS = "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19"
@@ -284,16 +288,16 @@ a backslash (no escape to decode)."""
 _BARE_KEY_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-" + _MARKS.encode()
 
 
-def _label_cells(text: str) -> tuple[list[str], str] | None:
+def _label_cells(text: str) -> tuple[list[str], list[str]] | None:
     """The keys of ``text``'s pair lines and their label marks, when its lines are all
     ``"KEY" = D`` (a basic string without escapes) or all ``KEY = D`` (a bare key), D a digit,
     with blank lines; None otherwise.
 
     Each line's `` = D`` and newline become D's mark; no newline may be left, so every line
-    ended so. Quoted keys: the marked text is ``"K"m"K"m...``, each key between two quotes,
-    when it starts with a quote, holds ``"m"`` once per key boundary and two quotes per key
-    (no quote inside one); bare keys hold only the bare key characters. Nothing in a key
-    needs decoding (no backslash, no control character), so the keys are the text's own."""
+    ended so. Quoted keys: split at the quotes, the marked text is ``"K"m"K"m...``, each key
+    between two quotes, each mark alone between a key and the next (no quote inside a key).
+    Bare keys: split at the marks, each holds only the bare key characters. Nothing in a key
+    needs decoding (no backslash, no control character, no mark), so the keys are the text's own."""
     while "\n\n" in text:
         text = text.replace("\n\n", "\n")
     text = text.lstrip("\n")
@@ -305,22 +309,24 @@ def _label_cells(text: str) -> tuple[list[str], str] | None:
         if "\n" not in marked:
             break
         marked = marked.replace(f" = {digit}\n", _MARKS[digit])
-    if "\n" in marked:
-        return None
-    labels = marked.encode("ascii", "replace").translate(None, _KEEP_MARKS).decode()
-    pairs = len(labels)
-    if marked[:1] == '"':
-        boundaries = sum(marked.count(f'"{mark}"') for mark in _MARKS if mark in labels)
-        if boundaries != pairs - 1 or marked.count('"') != 2 * pairs or marked[-2:-1] != '"':
+    if "\n" in marked or not marked:
+        return None if marked else ([], [])
+    if marked[0] == '"':
+        parts = marked.split('"')  # "", K, m, K, m, ..., K, m
+        keys, marks = parts[1::2], parts[2::2]
+        used = set(marks)
+        if parts[0] or len(keys) != len(marks) or not used <= _MARK_LABELS.keys():
             return None
-    elif marked.encode("ascii", "replace").translate(None, _BARE_KEY_BYTES) or any(
-        mark + other in marked for mark in _MARKS for other in _MARKS if mark in labels and other in labels
-    ):
-        return None  # not a bare key, or an empty one
+        if sum(map(marked.count, _MARKS)) != len(marks):
+            return None  # a mark inside a key: a line did not end with its label
+        return keys, marks
+    if marked.encode("ascii", "replace").translate(None, _BARE_KEY_BYTES):
+        return None  # not a bare key
+    marks = list(marked.encode("ascii", "replace").translate(None, _KEEP_MARKS).decode())
     keys = marked.translate(_MARKS_TO_END).split("\x00")
-    if keys.pop() != "" or len(keys) != pairs or (keys and keys[0] == ""):
-        return None
-    return keys, labels
+    if keys.pop() != "" or len(keys) != len(marks) or "" in keys:
+        return None  # an empty key
+    return keys, marks
 
 
 class _Integers(dict[str, int]):
