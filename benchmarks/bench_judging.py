@@ -142,7 +142,7 @@ async def run_app(directory: Path, keys: int, *, resume: bool) -> dict[str, obje
         result["overview"] = await latency(t0, None)
         moves = []
         matrix = app.screen.query_one(LabelMatrix)  # start mid-matrix so no move is clamped at an edge
-        matrix.cursor = (len(session.query_ids) // 2, len(session.definition.documents) // 2)
+        matrix.cursor = (len(session.cursor.query_ids) // 2, len(session.definition.documents) // 2)
         await pilot.pause()
         for key in ["down", "right", "up", "left"] * 25:  # every key moves the cursor, so every key draws
             t0 = time.perf_counter()
@@ -151,8 +151,8 @@ async def run_app(directory: Path, keys: int, *, resume: bool) -> dict[str, obje
             moves.append(await latency(t0, None))
         result["moves"] = moves
         await pilot.press("escape")
-        result["complete"] = session.complete
-        if session.complete:
+        result["complete"] = session.marks.complete
+        if session.marks.complete:
             t0 = time.perf_counter()
             snapshot = session.snapshot()
             session.write_qrels(snapshot)

@@ -111,7 +111,7 @@ class FrameClock:
         def stamp() -> None:
             now = time.perf_counter()
             size = session.journal.path.stat().st_size if session.journal else -1
-            self.frames.append((now, size, session.current))
+            self.frames.append((now, size, session.cursor.current))
             if isinstance(app.screen, JudgeScreen):  # not Textual's blank default screen under it
                 self.judging_frames.append(now)
             original()
@@ -141,7 +141,7 @@ async def key_latencies(directory: Path, keys: int, size: tuple[int, int], read:
                 app.screen.documents.ahead = False  # type: ignore[attr-defined]
             for i in range(keys + 1):
                 assert session.journal is not None
-                before, pair = session.journal.path.stat().st_size, session.current
+                before, pair = session.journal.path.stat().st_size, session.cursor.current
                 t0 = time.perf_counter()
                 await pilot.press("1" if i % 5 == 0 else "0")
                 latency = await clock.first_after(t0, before, pair)

@@ -103,7 +103,7 @@ def worker(directory: Path) -> None:
     session = JudgingSession.open(definition, directory / "qrels.toml")
     times["resume"] = (clocks[0]() - start[0], clocks[1]() - start[1])
     try:
-        assert session.complete, "the generated journal labels every pair"
+        assert session.marks.complete, "the generated journal labels every pair"
         start = [clock() for clock in clocks]
         session.write_qrels(session.snapshot())
         times["write"] = (clocks[0]() - start[0], clocks[1]() - start[1])

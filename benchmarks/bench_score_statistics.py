@@ -73,7 +73,7 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
         table = screen.query_one("#score-compare-table", DataTable)
         start = time.perf_counter()
         await pilot.press("v")
-        await wait_until(pilot, lambda: table.row_count == queries and screen.view == "compare")
+        await wait_until(pilot, lambda: table.row_count == queries and screen.state.view == "compare")
         await pilot.pause()
         times["v -> comparison table (no statistics)"] = time.perf_counter() - start
         busy = []

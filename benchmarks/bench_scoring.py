@@ -125,7 +125,10 @@ def watch_paint(
     def spy(y: int):  # the compositor asks the table for each line when it paints it
         line = render_line(y)
         if (
-            not drawn and screen.view == view and table.row_count == queries and table.virtual_size.height > queries
+            not drawn
+            and screen.state.view == view
+            and table.row_count == queries
+            and table.virtual_size.height > queries
         ):  # rows sized (header + one line each)
             painted.add(y)
             if len(painted) >= table.size.height:
@@ -265,7 +268,7 @@ async def measure_app(directory: Path, runs: list[Path], queries: int) -> dict[s
         summary = screen.query_one(CompareSummary)
         pressed = time.perf_counter()
         await pilot.press("v")
-        await wait_until(pilot, lambda: table.row_count == queries and screen.view == "compare")
+        await wait_until(pilot, lambda: table.row_count == queries and screen.state.view == "compare")
         await pilot.pause()  # one refresh: the table is drawn
         times["open comparison (incl. load)"] = since(start)
         await wait_until(pilot, lambda: bool(drawn))

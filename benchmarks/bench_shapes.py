@@ -24,7 +24,7 @@ the run scores 0, as here) on square and pooled only (on tall it is
 quadratic in the queries: 223 s in the issue) when ``--trec-eval PATH`` names a binary, and is
 skipped with a notice when not. Printed: best / median wall seconds, the median over rounds of the
 ratio ours / peer (< 1: we are faster), the median CPU seconds (user + system, a process's
-children it waited for included: ``score`` reads large runs in a second process, cli/runs_ahead.py)
+children it waited for included)
 and their median ratio, peak RSS of the largest process (the shapes are generated in a child
 process, so no command inherits the generator's memory as its floor). Every peer's means must agree
 with ours to 1e-9 after adjusting conventions (benchmarks/peers.py; the C trec_eval to 1e-4, the

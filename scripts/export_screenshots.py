@@ -97,7 +97,7 @@ async def judge_progress(pilot: Pilot) -> None:
     session = pilot.app.judge_session  # type: ignore[attr-defined]
     labels = {"q1": {"d2": 1}, "q2": {"d3": 1, "d4": 1}}
     for _ in range(8):
-        query, doc = session.current
+        query, doc = session.cursor.current
         await pilot.press(str(labels.get(query, {}).get(doc, 0)))
     await pilot.press("left", "d", "n", *"covers TXT only, not every format", "enter", "right")
     await settle(pilot)

@@ -49,6 +49,16 @@ def validate(instance: Any, schema: dict[str, Any], root: dict[str, Any] | None 
         if not ref.startswith("#/$defs/"):
             raise ValueError(f"{path}: only local #/$defs/ references are supported, got {ref!r}")
         validate(instance, root["$defs"][ref.removeprefix("#/$defs/")], root, path)
+    check_value(instance, schema, path)
+    if isinstance(instance, dict):
+        validate_object(instance, schema, root, path)
+    if isinstance(instance, list) and "items" in schema:
+        for index, item in enumerate(instance):
+            validate(item, schema["items"], root, f"{path}[{index}]")
+
+
+def check_value(instance: Any, schema: dict[str, Any], path: str) -> None:
+    """The keywords on the instance itself: type, const, enum, pattern, minimum."""
     if "type" in schema:
         types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(TYPES[t](instance) for t in types):
@@ -61,20 +71,20 @@ def validate(instance: Any, schema: dict[str, Any], root: dict[str, Any] | None 
         raise SchemaError(f"{path}: {instance!r:.80} does not match {schema['pattern']!r}")
     if TYPES["number"](instance) and "minimum" in schema and instance < schema["minimum"]:
         raise SchemaError(f"{path}: {instance!r} is below the minimum {schema['minimum']}")
-    if isinstance(instance, dict):
-        for key in schema.get("required", ()):
-            if key not in instance:
-                raise SchemaError(f"{path}: required key {key!r} is missing")
-        properties = schema.get("properties", {})
-        for key, value in instance.items():
-            if "propertyNames" in schema:
-                validate(key, schema["propertyNames"], root, f"{path}.{key}(name)")
-            if key in properties:
-                validate(value, properties[key], root, f"{path}.{key}")
-            elif schema.get("additionalProperties") is False:
-                raise SchemaError(f"{path}: key {key!r} is not allowed")
-            elif isinstance(schema.get("additionalProperties"), dict):
-                validate(value, schema["additionalProperties"], root, f"{path}.{key}")
-    if isinstance(instance, list) and "items" in schema:
-        for index, item in enumerate(instance):
-            validate(item, schema["items"], root, f"{path}[{index}]")
+
+
+def validate_object(instance: dict[str, Any], schema: dict[str, Any], root: dict[str, Any], path: str) -> None:
+    """The keywords on an object's keys and values: required, propertyNames, properties, additionalProperties."""
+    for key in schema.get("required", ()):
+        if key not in instance:
+            raise SchemaError(f"{path}: required key {key!r} is missing")
+    properties = schema.get("properties", {})
+    for key, value in instance.items():
+        if "propertyNames" in schema:
+            validate(key, schema["propertyNames"], root, f"{path}.{key}(name)")
+        if key in properties:
+            validate(value, properties[key], root, f"{path}.{key}")
+        elif schema.get("additionalProperties") is False:
+            raise SchemaError(f"{path}: key {key!r} is not allowed")
+        elif isinstance(schema.get("additionalProperties"), dict):
+            validate(value, schema["additionalProperties"], root, f"{path}.{key}")

@@ -19,7 +19,7 @@ from rankeval_tui.cli.commands import COMMAND_MODULES, COMMANDS, summary
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
@@ -29,7 +29,7 @@ APP_COMMAND = "inspect"
 def terminal_columns() -> int:
     """``shutil.get_terminal_size().columns``, by its rule (COLUMNS if a positive integer, else
     the terminal of ``sys.__stdout__``, else 80), without importing shutil: argparse's formatter
-    does, for every argument added, and shutil brings zlib, bz2 and lzma (~2 ms a start-up)."""
+    does, for every argument added, and shutil brings zlib, bz2 and lzma to every start-up."""
     try:
         columns = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):

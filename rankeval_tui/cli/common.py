@@ -9,7 +9,6 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from rankeval_tui.cli.runs_ahead import prefetched_runs, runs_read_ahead
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -35,10 +34,9 @@ from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
 from rankeval_tui.core.files.runs import check_unique_run_names
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # judging is imported only by the commands that judge
     from rankeval_tui.core.annotation.judging import JudgingSession
-    from rankeval_tui.core.preread import RunPrefetch
 
 DEMO_PROTOCOL = BUNDLED_DEMO
 
@@ -276,26 +274,9 @@ def by_score(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "score_order", False))
 
 
-@contextmanager
-def runs_read_ahead_from_args(args: argparse.Namespace) -> Iterator[RunPrefetch | None]:
-    """The runs of the command line read by a child while the block reads the protocol
-    (``cli.runs_ahead``); a problem finding them is left to ``load_runs_from_args`` to raise,
-    after the protocol's own, as without the child."""
-    try:
-        specs: list[tuple[str | None, Path]] | None = run_specs(args)
-    except ContractError:
-        specs = None
-    with runs_read_ahead(specs, by_score(args)) as prefetch:
-        yield prefetch
-
-
-def load_runs_from_args(args: argparse.Namespace, protocol: Protocol, prefetch: RunPrefetch | None = None) -> list[Run]:
-    """Every run named on the command line (or found in runs/), adapted when --chunk-map is given;
-    those ``prefetch`` read when given (the same runs, read while the protocol was)."""
-    if prefetch is not None:
-        runs = prefetched_runs(prefetch)
-    else:
-        runs = [load_run(path, name, by_score=by_score(args)) for name, path in run_specs(args)]
+def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:
+    """Every run named on the command line (or found in runs/), adapted when --chunk-map is given."""
+    runs = [load_run(path, name, by_score=by_score(args)) for name, path in run_specs(args)]
     check_unique_run_names(runs)
     if args.chunk_map is not None:
         from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only
@@ -325,9 +306,10 @@ def collector_paused() -> Iterator[None]:
 
     Why: a pooled protocol's files are millions of small objects (labels, run lines, pool
     sets), all alive until the process ends and none in a reference cycle, yet every few
-    thousand container allocations the collector walks them again: a fifth of ``score`` on
-    10,000 queries x 100 (issue 32; peak memory unchanged, measured). Only commands that exit
-    when done use it, never the app, whose session lives on."""
+    thousand container allocations the collector walks them again: a large share of ``score``'s
+    time on a big protocol, and pausing it leaves peak memory as it was (benchmarks/bench_shapes.py
+    measures ``score``). Only commands that exit when done use it, never the app, whose session
+    lives on."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -21,6 +21,7 @@ from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
 from rankeval_tui.core.files.additions import read_documents, read_queries, source_file
 from rankeval_tui.core.files.holes import judge_command
+from rankeval_tui.core.files.input_formats import formats_help
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,8 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "from --corpus). Existing labels are all kept; the new pairs are holes to judge with "
         "`rankeval-tui judge PROTOCOL`. The change is recorded in protocol.toml's [[provenance.growth]]. "
         "Inputs are protocol.toml-shaped TOML files ([documents.ID] text; [queries.ID] text, split), "
-        "another protocol directory, or any format init reads (BEIR, Pyserini, JSONL, TSV, a folder "
-        "of .md/.txt files).",
+        "another protocol directory, or any format init reads: " + formats_help(("--corpus", "--queries")) + ".",
     )
     parser.add_argument("protocol", type=Path, metavar="PROTOCOL", help="protocol directory to grow")
     parser.add_argument(

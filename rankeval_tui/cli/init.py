@@ -8,6 +8,7 @@ from pathlib import Path
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import positive_int
 from rankeval_tui.cli.say import say
+from rankeval_tui.core.files.input_formats import formats_help
 from rankeval_tui.core.files.pooled_init import plan
 from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, write_protocol
 from rankeval_tui.core.files.runs import parse_run_argument
@@ -20,10 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Read and check everything, then write DIR/protocol.toml, DIR/runs/ and (with --qrels) "
         "DIR/qrels.toml with the imported labels only: every other pair is a hole to judge with "
         "'rankeval-tui judge DIR'. Nothing is written when anything is wrong; an existing protocol is "
-        "never overwritten. Formats are told from the content: corpus BEIR corpus.jsonl, Pyserini JSONL, "
-        "JSONL {id, text}, TSV id<TAB>text or a directory of .md/.txt files; queries BEIR queries.jsonl, "
-        "JSONL {id, text[, split]}, TSV id<TAB>text; qrels TREC 'qid 0 docid rel' or BEIR TSV with the "
-        "header 'query-id corpus-id score'; runs TREC 6-column, MS MARCO 'qid<TAB>docid<TAB>rank', JSON.",
+        "never overwritten. Formats are told from the content: " + formats_help() + ".",
     )
     parser.add_argument("directory", type=Path, metavar="DIR", help="the new protocol directory")
     parser.add_argument(

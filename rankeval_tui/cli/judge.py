@@ -117,7 +117,7 @@ def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> 
 
 def run_judge(args: argparse.Namespace) -> int:
     if args.adjudicate is not None or args.output is not None or args.force:
-        from rankeval_tui.cli.adjudicate import run_from_judge  # issue 7: the adjudication queue
+        from rankeval_tui.cli.adjudicate import run_from_judge  # the adjudication queue
 
         return run_from_judge(args)
     definition = load_definition(args.protocol)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
@@ -21,7 +23,6 @@ from rankeval_tui.cli.common import (
     metrics_from_args,
     positive_int,
     protocol_dir,
-    runs_read_ahead_from_args,
 )
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
@@ -49,10 +50,10 @@ from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.wording import exact_and_decimal
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
     from rankeval_tui.core.evaluation.stats import PairedStatistics
-    from rankeval_tui.core.preread import RunPrefetch
+    from rankeval_tui.core.files.baseline import BaselineChoice
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
@@ -216,7 +217,7 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
     return failures
 
 
-def run_bounds(args: argparse.Namespace, protocol: Protocol, prefetch: RunPrefetch | None = None) -> int:
+def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
     """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs. Its
     modules are imported here, by the one option that needs them: every ``score`` (every CLI
     call: the parser registers each command) would otherwise load them."""
@@ -228,7 +229,7 @@ def run_bounds(args: argparse.Namespace, protocol: Protocol, prefetch: RunPrefet
     if args.fail_under or wants_statistics(args) or args.ignore_other_splits:
         raise ContractError("--bounds prints ranges: no gate, baseline, statistics or --ignore-other-splits with it")
     metrics = metrics_from_args(args, protocol)
-    reports = [bounds(protocol, run, metrics) for run in load_runs_from_args(args, protocol, prefetch)]
+    reports = [bounds(protocol, run, metrics) for run in load_runs_from_args(args, protocol)]
     if args.format == "json":
         print(render_bounds_json(protocol, reports))
     else:
@@ -251,108 +252,137 @@ def sample_count(text: str) -> int:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    with collector_paused(), runs_read_ahead_from_args(args) as prefetch:
-        return score_command(args, prefetch)
+    with collector_paused():
+        if args.bounds:
+            return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
+        return score_command(args)
 
 
-def score_command(args: argparse.Namespace, prefetch: RunPrefetch | None = None) -> int:
-    if args.bounds:
-        return run_bounds(args, load_protocol_and_qrels_from_args(args)[0], prefetch)
-    protocol, qrels = load_protocol_and_qrels_from_args(args)
-    adjudicated = adjudicated_queries(qrels)
+@dataclass(frozen=True)
+class MetricPlan:
+    """What ``score`` computes: the protocol at the main cutoff with the metrics shown there, the
+    other cutoffs ``--metrics`` named (each scored as its own protocol), and the ``--fail-under``
+    gates as ``(name as typed, metric id, threshold)``."""
+
+    protocol: Protocol
+    metrics: tuple[MetricId, ...]
+    other_cutoffs: list[tuple[int, tuple[MetricId, ...]]]
+    gates: list[tuple[str, MetricId, Fraction]]
+
+
+def plan_metrics(args: argparse.Namespace, protocol: Protocol) -> MetricPlan:
+    """The main cutoff is the protocol's k when ``--metrics`` names it (or names none), else the
+    first one named; a gate's metric is shown too."""
     requested = [name for group in args.metrics for name in group]
     groups = metrics_by_cutoff(requested, protocol.k) if requested else [(protocol.k, PRIMARY)]
     main_k, shown = next(((k, m) for k, m in groups if k == protocol.k), groups[0])
-    other_cutoffs = [(k, m) for k, m in groups if k != main_k]
     protocol = protocol.with_k(main_k) if main_k != protocol.k else protocol
     gates = [(name, *resolve_metrics([name], protocol.k), threshold) for name, threshold in args.fail_under]
-    metrics = tuple(dict.fromkeys((*shown, *(metric for _, metric, _ in gates))))  # a gate's metric is shown too
-    if prefetch is not None:  # every report carries the hash: made here while the child still reads the runs
-        protocol.protocol_sha256  # noqa: B018
-    runs = load_runs_from_args(args, protocol, prefetch)
-    score_one = evaluate_split_of if args.ignore_other_splits else evaluate
-    reports = [score_one(protocol, run, metrics) for run in runs]  # whole input validated before any output
-    at_cutoffs = [
-        (at_k, [score_one(at_k, run, metrics_at) for run in runs])
-        for at_k, metrics_at in ((protocol.with_k(k), m) for k, m in other_cutoffs)
-    ]
+    metrics = tuple(dict.fromkeys((*shown, *(metric for _, metric, _ in gates))))
+    other_cutoffs = [(k, tuple(m)) for k, m in groups if k != main_k]
+    return MetricPlan(protocol, metrics, other_cutoffs, gates)
+
+
+@dataclass
+class Comparison:
+    """The baseline chosen, the paired statistics and the regression gate's failures, with the
+    JSON fields they add to the report."""
+
+    choice: BaselineChoice | None
+    statistics: PairedStatistics | None = None
+    regressions: list[str] = field(default_factory=list)
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def baseline(self) -> str | None:
+        return self.choice.name if self.choice is not None else None
+
+
+def compare_runs(args: argparse.Namespace, reports: list[Report]) -> Comparison:
+    """Each candidate against the baseline (--baseline, runs/BASELINE, the first run with
+    results); statistics only when asked for, since they cost time on big protocols."""
     choice = choose_report_baseline(reports, requested=args.baseline, protocol_dir=protocol_dir(args))
-    baseline = choice.name if choice is not None else None
-    pairs = comparisons(reports, baseline)
+    comparison = Comparison(choice)
+    pairs = comparisons(reports, comparison.baseline)
     if args.fail_on_regression and not pairs:
         raise ContractError("--fail-on-regression needs a baseline and at least one candidate run")
-    statistics: PairedStatistics | None = None
-    regressions: list[str] = []
-    if pairs and wants_statistics(args):
-        from rankeval_tui.core.evaluation.stats import paired_statistics, regression_failures
-
-        statistics = paired_statistics(
-            pairs,
-            test=args.test or "randomization",
-            seed=DEFAULT_SEED if args.seed is None else args.seed,
-            samples=args.samples or DEFAULT_SAMPLES,
-            alpha=args.alpha or DEFAULT_ALPHA,
-            both=False,  # the report shows the chosen test only: the other's draws would be wasted
-        )
-        if args.fail_on_regression:
-            regressions = regression_failures(statistics, max_query_drop=args.max_query_drop)
-    extra: dict[str, object] = {}
     if pairs and choice is not None:
-        extra["baseline"] = choice.to_json()
-    if args.fail_on_regression and statistics is not None:
-        extra |= {
-            "regression_gate": {
-                **exact_fields("alpha", statistics.alpha),
-                **exact_fields("max_query_drop", args.max_query_drop),
-                "passed": not regressions,
-                "failures": regressions,
-            }
+        comparison.extra["baseline"] = choice.to_json()
+    if not (pairs and wants_statistics(args)):
+        return comparison
+    from rankeval_tui.core.evaluation.stats import paired_statistics, regression_failures
+
+    statistics = paired_statistics(
+        pairs,
+        test=args.test or "randomization",
+        seed=DEFAULT_SEED if args.seed is None else args.seed,
+        samples=args.samples or DEFAULT_SAMPLES,
+        alpha=args.alpha or DEFAULT_ALPHA,
+        both=False,  # the report shows the chosen test only: the other's draws would be wasted
+    )
+    comparison.statistics = statistics
+    if args.fail_on_regression:
+        comparison.regressions = regression_failures(statistics, max_query_drop=args.max_query_drop)
+        comparison.extra["regression_gate"] = {
+            **exact_fields("alpha", statistics.alpha),
+            **exact_fields("max_query_drop", args.max_query_drop),
+            "passed": not comparison.regressions,
+            "failures": comparison.regressions,
         }
-    note = choice.describe() if choice is not None else None
-    threshold_failures = gate_failures(reports, gates)
+    return comparison
+
+
+def score_command(args: argparse.Namespace) -> int:
+    """Read, score every run at every cutoff (the whole input validated before any output),
+    compare, then write the report and the gates' verdicts: exit 1 when a gate failed."""
+    protocol, qrels = load_protocol_and_qrels_from_args(args)
+    plan = plan_metrics(args, protocol)
+    protocol = plan.protocol
+    runs = load_runs_from_args(args, protocol)
+    score_one = evaluate_split_of if args.ignore_other_splits else evaluate
+    reports = [score_one(protocol, run, plan.metrics) for run in runs]
+    at_cutoffs = [
+        (at_k, [score_one(at_k, run, metrics_at) for run in runs])
+        for at_k, metrics_at in ((protocol.with_k(k), m) for k, m in plan.other_cutoffs)
+    ]
+    comparison = compare_runs(args, reports)
+    threshold_failures = gate_failures(reports, plan.gates)
+    report_text = partial(
+        render_text,
+        baseline=comparison.baseline,
+        statistics=comparison.statistics,
+        adjudicated=adjudicated_queries(qrels),
+        fractions=args.fractions,
+        baseline_note=comparison.choice.describe() if comparison.choice is not None else None,
+    )
     if (args.fail_on_regression or args.fail_under) and os.environ.get("GITHUB_STEP_SUMMARY"):
         verdict = []
         if args.fail_under:
             verdict += gate_verdict("Threshold gate (--fail-under)", threshold_failures)
         if args.fail_on_regression:
-            verdict += gate_verdict("Regression gate", regressions)
-        append_step_summary(
-            render_text(
-                protocol,
-                reports,
-                baseline,
-                markdown=True,
-                statistics=statistics,
-                adjudicated=adjudicated,
-                fractions=args.fractions,
-                baseline_note=note,
-            )
-            + "\n".join(verdict)
-            + "\n"
-        )
+            verdict += gate_verdict("Regression gate", comparison.regressions)
+        append_step_summary(report_text(protocol, reports, markdown=True) + "\n".join(verdict) + "\n")
     if args.format == "json":
         if at_cutoffs:
-            extra["other_cutoffs"] = {str(p.k): cutoff_json(p, r) for p, r in at_cutoffs}
-        print(render_json(protocol, reports, baseline, extra=extra, statistics=statistics, adjudicated=adjudicated))
-    else:
-        markdown = args.format == "markdown"
-        sys.stdout.write(
-            render_text(
+            comparison.extra["other_cutoffs"] = {str(p.k): cutoff_json(p, r) for p, r in at_cutoffs}
+        print(
+            render_json(
                 protocol,
                 reports,
-                baseline,
-                markdown=markdown,
-                statistics=statistics,
-                adjudicated=adjudicated,
-                fractions=args.fractions,
-                baseline_note=note,
+                comparison.baseline,
+                extra=comparison.extra,
+                statistics=comparison.statistics,
+                adjudicated=adjudicated_queries(qrels),
             )
         )
+    else:
+        markdown = args.format == "markdown"
+        sys.stdout.write(report_text(protocol, reports, markdown=markdown))
         for at_k, at_reports in at_cutoffs:  # each cutoff its own protocol: its own header and hash
             sys.stdout.write(
-                "\n" + render_text(at_k, at_reports, baseline, markdown=markdown, fractions=args.fractions)
+                "\n" + render_text(at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions)
             )
-    failures = threshold_failures + regressions
+    failures = threshold_failures + comparison.regressions
     for failure in failures:
         say(failure, file=sys.stderr)
     return 1 if failures else 0

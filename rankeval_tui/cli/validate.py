@@ -17,7 +17,7 @@ from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
 from rankeval_tui.core.wording import counted
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from rankeval_tui.core.annotation.judging_state import JudgingState
 
@@ -139,9 +139,9 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
 
     if journal is not None:
         say(
-            f"journal: {journal.judged} of {counted(journal.total, 'pair')} judged so far ({journal.journal_path}); "
+            f"journal: {journal.marks.judged} of {counted(journal.marks.total, 'pair')} judged so far ({journal.journal_path}); "
             f"{result.qrels_path.name} is written when judging "
-            + ("finishes" if journal.complete else "finishes with every pair judged")
+            + ("finishes" if journal.marks.complete else "finishes with every pair judged")
         )
         say(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.clock.pace())} (this journal)")
     recorded = Pace.from_provenance(provenance.get("pace"))

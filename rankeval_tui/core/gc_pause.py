@@ -4,8 +4,8 @@ Why: loading 10,000 queries x 200 documents x 3 runs builds some ten million dic
 tuples that live as long as the session and hold no reference cycles (reference counting frees
 them). The cyclic collector does not know that: each time the number of surviving containers
 grows by a quarter it walks all of them again, so a load triggers dozens of full walks over a
-growing heap. Measured (docs/benchmarks.md, "fifth round"): the load took 1.9 s on its own and
-2.7-3.2 s inside the app (whose widgets are in that heap too); paused, 1.75 s in both.
+growing heap, and inside the app (whose widgets are in that heap too) more than on its own;
+paused, the load takes as long in both (``benchmarks/bench_scoring.py`` measures the load).
 
 Counted, so overlapping pauses from two threads (a reload while the CLI scores, tests) resume
 collection only when the last one ends, and never re-enable a collector the caller had disabled.
@@ -30,7 +30,7 @@ def paused_gc(*, freeze: bool = False) -> Iterator[None]:
     ``freeze``: when the outermost pause ends, move every object alive to the collector's
     permanent generation (``gc.freeze``), so later collections never walk the session just
     built. Why: after a 10,000-query load, each k change (some 300,000 new containers) set off
-    three to five full collections of 0.15-0.45 s each over the loaded heap; frozen, those walk
+    several full collections over the loaded heap; frozen, those walk
     only what was made since. The cost: cyclic garbage alive at that moment is not collected
     until the next such pause begins, which unfreezes first (reference counting frees the rest,
     which is all a session holds). Only the outermost pause freezes and unfreezes."""

@@ -4,19 +4,19 @@ not read twice), and the run files, shared between a forked child and this proce
 ``read_here``): the second core's share of opening the scoring screen.
 
 Why: at 10,000 queries x 3 runs of depth 100, reading the runs (``json.loads`` allocating a
-million strings a run, then the ID checks) is ~0.4 s that waits for nothing else, beside ~0.45 s
-for the protocol and qrels; a compiled JSON parser measured no faster (the allocation is the
+million strings a run, then the ID checks) is about as long as reading the protocol and qrels,
+and waits for nothing else; a compiled JSON parser measured no faster (the allocation is the
 cost). A child forked before the app starts its threads reads them at the same time and sends
 them back with each document ID as one shared string, which pickle writes once and the parent
-reads back in ~10 ms a run instead of ~110 ms.
+reads back in a fraction of the time a copy per entry takes (``benchmarks/bench_score_opening.py``).
 
 Nothing is lost or guessed: the child runs ``read_runs``, the same function the session would
 run (so a rejected run carries the same one-line reason), and when the child fails in any way
 the parent reads the child's files itself.
 
-``score`` forks the same child while it reads the protocol (``cli/runs_ahead.py`` says when: on
-a pooled protocol of 10,000 queries x 100 the TREC run and the protocol are each most of a
-second). ``RANKEVAL_TUI_SERIAL=1`` keeps every read in the one process.
+Only the app forks it (its first screen waits on the runs; ``score`` reads in one process, where
+CPU time, not wall time, is what a CI step pays). ``RANKEVAL_TUI_SERIAL=1`` keeps the app's reads
+in the one process too.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def for_the_parent(loaded: LoadedRun) -> LoadedRun:
     what ``check_run`` can check without the protocol checked here (``Run.distinct_str_entries``:
     ``sys.intern`` takes exact ``str`` only, so a ranking it interned whole is of strings).
     A run whose reader checked that already and whose IDs do not repeat (``ids_repeat``) goes
-    as it is: a pooled run's million IDs, each about once, took the child 0.29 s to intern and
-    set-check, and the parent 0.04 s longer to unpickle."""
+    as it is: a pooled run's million IDs, each about once, cost the child time to intern and
+    set-check, and the parent more to unpickle, while sharing nothing."""
     if loaded.run is None:
         return loaded
     checked = loaded.run.distinct_str_entries
@@ -81,12 +81,17 @@ def ids_repeat(rankings: Mapping[str, Sequence[str]]) -> bool:
 def read_here(specs: Sequence[RunSpec]) -> int:
     """How many of ``specs`` (the first ones) this process reads while the child reads the rest.
 
-    Why share: the child is on the path to the first rows. At 10,000 queries a run costs the
-    child ~0.25 s (read, interned, pickled) and this process ~0.12 s, and this process first
-    reads the protocol and qrels (~0.5 s, about two runs' worth), so the child keeping every
-    run made the screen wait ~0.3 s for the third one. (n - 1) // 2 balances the two within a
+    Why share: the child is on the path to the first rows. A run costs the child more than it
+    costs this process (read, interned, pickled against read), and this process first reads the
+    protocol and qrels (about two runs' worth), so the child keeping every run made the screen
+    wait for the third one. (n - 1) // 2 balances the two within a
     run for any n: none of 1 or 2, 1 of 3 or 4, 2 of 5 or 6."""
     return (len(specs) - 1) // 2
+
+
+CLOSED = -1
+"""``RunPrefetch.pipe`` once its descriptor is closed: a descriptor number closed twice may by
+then name another file of this process."""
 
 
 @dataclass
@@ -121,8 +126,9 @@ class RunPrefetch:
 
     def _receive(self) -> tuple[LoadedRun, ...]:
         """What the child sent, or () when it failed: then this process reads those files."""
+        pipe_fd, self.pipe = self.pipe, CLOSED  # the file object owns it from here, closed once
         try:
-            with os.fdopen(self.pipe, "rb") as pipe:
+            with os.fdopen(pipe_fd, "rb") as pipe:
                 result = pickle.loads(pipe.read())
         except Exception:  # noqa: BLE001  # any failure of the child: read the files here
             return ()
@@ -136,8 +142,9 @@ class RunPrefetch:
                 os.kill(self.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-            if self._from_child is None:
+            if self.pipe != CLOSED:
                 os.close(self.pipe)
+                self.pipe = CLOSED
             self._reap()
             self._result = ()
 

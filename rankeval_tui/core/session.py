@@ -209,9 +209,9 @@ class ScoringSession(SessionViews):
         )
 
     def __repr__(self) -> str:
-        """Short on purpose: the generated dataclass repr spelled out every ranking of every run
-        (19 MB on 2000 queries x 3 runs); Textual builds worker descriptions and traceback locals
-        from reprs, so it cost the UI thread 0.15 s a time and buried errors."""
+        """Short on purpose: the generated dataclass repr spelled out every ranking of every run;
+        Textual builds worker descriptions and traceback locals from reprs, so it held up the UI
+        thread each time and buried errors."""
         runs = ", ".join(s.name if s.report is not None else f"{s.name} (rejected)" for s in self.scored)
         return (
             f"ScoringSession({str(self.protocol_dir)!r}, k={self.protocol.k}, split={self.protocol.split!r}, "

@@ -1,7 +1,7 @@
 """Paired statistics of a scoring session, in this process or in a child process that can be stopped.
 
 Why a module of its own: the scoring screen needs the statistics off its thread (pure-Python
-draws holding the GIL slowed every key ~10x) and cancellable by a newer k, split or baseline;
+draws holding the GIL slowed every key) and cancellable by a newer k, split or baseline;
 the process plumbing for that is no part of the session's view model (``core/session.py``).
 """
 
@@ -118,8 +118,8 @@ def _child_context() -> ForkServerContext | SpawnContext:
     process, which runs threads (Textual's, the loading worker).
 
     Why: a spawned child starts an interpreter and re-imports the parent's main module (the app,
-    Textual) before its first job, ~0.5 s. The fork server pays that once, in a process of its
-    own with no threads; each child is then a fork of it, ready in ~0.01 s, so a job that follows
+    Textual) before its first job. The fork server pays that once, in a process of its own with
+    no threads; each child is then a fork of it, ready almost at once, so a job that follows
     a dropped one (a k change after a k change) does not wait for an import. The server preloads
     the project's modules this process has imported (then re-running the main script, as
     multiprocessing does in each child, only re-binds names) and numpy. The preload list is
@@ -150,8 +150,8 @@ def prepare_statistics_process() -> None:
     """Start a child that waits for the next statistics job, unless one is waiting already.
 
     Why: the first child starts the fork server, which imports the evaluator, the app and numpy
-    (about half a second; with spawn, every child did), and even a forked child is a few
-    milliseconds away from its job; started ahead (while the screen loads, and after each job
+    (slow; with spawn, every child did), and even a forked child takes a moment to reach its
+    job; started ahead (while the screen loads, and after each job
     for the next one), neither is on the path from a key to its statistics."""
     global _spare
     with _spare_lock:
@@ -203,7 +203,7 @@ def statistics_in_process(
     """``family_statistics`` in a child process (``_child_context``), which can be stopped.
 
     Why a process and not a thread: the draws are pure Python, and a thread holding the GIL for
-    seconds made every key on the screen ~10x slower (benchmarks/bench_score_statistics.py).
+    seconds made every key on the screen wait (benchmarks/bench_score_statistics.py measures it).
     ``cancelled`` is polled; when it says so (a newer k, split or baseline), the child is
     terminated at once and None is returned, so stale work never piles up. The job goes to the
     child ``prepare_statistics_process`` started ahead; when this one is done or dropped, the

@@ -85,7 +85,7 @@ class RankevalApp(App[int | str | None]):
         )
 
     def get_default_screen(self) -> Screen:
-        """The scoring screen is the base screen; the judging screen (issue 3) is pushed over it.
+        """The scoring screen is the base screen; the judging screen is pushed over it.
 
         Made the default screen rather than pushed over Textual's empty one in ``on_mount``:
         that one was composed, laid out and painted for nothing at every start."""
@@ -94,7 +94,8 @@ class RankevalApp(App[int | str | None]):
         return ScoreScreen(self.score_request())
 
     # The judging and adjudication screens are imported where they open, not with the app: the
-    # scoring screen, opened far more often, does not wait for their modules (issue 33 item 4).
+    # scoring screen, opened far more often, does not wait for their modules
+    # (benchmarks/bench_score_opening.py measures its opening).
 
     def on_mount(self) -> None:
         if self.start == "judge":  # ``judge``: only the judging screen; nothing is scored

@@ -6,8 +6,8 @@ handlers the app exits with ``128 + signal``, and the judge or adjudicate comman
 complete and releases the lock, as after ``q``.
 
 Why not ``loop.add_signal_handler`` alone: its callback runs only when the event loop runs, and a
-terminal killed while a long document draws can block the loop's thread for good (issue 30: 2 of
-4 ``tmux kill-session`` tries mid-draw left the process alive, ignoring SIGHUP and SIGTERM,
+terminal killed while a long document draws can block the loop's thread for good (a
+``tmux kill-session`` mid-draw could leave the process alive, ignoring SIGHUP and SIGTERM,
 holding the lock). Textual's output queue to the dead terminal fills and the next write waits
 (``App._shutdown -> disable_input -> WriterThread.write -> Queue.put``), or the shutdown waits
 for its input thread. A plain ``signal.signal`` handler runs on the main thread even inside such

@@ -123,8 +123,8 @@ def test_file_size_limit_at_start_is_one_line_and_leaves_no_lock(blank: Path) ->
 
 def judged_session(protocol: Path) -> JudgingSession:
     session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml", annotator="alice")
-    while not session.complete:
-        query, doc = session.current
+    while not session.marks.complete:
+        query, doc = session.cursor.current
         session.label(SEED_QRELS[query][doc])
     return session
 
@@ -152,7 +152,7 @@ def test_disk_full_at_the_final_write_keeps_every_label_and_says_how_to_finish(
     assert not (protocol / "qrels.toml.lock").exists()  # released once the attempt is over
     filler.unlink()
     resumed = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml")
-    assert resumed.complete
+    assert resumed.marks.complete
     assert finish(resumed)[0] == 0
     assert read_qrels_file(protocol / "qrels.toml", load_definition(protocol)).labels == SEED_QRELS
     nothing_left(protocol)

@@ -55,7 +55,7 @@ async def judge_every_hole(directory: Path) -> int:
     judged = 0
     async with app.run_test(size=(100, 30)) as pilot:
         for _ in range(40):
-            if session.complete:
+            if session.marks.complete:
                 break
             pair = str(app.screen.query_one("#judge-pair").render())
             query = str(app.screen.query_one("#judge-query").render()).split()[1]

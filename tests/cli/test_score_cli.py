@@ -315,3 +315,24 @@ def test_malformed_adjudication_table_is_one_line(seed_copy):
     qrels = seed_copy / "qrels.toml"
     qrels.write_text("adjudication = 3\n" + qrels.read_text(encoding="utf-8"), encoding="utf-8")
     assert_one_line_error(run_cli("score", seed_copy), "qrels.toml", "[adjudication] must be a table")
+
+
+def test_score_reads_large_runs_in_its_own_process(tmp_path, monkeypatch, capsys):
+    """``score`` runs in one process whatever the run size or the machine's load: a CI step pays
+    for CPU, and a second reader only added CPU. A fork here fails the test."""
+    import os
+
+    from rankeval_tui.cli import main
+
+    protocol = tmp_path / "p"
+    assert run_cli("demo", protocol).returncode == 0
+    run = (protocol / "runs" / "fixture_A.json").read_text(encoding="utf-8")
+    filler = " " * (3 * 1024 * 1024)  # over any size where reading ahead could pay
+    (protocol / "runs" / "big.json").write_text(run + filler, encoding="utf-8")
+
+    def no_fork() -> int:
+        raise AssertionError("score forked")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert main(["score", str(protocol), "--format", "json"]) == 0
+    assert '"big"' in capsys.readouterr().out

@@ -16,6 +16,7 @@ Skipped when the peers (the ``crosscheck`` extra) are not installed.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -27,7 +28,7 @@ ir_measures = pytest.importorskip("ir_measures")
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from benchmarks.synth import SynthData, SynthSpec, make_data, qrels_toml  # noqa: E402
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate  # noqa: E402
-from rankeval_tui.core.evaluation.metrics import METRIC_IDS, PRIMARY, MetricId  # noqa: E402
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, METRIC_IDS, PRIMARY, MetricId  # noqa: E402
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query  # noqa: E402
 from rankeval_tui.core.files.tomllib_compat import tomllib  # noqa: E402  (tomli on Python 3.10)
 
@@ -156,16 +157,19 @@ def test_synthetic_qrels_text_is_what_tomli_w_writes() -> None:
 
 # ---------------------------------------------------------------- every metric, where conventions coincide
 
-# ir_measures' measure and pytrec_eval's result key per metric, at cutoff k. trec_eval has no
-# RR@k (recip_rank ignores the cutoff), so RR is checked against ir_measures only.
-PEERS = {
-    "recall": (lambda k: ir_measures.R @ k, lambda k: f"recall.{k}", lambda k: f"recall_{k}"),
-    "rr": (lambda k: ir_measures.RR @ k, None, None),
-    "p": (lambda k: ir_measures.P @ k, lambda k: f"P.{k}", lambda k: f"P_{k}"),
-    "success": (lambda k: ir_measures.Success @ k, lambda k: f"success.{k}", lambda k: f"success_{k}"),
-    "ap": (lambda k: ir_measures.AP @ k, lambda k: f"map_cut.{k}", lambda k: f"map_cut_{k}"),
-    "ndcg": (lambda k: ir_measures.nDCG @ k, lambda k: f"ndcg_cut.{k}", lambda k: f"ndcg_cut_{k}"),
-}
+
+# ir_measures' measure and pytrec_eval's measure and result key per metric at cutoff k, from the
+# metric's own definition: a metric added to DEFINITIONS is cross-checked here, or fails here.
+def peer_names(metric: MetricId) -> tuple[Callable, Callable | None, Callable | None]:
+    definition = DEFINITIONS[metric]
+    measure = getattr(ir_measures, definition.prefix)
+    trec = definition.trec_eval
+    if trec is None:
+        return (lambda k: measure @ k, None, None)
+    return (lambda k: measure @ k, lambda k: f"{trec}.{k}", lambda k: f"{trec}_{k}")
+
+
+PEERS = {metric: peer_names(metric) for metric in METRIC_IDS}
 EXACT_AS_DOUBLE = {"recall", "rr", "p", "success"}
 """One division each in the peers: IEEE division is correctly rounded, so the double of our exact
 Fraction is their number bit for bit. AP sums precisions in doubles and nDCG uses the C library's

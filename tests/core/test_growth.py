@@ -94,14 +94,16 @@ def test_an_open_journal_is_carried_over_with_every_entry(partial: Path) -> None
     assert new_lines[1:] == old_lines[1:]  # every entry after the header byte for byte
     resumed = open_session(partial)
     try:
-        assert resumed.label_of("q:1001", "msmarco_v2.1_doc_00_12345") == 0
-        assert resumed.label_of("q:1002", "docs/export.md") == 0
-        assert resumed.note_of("q:1002", "docs/export.md") == "mentions SSO only in the footer"
-        assert all(resumed.is_imported(q, d) for q, row in IMPORTED.items() for d in row)
-        assert all(resumed.label_of(q, NEW_DOC[0]) is None for q in resumed.query_ids)  # new pairs are holes
-        assert resumed.total == 12 and resumed.judged == 6
-        resumed.undo()  # the undo history survived the migration too
-        assert resumed.note_of("q:1002", "docs/export.md") is None
+        assert resumed.marks.label_of("q:1001", "msmarco_v2.1_doc_00_12345") == 0
+        assert resumed.marks.label_of("q:1002", "docs/export.md") == 0
+        assert resumed.marks.note_of("q:1002", "docs/export.md") == "mentions SSO only in the footer"
+        assert all(resumed.marks.is_imported(q, d) for q, row in IMPORTED.items() for d in row)
+        assert all(
+            resumed.marks.label_of(q, NEW_DOC[0]) is None for q in resumed.cursor.query_ids
+        )  # new pairs are holes
+        assert resumed.marks.total == 12 and resumed.marks.judged == 6
+        resumed.changes.undo()  # the undo history survived the migration too
+        assert resumed.marks.note_of("q:1002", "docs/export.md") is None
     finally:
         resumed.close()
 

@@ -112,12 +112,12 @@ def test_validate_lists_every_problem_of_protocol_toml(partial: Path) -> None:
 def test_judging_opens_on_the_first_hole_and_says_what_was_imported(partial: Path) -> None:
     session = open_session(partial)
     try:
-        assert session.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
-        assert session.judged == 4 and session.remaining == 5
+        assert session.cursor.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
+        assert session.marks.judged == 4 and session.marks.remaining == 5
         summary = session.start_summary()
         assert "4 imported labels" in summary and IMPORT_SOURCE in summary and "5 of 9 pairs remain" in summary
-        assert all(session.label_of(q, d) is None for q, d in HOLES)  # holes stay holes, not 0
-        assert all(session.is_imported(q, d) for q, row in IMPORTED.items() for d in row)
+        assert all(session.marks.label_of(q, d) is None for q, d in HOLES)  # holes stay holes, not 0
+        assert all(session.marks.is_imported(q, d) for q, row in IMPORTED.items() for d in row)
     finally:
         session.close()
 
@@ -130,7 +130,7 @@ def test_a_resumed_session_says_it_starts_where_the_annotator_left_off(partial: 
     session.close()
     session = open_session(partial)
     try:
-        assert session.resumed and session.current == ("q:1002", "docs/login.md")
+        assert session.resumed and session.cursor.current == ("q:1002", "docs/login.md")
         assert session.start_summary(compact=True).endswith("· 5 of 9 to judge · where you left off")
         assert "starting on the pair where you left off" in session.start_summary()
         assert "first hole" not in session.start_summary()
@@ -142,13 +142,13 @@ def test_judging_the_holes_writes_imported_labels_unchanged_and_keeps_their_sour
     session = open_session(partial)
     session.goto("q:1002", "docs/login.md")
     session.label(0)  # the annotator corrects one imported label: it is no longer imported
-    assert not session.is_imported("q:1002", "docs/login.md")
-    session.undo()
-    assert session.is_imported("q:1002", "docs/login.md")  # undo restores the imported mark
-    session.redo()
-    while not session.complete:
+    assert not session.marks.is_imported("q:1002", "docs/login.md")
+    session.changes.undo()
+    assert session.marks.is_imported("q:1002", "docs/login.md")  # undo restores the imported mark
+    session.changes.redo()
+    while not session.marks.complete:
         session.next_unjudged()
-        session.label(TRUTH[session.current])
+        session.label(TRUTH[session.cursor.current])
     assert "wrote" in session.finish()
     written = read_qrels_file(partial / "qrels.toml", load_definition(partial))
     expected = {q: dict(row) for q, row in IMPORTED.items()}
@@ -164,8 +164,10 @@ def test_judging_the_holes_writes_imported_labels_unchanged_and_keeps_their_sour
     # Reopened for review, the same three labels are marked imported, the corrected one is not.
     again = open_session(partial)
     try:
-        assert again.review and again.imported.unreviewed == 3
-        assert not again.is_imported("q:1002", "docs/login.md") and again.is_imported("q:1001", "docs/login.md")
+        assert again.marks.review and again.marks.imported.unreviewed == 3
+        assert not again.marks.is_imported("q:1002", "docs/login.md") and again.marks.is_imported(
+            "q:1001", "docs/login.md"
+        )
     finally:
         again.close()
 
@@ -183,11 +185,11 @@ def test_top_k_holes_come_first_then_the_rest(partial: Path) -> None:
     ]
     session = open_session(partial)
     assert session.order_holes(pairs) == 2  # two of them are holes
-    visited = [session.current]
+    visited = [session.cursor.current]
     session.label(0)
-    visited.append(session.current)
+    visited.append(session.cursor.current)
     session.label(0)
-    visited.append(session.current)  # the top-k holes are done: back to the first hole in corpus order
+    visited.append(session.cursor.current)  # the top-k holes are done: back to the first hole in corpus order
     assert visited == [
         ("q:1002", "msmarco_v2.1_doc_00_12345"),
         ("q:1003", "docs/login.md"),
@@ -196,8 +198,8 @@ def test_top_k_holes_come_first_then_the_rest(partial: Path) -> None:
     session.close()
     resumed = open_session(partial)  # the journal replays the visit order's positions
     try:
-        assert resumed.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
-        assert resumed.label_of("q:1003", "docs/login.md") == 0 and resumed.remaining == 3
+        assert resumed.cursor.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
+        assert resumed.marks.label_of("q:1003", "docs/login.md") == 0 and resumed.marks.remaining == 3
     finally:
         resumed.close()
 
@@ -209,10 +211,10 @@ def test_undo_reopens_a_top_k_hole_for_the_queue(partial: Path) -> None:
         session.order_holes(top_k_pairs(definition, [RUN], definition.k))
         session.label(1)
         session.label(0)
-        session.undo()
-        session.undo()
+        session.changes.undo()
+        session.changes.undo()
         session.step(1)  # anywhere
-        assert session.next_unjudged() and session.current == ("q:1002", "msmarco_v2.1_doc_00_12345")
+        assert session.next_unjudged() and session.cursor.current == ("q:1002", "msmarco_v2.1_doc_00_12345")
     finally:
         session.close()
 
@@ -238,8 +240,8 @@ def test_journal_progress_replays_the_open_journal_read_only(partial: Path) -> N
     journal = partial / "qrels.toml.journal"
     before = journal.read_bytes()
     progress = journal_progress(definition, partial / "qrels.toml")  # while judge holds the lock
-    assert progress is not None and (progress.judged, progress.total) == (2, 9)
-    assert progress.label_of("q:1001", "docs/export.md") == 1 and progress.journal_path == journal
+    assert progress is not None and (progress.marks.judged, progress.marks.total) == (2, 9)
+    assert progress.marks.label_of("q:1001", "docs/export.md") == 1 and progress.journal_path == journal
     session.finish()
     assert journal.read_bytes() == before and not (partial / "qrels.toml").exists()
 

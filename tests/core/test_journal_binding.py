@@ -24,7 +24,7 @@ def judge_some(directory: Path, count: int) -> list[tuple[str, str]]:
     session = open_session(directory)
     judged = []
     for _ in range(count):
-        query, doc = session.current
+        query, doc = session.cursor.current
         session.label(SEED_QRELS[query][doc])
         judged.append((query, doc))
     session.close()
@@ -89,23 +89,23 @@ def test_blank_lines_are_recovered_with_a_notice(blank: Path, where: str) -> Non
     journal.write_bytes(b"\n".join(lines) + b"\n")
     resumed = open_session(blank)
     try:
-        assert resumed.judged == 4
-        assert all(resumed.label_of(q, d) == SEED_QRELS[q][d] for q, d in judged)
+        assert resumed.marks.judged == 4
+        assert all(resumed.marks.label_of(q, d) == SEED_QRELS[q][d] for q, d in judged)
         (notice,) = [w for w in resumed.warnings if "blank journal line" in w]
         assert str(journal) in notice and "nothing was lost" in notice
-        query, doc = resumed.current
+        query, doc = resumed.cursor.current
         resumed.label(SEED_QRELS[query][doc])  # appending after the blank lines still replays
     finally:
         resumed.close()
     again = open_session(blank)
-    assert again.judged == 5
+    assert again.marks.judged == 5
     again.close()
 
 
 def test_qrels_judged_under_another_criterion_are_never_extended(blank: Path) -> None:
     session = open_session(blank)
-    while not session.complete:
-        query, doc = session.current
+    while not session.marks.complete:
+        query, doc = session.cursor.current
         session.label(SEED_QRELS[query][doc])
     session.finish()
     written = read_qrels_file(blank / "qrels.toml", load_definition(blank))
@@ -125,9 +125,9 @@ def test_rebind_moves_a_journal_to_a_grown_protocol_and_keeps_every_label(blank:
     rebind_journal(blank / "qrels.toml.journal", grown)
     resumed = open_session(blank)
     try:
-        assert resumed.judged == 5 and resumed.total == 35
-        assert all(resumed.label_of(q, d) == SEED_QRELS[q][d] for q, d in judged)
-        assert resumed.label_of("q1", "docs/export.md") is None
+        assert resumed.marks.judged == 5 and resumed.marks.total == 35
+        assert all(resumed.marks.label_of(q, d) == SEED_QRELS[q][d] for q, d in judged)
+        assert resumed.marks.label_of("q1", "docs/export.md") is None
     finally:
         resumed.close()
 

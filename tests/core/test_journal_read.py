@@ -145,14 +145,20 @@ def test_a_resumed_session_is_the_replayed_state_and_the_collector_is_restored(t
         session = JudgingSession.open(definition(), tmp_path / "qrels.toml")
         assert gc.isenabled() == (collector == "on")
         try:
-            got = (session.labels, session.notes, session.disputed, session.judged, session.undo_stack)
+            got = (
+                session.marks.labels,
+                session.marks.notes,
+                session.marks.disputed,
+                session.marks.judged,
+                session.changes.undo_stack,
+            )
             want = state_after(entries)
             assert got == want[:5]
             assert session.cursor.current == want[6]
         finally:
             session.close()
         progress = journal_progress(definition(), tmp_path / "qrels.toml")
-        assert progress is not None and progress.labels == want[0]
+        assert progress is not None and progress.marks.labels == want[0]
         assert len(Journal.read(tmp_path / "qrels.toml.journal").entries) == len(entries)
     finally:
         gc.enable()

@@ -22,18 +22,18 @@ def open_session(directory: Path, **options) -> JudgingSession:
 
 
 def judge_all(session: JudgingSession) -> None:
-    while not session.complete:
-        query, doc = session.current
+    while not session.marks.complete:
+        query, doc = session.cursor.current
         session.label(SEED_QRELS[query][doc])
 
 
 def test_no_default_label_and_no_write_until_complete(blank: Path) -> None:
     session = open_session(blank)
-    assert session.judged == 0 and session.total == 30
-    assert all(session.label_of(q, d) is None for q in SEED_QRELS for d in SEED_QRELS[q])
+    assert session.marks.judged == 0 and session.marks.total == 30
+    assert all(session.marks.label_of(q, d) is None for q in SEED_QRELS for d in SEED_QRELS[q])
     session.step(3)  # moving is not judging
     session.next_unjudged()
-    assert session.judged == 0
+    assert session.marks.judged == 0
     with pytest.raises(ContractError, match="30 pairs are unjudged"):
         session.write_qrels()
     message = session.finish()
@@ -45,8 +45,8 @@ def test_no_default_label_and_no_write_until_complete(blank: Path) -> None:
 def test_one_unjudged_pair_is_worded_in_the_singular(blank: Path) -> None:
     """239/240 read "1 pairs" once: the count and its noun agree."""
     session = open_session(blank)
-    while session.remaining > 1:
-        query, doc = session.current
+    while session.marks.remaining > 1:
+        query, doc = session.cursor.current
         session.label(SEED_QRELS[query][doc])
     with pytest.raises(ContractError, match=r": 1 pair is unjudged; qrels"):
         session.write_qrels()
@@ -77,10 +77,10 @@ def test_shuffle_is_reproducible_per_query_and_not_corpus_order(blank: Path) -> 
 def test_undo_redo_change_note_dispute_survive_restart(blank: Path) -> None:
     session = open_session(blank)
     session.label(1)  # q1 d1 = 1 (wrong)
-    session.undo()  # back on q1 d1, unjudged
-    assert session.current == ("q1", "d1") and session.label_of("q1", "d1") is None
-    session.redo()
-    assert session.label_of("q1", "d1") == 1 and session.current == ("q1", "d2")
+    session.changes.undo()  # back on q1 d1, unjudged
+    assert session.cursor.current == ("q1", "d1") and session.marks.label_of("q1", "d1") is None
+    session.changes.redo()
+    assert session.marks.label_of("q1", "d1") == 1 and session.cursor.current == ("q1", "d2")
     session.goto("q1", "d1")
     session.label(0)  # change
     session.goto("q1", "d2")
@@ -88,17 +88,27 @@ def test_undo_redo_change_note_dispute_survive_restart(blank: Path) -> None:
     session.toggle_disputed()
     session.label(1)
     session.label(0)
-    session.undo()  # q1 d3 back to unjudged, redo available
-    expected = (dict(session.labels["q1"]), session.current, session.judged, len(session.redo_stack))
+    session.changes.undo()  # q1 d3 back to unjudged, redo available
+    expected = (
+        dict(session.marks.labels["q1"]),
+        session.cursor.current,
+        session.marks.judged,
+        len(session.changes.redo_stack),
+    )
     session.close()  # a crash would leave the same journal
 
     again = open_session(blank)
-    assert (dict(again.labels["q1"]), again.current, again.judged, len(again.redo_stack)) == expected
-    assert again.labels["q1"] == {"d1": 0, "d2": 1}
-    assert again.note_of("q1", "d2") == "retry after a broken connection"
-    assert again.is_disputed("q1", "d2")
-    again.redo()
-    assert again.label_of("q1", "d3") == 0
+    assert (
+        dict(again.marks.labels["q1"]),
+        again.cursor.current,
+        again.marks.judged,
+        len(again.changes.redo_stack),
+    ) == expected
+    assert again.marks.labels["q1"] == {"d1": 0, "d2": 1}
+    assert again.marks.note_of("q1", "d2") == "retry after a broken connection"
+    assert again.marks.is_disputed("q1", "d2")
+    again.changes.redo()
+    assert again.marks.label_of("q1", "d3") == 0
     judge_all(again)
     again.finish()
     written = read_qrels_file(blank / "qrels.toml", load_definition(blank))
@@ -115,13 +125,13 @@ def test_torn_tail_is_reported_and_never_a_label(blank: Path) -> None:
     with journal.open("ab") as handle:
         handle.write(b'{"op":"label","q":"q1","d":"d2","v":1}')  # no newline: the write was cut
     again = open_session(blank)
-    assert again.label_of("q1", "d2") is None and again.judged == 1
+    assert again.marks.label_of("q1", "d2") is None and again.marks.judged == 1
     assert any("torn" in w and "never shown as recorded" in w for w in again.warnings)
     again.label(1)  # appends after the cut, not glued to the torn bytes
     again.close()
     lines = journal.read_bytes().split(b"\n")
     assert all(json.loads(line) for line in lines if line)
-    assert open_session(blank).label_of("q1", "d2") == 1
+    assert open_session(blank).marks.label_of("q1", "d2") == 1
 
 
 def test_corrupt_middle_line_is_an_error(blank: Path) -> None:
@@ -196,10 +206,10 @@ def test_lock_of_another_host_needs_break_lock(blank: Path) -> None:
 def test_review_of_complete_qrels_preloads_and_never_writes_incomplete(seed_copy: Path) -> None:
     before = (seed_copy / "qrels.toml").read_bytes()
     session = open_session(seed_copy)
-    assert session.review and session.complete and session.labels == SEED_QRELS
+    assert session.marks.review and session.marks.complete and session.marks.labels == SEED_QRELS
     session.label(1)  # correct q1 d1 -> 1
-    session.undo()  # back to unjudged? no: back to its previous label 0
-    assert session.label_of("q1", "d1") == 0 and session.complete
+    session.changes.undo()  # back to unjudged? no: back to its previous label 0
+    assert session.marks.label_of("q1", "d1") == 0 and session.marks.complete
     session.close()
     assert (seed_copy / "qrels.toml").read_bytes() == before
     again = open_session(seed_copy)
@@ -227,12 +237,12 @@ def test_next_unjudged_wraps_and_skips_judged(blank: Path) -> None:
     session.label(0)
     session.goto("q1", "d1")
     session.label(0)
-    assert session.current == ("q1", "d2")
+    assert session.cursor.current == ("q1", "d2")
     session.label(1)
-    assert session.current == ("q1", "d3")
-    assert session.next_unjudged() and session.current == ("q1", "d4")
+    assert session.cursor.current == ("q1", "d3")
+    assert session.next_unjudged() and session.cursor.current == ("q1", "d4")
     session.goto("q5", "d6")
-    assert session.next_unjudged() and session.current == ("q1", "d4")
+    assert session.next_unjudged() and session.cursor.current == ("q1", "d4")
     session.close()
 
 

@@ -79,5 +79,9 @@ def test_replaying_the_journal_rebuilds_labels_notes_disputes_stacks_and_cursor(
     for entry in journal:
         again.replay(entry)
     assert (again_marks.labels, again_marks.notes, again_marks.disputed) == (marks.labels, marks.notes, marks.disputed)
-    assert (again_marks.judged, again.undo_stack, again.redo_stack) == (1, changes.undo_stack, changes.redo_stack)
+    assert (again_marks.judged, again.undo_stack, again.redo_stack) == (
+        1,
+        changes.undo_stack,
+        changes.redo_stack,
+    )
     assert again_cursor.current == cursor.current == ("q:1002", "faq#3")

@@ -48,7 +48,7 @@ def test_every_entry_carries_at_in_unix_seconds_with_ms_precision(blank: Path) -
     session = open_session(blank)
     session.label(1)
     session.toggle_disputed()
-    session.undo()
+    session.changes.undo()
     session.step(1)
     session.close()
     lines = entries(blank / "qrels.toml.journal")
@@ -68,7 +68,7 @@ def test_a_journal_from_before_timestamps_resumes_with_its_labels(blank: Path) -
     old = [{k: v for k, v in e.items() if k != "at"} for e in entries(journal)]
     journal.write_text("".join(json.dumps(e) + "\n" for e in old), encoding="utf-8")
     resumed = open_session(blank)
-    assert resumed.judged == 2 and resumed.resumed
+    assert resumed.marks.judged == 2 and resumed.resumed
     assert resumed.clock.pace() == Pace(judgments=2, median_seconds=None, active_seconds=0)
     resumed.label(1)  # new entries are stamped; the old ones stay as they were
     resumed.close()
@@ -128,7 +128,7 @@ def test_recent_pace_follows_the_annotator(clock: Clock, blank: Path) -> None:
 
 def judge_all(directory: Path, clock: Clock, annotator: str, seconds: float) -> None:
     session = open_session(directory, annotator)
-    while not session.complete:
+    while not session.marks.complete:
         clock.now += seconds
         session.label(1)
     session.finish()

@@ -112,6 +112,34 @@ def test_a_cancelled_child_is_stopped_and_reaped(tmp_path: Path) -> None:
     assert out.strip() == "ok"
 
 
+def test_an_interrupted_receive_then_cancel_closes_the_pipe_once(tmp_path: Path) -> None:
+    """Ctrl-C while the parent reads the child's pickle, then the cancel on the way out: the pipe's
+    descriptor was closed by the interrupted read, and its number, reused by a file opened since,
+    must not be closed a second time."""
+    run_files(tmp_path)
+    out = in_fresh_interpreter(
+        """
+        import pickle
+        prefetch = start_run_prefetch(specs)
+        pipe_number = prefetch.pipe
+        def interrupted(data):
+            raise KeyboardInterrupt
+        pickle.loads = interrupted
+        try:
+            prefetch.loaded()
+        except KeyboardInterrupt:
+            pass
+        reused = os.open(os.devnull, os.O_RDONLY)
+        assert reused == pipe_number, (reused, pipe_number)
+        prefetch.cancel()
+        os.fstat(reused)  # raises EBADF if cancel closed the reused number
+        print("ok")
+        """,
+        tmp_path,
+    )
+    assert out.strip() == "ok"
+
+
 def test_no_fork_while_other_threads_run(tmp_path: Path) -> None:
     specs = run_files(tmp_path)
     release = threading.Event()

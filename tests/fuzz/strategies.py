@@ -120,74 +120,85 @@ def demo_toml(kind: str) -> dict[str, Any]:
 @st.composite
 def must_reject(draw: st.DrawFn, kind: str) -> bytes:
     """A valid file of ``kind`` with one slot holding a forbidden value (wrong type, range or ID)."""
-    if kind == "protocol":
-        data = demo_toml(kind)
-        slot = draw(st.sampled_from(("k", "split-type", "query-id", "document-id", "text-type", "extra-table")))
-        if slot == "k":
-            data["protocol"]["k"] = draw(toml_values().filter(lambda v: type(v) is not int) | st.integers(max_value=0))
-        elif slot == "split-type":
-            data["queries"]["q3"]["split"] = draw(toml_values().filter(lambda v: type(v) is not str))
-        elif slot == "query-id":
-            data["queries"][draw(bad_ids())] = {"text": "x", "split": "test"}
-        elif slot == "document-id":
-            data["documents"][draw(bad_ids())] = {"text": "x"}
-        elif slot == "text-type":
-            data["documents"]["d2"]["text"] = draw(toml_values().filter(lambda v: type(v) is not str))
-        else:
-            data[draw(st.text(min_size=1, max_size=6).filter(lambda k: k not in data))] = {"a": 1}
-        return tomli_w.dumps(data).encode()
-    if kind == "qrels":
-        data = demo_toml(kind)
-        query = draw(st.sampled_from(sorted(data["qrels"])))
-        doc = draw(st.sampled_from(sorted(data["qrels"][query])))
-        slot = draw(st.sampled_from(("label", "drop", "unknown-doc", "extra-table")))
-        if slot == "label":
-            data["qrels"][query][doc] = draw(
-                toml_values().filter(lambda v: type(v) is not int) | st.integers().filter(lambda v: v not in (0, 1))
-            )
-        elif slot == "drop":
-            del data["qrels"][query][doc]
-        elif slot == "unknown-doc":
-            data["qrels"][query][draw(st.text(min_size=1, max_size=6).filter(lambda d: not d.startswith("d")))] = 0
-        else:
-            data[draw(st.text(min_size=1, max_size=6).filter(lambda k: k not in data))] = {"a": 1}
-        return tomli_w.dumps(data).encode()
-    if kind == "chunk_map":
-        data = demo_toml(kind)
-        chunk = draw(st.sampled_from(sorted(data["chunk_to_doc"])))
-        slot = draw(st.sampled_from(("value", "outside", "chunk-id", "doc-id")))
-        if slot == "value":
-            data["chunk_to_doc"][chunk] = draw(toml_values().filter(lambda v: type(v) is not str))
-        elif slot == "outside":
-            data["chunk_to_doc"][chunk] = draw(
-                st.text(min_size=1, max_size=6).filter(lambda d: d not in {f"d{i}" for i in range(1, 7)})
-            )
-        elif slot == "chunk-id":
-            data["chunk_to_doc"][draw(bad_ids())] = "d1"
-        else:
-            data["chunk_to_doc"][chunk] = draw(bad_ids())
-        return tomli_w.dumps(data).encode()
+    return REJECTS[kind](draw)
+
+
+def invalid_protocol(draw: st.DrawFn) -> bytes:
+    data = demo_toml("protocol")
+    slot = draw(st.sampled_from(("k", "split-type", "query-id", "document-id", "text-type", "extra-table")))
+    if slot == "k":
+        data["protocol"]["k"] = draw(toml_values().filter(lambda v: type(v) is not int) | st.integers(max_value=0))
+    elif slot == "split-type":
+        data["queries"]["q3"]["split"] = draw(toml_values().filter(lambda v: type(v) is not str))
+    elif slot == "query-id":
+        data["queries"][draw(bad_ids())] = {"text": "x", "split": "test"}
+    elif slot == "document-id":
+        data["documents"][draw(bad_ids())] = {"text": "x"}
+    elif slot == "text-type":
+        data["documents"]["d2"]["text"] = draw(toml_values().filter(lambda v: type(v) is not str))
+    else:
+        data[draw(st.text(min_size=1, max_size=6).filter(lambda k: k not in data))] = {"a": 1}
+    return tomli_w.dumps(data).encode()
+
+
+def invalid_qrels(draw: st.DrawFn) -> bytes:
+    data = demo_toml("qrels")
+    query = draw(st.sampled_from(sorted(data["qrels"])))
+    doc = draw(st.sampled_from(sorted(data["qrels"][query])))
+    slot = draw(st.sampled_from(("label", "drop", "unknown-doc", "extra-table")))
+    if slot == "label":
+        data["qrels"][query][doc] = draw(
+            toml_values().filter(lambda v: type(v) is not int) | st.integers().filter(lambda v: v not in (0, 1))
+        )
+    elif slot == "drop":
+        del data["qrels"][query][doc]
+    elif slot == "unknown-doc":
+        data["qrels"][query][draw(st.text(min_size=1, max_size=6).filter(lambda d: not d.startswith("d")))] = 0
+    else:
+        data[draw(st.text(min_size=1, max_size=6).filter(lambda k: k not in data))] = {"a": 1}
+    return tomli_w.dumps(data).encode()
+
+
+def invalid_chunk_map(draw: st.DrawFn) -> bytes:
+    data = demo_toml("chunk_map")
+    chunk = draw(st.sampled_from(sorted(data["chunk_to_doc"])))
+    slot = draw(st.sampled_from(("value", "outside", "chunk-id", "doc-id")))
+    if slot == "value":
+        data["chunk_to_doc"][chunk] = draw(toml_values().filter(lambda v: type(v) is not str))
+    elif slot == "outside":
+        data["chunk_to_doc"][chunk] = draw(
+            st.text(min_size=1, max_size=6).filter(lambda d: d not in {f"d{i}" for i in range(1, 7)})
+        )
+    elif slot == "chunk-id":
+        data["chunk_to_doc"][draw(bad_ids())] = "d1"
+    else:
+        data["chunk_to_doc"][chunk] = draw(bad_ids())
+    return tomli_w.dumps(data).encode()
+
+
+def invalid_json_run(draw: st.DrawFn) -> bytes:
     rankings = json.loads((DEMO / "runs" / "fixture_B.json").read_text("utf-8"))
-    if kind == "json_run":
-        slot = draw(st.sampled_from(("doc-value", "ranking-value", "query-id", "doc-id")))
-        if slot == "doc-value":
-            rankings["q2"][draw(st.integers(0, 2))] = draw(
-                st.recursive(
-                    st.none() | st.booleans() | st.integers() | st.floats(),
-                    lambda i: st.lists(i, max_size=2) | st.dictionaries(st.text(max_size=3), i, max_size=2),
-                )
+    slot = draw(st.sampled_from(("doc-value", "ranking-value", "query-id", "doc-id")))
+    if slot == "doc-value":
+        rankings["q2"][draw(st.integers(0, 2))] = draw(
+            st.recursive(
+                st.none() | st.booleans() | st.integers() | st.floats(),
+                lambda i: st.lists(i, max_size=2) | st.dictionaries(st.text(max_size=3), i, max_size=2),
             )
-        elif slot == "ranking-value":
-            rankings["q3"] = draw(
-                st.none() | st.booleans() | st.integers() | st.text() | st.dictionaries(st.text(), st.text())
-            )
-        elif slot == "query-id":
-            rankings[draw(bad_ids())] = ["d1"]
-        else:
-            rankings["q2"].append(draw(bad_ids()))
-        return json.dumps(rankings, ensure_ascii=draw(st.booleans())).encode()
-    assert kind == "trec_run"
-    lines = valid_bytes(kind).decode().splitlines()
+        )
+    elif slot == "ranking-value":
+        rankings["q3"] = draw(
+            st.none() | st.booleans() | st.integers() | st.text() | st.dictionaries(st.text(), st.text())
+        )
+    elif slot == "query-id":
+        rankings[draw(bad_ids())] = ["d1"]
+    else:
+        rankings["q2"].append(draw(bad_ids()))
+    return json.dumps(rankings, ensure_ascii=draw(st.booleans())).encode()
+
+
+def invalid_trec_run(draw: st.DrawFn) -> bytes:
+    lines = valid_bytes("trec_run").decode().splitlines()
     at = draw(st.integers(0, len(lines) - 1))
     fields = lines[at].split(" ")
     slot = draw(st.sampled_from(("rank", "score", "query-id", "doc-id", "field-count")))
@@ -209,6 +220,15 @@ def must_reject(draw: st.DrawFn, kind: str) -> bytes:
         fields = fields[: draw(st.integers(1, 5))] if draw(st.booleans()) else fields + ["x"] * draw(st.integers(1, 3))
     lines[at] = " ".join(fields)
     return ("\n".join(lines) + "\n").encode()
+
+
+REJECTS = {
+    "protocol": invalid_protocol,
+    "qrels": invalid_qrels,
+    "chunk_map": invalid_chunk_map,
+    "json_run": invalid_json_run,
+    "trec_run": invalid_trec_run,
+}
 
 
 __all__ = ["KINDS", "mutated", "must_reject", "bad_ids", "toml_values"]

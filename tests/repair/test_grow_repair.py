@@ -44,7 +44,7 @@ def judge_one(directory: Path, qrels: str = "qrels.toml", annotator: str = "alic
 def label_in_journal(directory: Path, qrels: str, query: str, doc: str) -> int | None:
     state = journal_progress(load_definition(directory), directory / qrels)
     assert state is not None
-    return state.label_of(query, doc)
+    return state.marks.label_of(query, doc)
 
 
 def grow_killed_before_the_journals(monkeypatch: pytest.MonkeyPatch, directory: Path, corpus: Path) -> None:

@@ -79,7 +79,7 @@ def test_grow_killed_anywhere_is_finished_by_the_same_grow(grow_template, tmp_pa
         assert "docs/sso.md" in definition.documents, point
         for qrels, (query, doc, label) in labels.items():
             state = journal_progress(definition, directory / qrels)  # bound to the grown protocol
-            assert state is not None and state.label_of(query, doc) == label, (point, qrels)
+            assert state is not None and state.marks.label_of(query, doc) == label, (point, qrels)
 
 
 # ------------------------------------------------------------------ qrels import and merge

@@ -38,7 +38,7 @@ except Exception as error:
     print("refused", type(error).__name__, str(error).replace("\n", " "), flush=True)
     sys.exit(3)
 for _ in range(count):
-    q, d = session.current
+    q, d = session.cursor.current
     session.label(1)
 print("holding", flush=True)
 sys.stdin.readline()  # hold the lock until the test closes stdin
@@ -100,7 +100,7 @@ def test_second_judge_is_refused_and_the_first_keeps_working(protocol: Path) -> 
         holder.wait(timeout=30)
     assert not lock.exists()
     session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml")
-    assert session.judged == 3
+    assert session.marks.judged == 3
     session.close()
 
 
@@ -140,7 +140,7 @@ def test_stale_lock_of_a_killed_judge_is_recovered_on_restart_with_a_notice(prot
     assert lock.exists() and json.loads(lock.read_text())["pid"] == holder.pid
     session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml")
     try:
-        assert session.judged == 5  # nothing the killed judge recorded is lost by taking over its lock
+        assert session.marks.judged == 5  # nothing the killed judge recorded is lost by taking over its lock
         assert json.loads(lock.read_text())["pid"] == os.getpid()
         assert any(f"recovered the lock of pid {holder.pid}" in w for w in session.warnings)
     finally:

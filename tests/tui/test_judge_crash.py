@@ -48,9 +48,9 @@ protocol = Path(sys.argv[1])
 torn_after = int(sys.argv[2])
 session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml", break_lock=True)
 acks = 0
-while not session.complete:
-    q, d = session.current
-    if session.label_of(q, d) is not None:
+while not session.marks.complete:
+    q, d = session.cursor.current
+    if session.marks.label_of(q, d) is not None:
         session.next_unjudged()
         continue
     if acks == torn_after:
@@ -150,7 +150,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_judgment(tmp_path: Path
         else:
             session = JudgingSession.open(definition, qrels, break_lock=True)
             try:
-                stored = {(q, d): v for q, row in session.labels.items() for d, v in row.items()}
+                stored = {(q, d): v for q, row in session.marks.labels.items() for d, v in row.items()}
                 if torn_pair is not None and child.returncode == -signal.SIGKILL and "done" not in lines:
                     figures["torn_writes"] += 1
                     assert any("torn" in w and "never shown as recorded" in w for w in session.warnings), (
@@ -182,7 +182,7 @@ def small(tmp_path: Path) -> Path:
 def label_some(protocol: Path, count: int) -> JudgingSession:
     session = JudgingSession.open(load_definition(protocol), protocol / "qrels.toml")
     for _ in range(count):
-        q, d = session.current
+        q, d = session.cursor.current
         session.label(value(q, d))
     return session
 
@@ -190,7 +190,7 @@ def label_some(protocol: Path, count: int) -> JudgingSession:
 @pytest.mark.parametrize("cut", ["half-line", "complete-json-without-newline", "one-byte"])
 def test_torn_last_line_is_reported_and_never_a_label(small: Path, cut: str) -> None:
     session = label_some(small, 2)
-    q, d = session.current
+    q, d = session.cursor.current
     session.close()
     journal = small / "qrels.toml.journal"
     line = json.dumps({"op": "label", "q": q, "d": d, "v": 1}, separators=(",", ":")).encode()
@@ -199,7 +199,7 @@ def test_torn_last_line_is_reported_and_never_a_label(small: Path, cut: str) -> 
     journal.write_bytes(good + tail)
     resumed = JudgingSession.open(load_definition(small), small / "qrels.toml")
     try:
-        assert resumed.label_of(q, d) is None and resumed.judged == 2
+        assert resumed.marks.label_of(q, d) is None and resumed.marks.judged == 2
         (warning,) = [w for w in resumed.warnings if "torn" in w]
         assert str(journal) in warning and "dropped, not read as a judgment" in warning and "\n" not in warning
         assert journal.read_bytes() == good  # the tail is cut off before anything is appended
@@ -208,7 +208,7 @@ def test_torn_last_line_is_reported_and_never_a_label(small: Path, cut: str) -> 
         resumed.close()
     assert journal_label_counts(journal)[(q, d)] == 1
     again = JudgingSession.open(load_definition(small), small / "qrels.toml")
-    assert again.label_of(q, d) == 0 and not again.warnings
+    assert again.marks.label_of(q, d) == 0 and not again.warnings
     again.close()
 
 
@@ -326,26 +326,26 @@ def test_disk_full_at_fsync_records_nothing_and_leaves_no_line_behind(small: Pat
     session = label_some(small, 2)
     journal = small / "qrels.toml.journal"
     before = journal.read_bytes()
-    q, d = session.current
+    q, d = session.cursor.current
     monkeypatch.setattr(journal_module, "sync", enospc)
     with pytest.raises(OSError) as caught:
         session.label(1)
     assert caught.value.errno == errno.ENOSPC
-    assert session.label_of(q, d) is None and session.judged == 2 and session.current == (q, d)
+    assert session.marks.label_of(q, d) is None and session.marks.judged == 2 and session.cursor.current == (q, d)
     monkeypatch.undo()
     # nothing the screen was told is "NOT recorded" may come back after a restart
     assert journal.read_bytes() == before
-    session.undo()  # the user goes on: the undo must undo the last *recorded* label
+    session.changes.undo()  # the user goes on: the undo must undo the last *recorded* label
     session.close()
     resumed = JudgingSession.open(load_definition(small), small / "qrels.toml")
-    assert resumed.judged == 1 and resumed.label_of(q, d) is None
+    assert resumed.marks.judged == 1 and resumed.marks.label_of(q, d) is None
     resumed.close()
 
 
 def test_disk_full_mid_line_then_space_freed_keeps_the_journal_readable(small: Path, monkeypatch) -> None:
     """A short write then ENOSPC leaves half a line; the next append must not glue onto it."""
     session = label_some(small, 2)
-    q, d = session.current
+    q, d = session.cursor.current
     real_write = os.write
     fd = session.journal.fd
 
@@ -360,12 +360,12 @@ def test_disk_full_mid_line_then_space_freed_keeps_the_journal_readable(small: P
     with pytest.raises(OSError):
         session.label(1)
     monkeypatch.undo()
-    assert session.label_of(q, d) is None
+    assert session.marks.label_of(q, d) is None
     session.label(0)  # space is back: this one is recorded
     session.close()
     resumed = JudgingSession.open(load_definition(small), small / "qrels.toml")
     try:
-        assert resumed.label_of(q, d) == 0 and resumed.judged == 3
+        assert resumed.marks.label_of(q, d) == 0 and resumed.marks.judged == 3
         assert not [w for w in resumed.warnings if "torn" in w]
     finally:
         resumed.close()
@@ -405,20 +405,20 @@ async def test_disk_full_on_screen_says_not_recorded_and_keeps_what_was(small: P
     app = RankevalApp(small, qrels_path=small / "qrels.toml", start="judge", judge_session=session)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("1")
-        first = next((q, d) for q, row in session.labels.items() for d in row)
-        pair = session.current
+        first = next((q, d) for q, row in session.marks.labels.items() for d in row)
+        pair = session.cursor.current
         monkeypatch.setattr(journal_module, "sync", enospc)
         await pilot.press("0")
         await pilot.pause()
         notices = [n.message for n in app._notifications]
         assert any("NOT recorded" in m and "No space left on device" in m for m in notices), notices
-        assert session.label_of(*pair) is None and session.current == pair and session.judged == 1
-        assert session.label_of(*first) == 1  # what was recorded before stays, in memory and on disk
+        assert session.marks.label_of(*pair) is None and session.cursor.current == pair and session.marks.judged == 1
+        assert session.marks.label_of(*first) == 1  # what was recorded before stays, in memory and on disk
         monkeypatch.undo()
         await pilot.press("0")  # space is back
         await pilot.pause()
-        assert session.label_of(*pair) == 0
+        assert session.marks.label_of(*pair) == 0
     session.close()
     resumed = JudgingSession.open(load_definition(small), small / "qrels.toml")
-    assert resumed.judged == 2 and resumed.label_of(*pair) == 0 and resumed.label_of(*first) == 1
+    assert resumed.marks.judged == 2 and resumed.marks.label_of(*pair) == 0 and resumed.marks.label_of(*first) == 1
     resumed.close()

@@ -96,11 +96,11 @@ async def test_progress_says_one_left_until_the_last_pair(blank: Path) -> None:
     app, session = judging_app(blank)
     async with app.run_test(size=(80, 24)) as pilot:
         for _ in range(29):
-            query, doc = session.current
+            query, doc = session.cursor.current
             await pilot.press(str(SEED_QRELS[query][doc]))
         assert str(app.screen.query_one("#judge-total-count").render()) == "overall 29/30 96% · 1 left"
         assert "100%" not in str(app.screen.query_one("#judge-progress").render())
-        query, doc = session.current
+        query, doc = session.cursor.current
         await pilot.press(str(SEED_QRELS[query][doc]))
         assert str(app.screen.query_one("#judge-total-count").render()) == "overall 30/30 100%"
         await pilot.press("q")
@@ -131,7 +131,7 @@ async def test_long_need_folds_so_query_and_document_are_on_screen(big: Path, si
         await pilot.pause()
         assert screen.document_lines_on_screen() == folded_lines
         await pilot.press("1")
-        assert session.label_of("q:1001", session.docs_of["q:1001"][0]) == 1
+        assert session.marks.label_of("q:1001", session.cursor.docs_of["q:1001"][0]) == 1
         assert journal_ops(big).count("label") == 1
         assert {"help", "quit_judging"} <= footer_actions_on_screen(app)
         await pilot.pause()  # the footer hides what it cannot show whole one frame after layout
@@ -141,14 +141,14 @@ async def test_long_need_folds_so_query_and_document_are_on_screen(big: Path, si
 
 async def test_label_keys_record_nothing_while_no_document_line_is_on_screen(big: Path) -> None:
     app, session = judging_app(big)
-    first = session.current
+    first = session.cursor.current
     async with app.run_test(size=(80, 12)) as pilot:
         await pilot.pause()
         screen = app.screen
         assert screen.document_lines_on_screen() == 0
         await pilot.press("1", "0", "1")
         await pilot.pause()
-        assert session.judged == 0 and session.current == first
+        assert session.marks.judged == 0 and session.cursor.current == first
         assert "NOT recorded" in str(screen.query_one("#judge-status").render())
         assert "label" not in journal_ops(big)
         assert on_screen(app, "#judge-query")  # the query stays; the help and quit keys too
@@ -157,7 +157,7 @@ async def test_label_keys_record_nothing_while_no_document_line_is_on_screen(big
         await pilot.pause()
         assert screen.document_lines_on_screen() > 0
         await pilot.press("0")
-        assert session.label_of(*first) == 0 and journal_ops(big).count("label") == 1
+        assert session.marks.label_of(*first) == 0 and journal_ops(big).count("label") == 1
         await pilot.press("q")
         await pilot.pause()
     assert not (big / "qrels.toml").exists()  # 1 of 80,000 judged: the journal keeps it
@@ -172,9 +172,9 @@ async def test_unfolded_need_at_80x24_squeezes_the_document_out_and_labels_are_r
         await pilot.pause()
         assert app.screen.document_lines_on_screen() == 0
         await pilot.press("1")
-        assert session.judged == 0 and "label" not in journal_ops(big)
+        assert session.marks.judged == 0 and "label" not in journal_ops(big)
         await pilot.press("e", "1")  # folded again: recorded
-        assert session.judged == 1 and journal_ops(big).count("label") == 1
+        assert session.marks.judged == 1 and journal_ops(big).count("label") == 1
 
 
 def dialog_fits(app: RankevalApp, selector: str) -> bool:

@@ -83,5 +83,5 @@ def test_the_judge_ends_when_its_terminal_is_killed_mid_draw(tmp_path: Path, tri
             os.kill(pid, signal.SIGKILL)
     assert gone, "the judge process still runs 2 s after its terminal was killed"
     state = journal_progress(load_definition(protocol), protocol / "qrels.toml")
-    assert state is not None and state.labels == {"q:1001": {"docs/long-0.md": 1}}
+    assert state is not None and state.marks.labels == {"q:1001": {"docs/long-0.md": 1}}
     assert not (protocol / "qrels.toml.lock").exists()

@@ -93,7 +93,7 @@ async def test_judging_the_holes_by_keyboard_keeps_the_imported_labels(partial: 
         await pilot.pause()
         assert shown(app, "#judge-status").endswith("top-k holes first")
         for _ in range(5):
-            pair = session.current
+            pair = session.cursor.current
             assert "unjudged" in shown(app, "#judge-pair")
             visited.append(pair)
             await pilot.press(str(TRUTH[pair]))

@@ -128,9 +128,9 @@ def test_kill_9_after_acknowledged_judgments_then_resume(blank: Path) -> None:
 
     session = JudgingSession.open(load_definition(blank), blank / "qrels.toml")
     try:
-        assert session.labels["q1"] == {"d1": 0, "d2": 1, "d3": 0, "d4": 0}
-        assert session.is_disputed("q1", "d3") and session.note_of("q1", "d3") is None
-        assert session.current == ("q1", "d3")
+        assert session.marks.labels["q1"] == {"d1": 0, "d2": 1, "d3": 0, "d4": 0}
+        assert session.marks.is_disputed("q1", "d3") and session.marks.note_of("q1", "d3") is None
+        assert session.cursor.current == ("q1", "d3")
     finally:
         session.close()
 
@@ -148,11 +148,11 @@ def test_kill_9_in_the_middle_of_fast_typing_keeps_every_shown_judgment(blank: P
 
     session = JudgingSession.open(load_definition(blank), blank / "qrels.toml", break_lock=True)
     try:
-        print(f"shown before kill: {shown}, on disk: {session.judged}")
-        assert session.judged >= shown  # everything shown was on disk
+        print(f"shown before kill: {shown}, on disk: {session.marks.judged}")
+        assert session.marks.judged >= shown  # everything shown was on disk
         expected = [("q1", d, v) for d, v in SEED_Q1.items()] + [("q2", d, v) for d, v in SEED_Q2.items()]
-        for query, doc, value in expected[: session.judged]:
-            assert session.label_of(query, doc) == value
-        assert session.judged <= len(expected)
+        for query, doc, value in expected[: session.marks.judged]:
+            assert session.marks.label_of(query, doc) == value
+        assert session.marks.judged <= len(expected)
     finally:
         session.close()

@@ -73,7 +73,7 @@ def test_the_write_outcomes_name_the_file_the_count_and_where_the_labels_are_saf
 
     session = JudgingSession.open(load_definition(seed_copy), seed_copy / "qrels.toml")  # complete: all 30 judged
     try:
-        assert session.complete and qrels_written(session) == "all 30 pairs judged: wrote qrels.toml"
+        assert session.marks.complete and qrels_written(session) == "all 30 pairs judged: wrote qrels.toml"
         full = OSError(errno.ENOSPC, "No space left on device", "qrels.toml")
         assert qrels_not_written(full) == "qrels NOT written: qrels.toml: No space left on device"
         assert quit_refused(full, session.journal_path) == (

@@ -32,18 +32,18 @@ async def test_new_run_refused_gap_added_judged_with_the_screen_then_scored(tmp_
     definition = load_definition(directory)
     session = JudgingSession.open(definition, directory / "qrels.toml", annotator="alice")
     first = session.order_holes(top_k_pairs(definition, [load_run(new_run).rankings], definition.k))
-    assert first == 2 and session.remaining == 2  # exactly the gap: nothing else is asked
+    assert first == 2 and session.marks.remaining == 2  # exactly the gap: nothing else is asked
     app = RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
     asked = []
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        asked.append(session.current)
-        assert session.current == ("q:1001", "docs/new.md")
+        asked.append(session.cursor.current)
+        assert session.cursor.current == ("q:1001", "docs/new.md")
         assert "no text for this document in the protocol" in app.screen.query_one("#judge-doc").visible_text()
         await pilot.press("1")
         await pilot.pause()
         assert "1 top-k pair left to scorable" in shown(app, "#judge-status")
-        asked.append(session.current)
+        asked.append(session.cursor.current)
         await pilot.press("0")
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -85,6 +85,6 @@ def test_pool_pairs_below_k_are_counted_before_scoring(tmp_path: Path) -> None:
     try:
         assert session.order_holes(top_k_pairs(definition, [load_run(tmp_path / "bm25.trec").rankings], 2)) == 0
         assert scorable(session) == " · every top-k pair is judged; 1 pair below k left before scoring"
-        assert session.current == ("q:1001", "unjudged-below-k")  # the pool's one hole, asked next
+        assert session.cursor.current == ("q:1001", "unjudged-below-k")  # the pool's one hole, asked next
     finally:
         session.close()

@@ -81,7 +81,7 @@ async def test_m_and_shift_m_step_through_the_query_matches(tmp_path: Path, size
         await pilot.press("M")  # before the first: round to the last
         assert status(app) == "wrapped round to the last match of the query's terms"
         assert "The PDF keeps every setting you exported" in view.visible_text()
-        assert session.current == ("q:1001", "docs/export.md")  # reading moves no pair
+        assert session.cursor.current == ("q:1001", "docs/export.md")  # reading moves no pair
     session.close()
 
 
@@ -113,7 +113,7 @@ async def test_find_goes_to_any_text_and_empty_find_returns_to_the_query(tmp_pat
         await pilot.press("slash", *"x", "escape")  # cancelled: nothing changes
         await pilot.pause()
         assert status(app).startswith("no match for “no such words”")
-        assert session.label_of("q:1001", "docs/export.md") is None  # typing in find labels nothing
+        assert session.marks.label_of("q:1001", "docs/export.md") is None  # typing in find labels nothing
     session.close()
 
 
@@ -139,9 +139,9 @@ async def test_highlighting_never_changes_the_order_of_pairs(tmp_path: Path) -> 
     app, session = judging(directory)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        seen = [session.current]
+        seen = [session.cursor.current]
         await pilot.press("0")
-        seen.append(session.current)
+        seen.append(session.cursor.current)
     session.close()
-    assert seen == [("q:1001", doc) for doc in session.docs_of["q:1001"]]
-    assert session.docs_of["q:1001"] == ("docs/export.md", "docs/sync.md")  # corpus order, not by matches
+    assert seen == [("q:1001", doc) for doc in session.cursor.docs_of["q:1001"]]
+    assert session.cursor.docs_of["q:1001"] == ("docs/export.md", "docs/sync.md")  # corpus order, not by matches

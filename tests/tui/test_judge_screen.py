@@ -82,7 +82,7 @@ async def test_no_default_label_moving_everywhere_judges_nothing(blank: Path) ->
         assert "unjudged" in shown(app, "#judge-pair")
         await pilot.press("q")
         await pilot.pause()
-    assert session.judged == 0
+    assert session.marks.judged == 0
     assert session.finished_message.startswith("30 of 30 pairs remain")
     assert not (blank / "qrels.toml").exists()
 
@@ -94,18 +94,18 @@ async def test_undo_change_note_dispute_are_written(blank: Path) -> None:
         await pilot.press("u")  # undo: back on q1 d1, unjudged
         assert "Document d1" in shown(app, "#judge-pair") and "unjudged" in shown(app, "#judge-pair")
         await pilot.press("U")  # redo
-        assert session.label_of("q1", "d1") == 1
+        assert session.marks.label_of("q1", "d1") == 1
         await pilot.press("left", "0")  # change it to 0
-        assert session.label_of("q1", "d1") == 0
+        assert session.marks.label_of("q1", "d1") == 0
         await pilot.press("n", *"retry fits", "enter")  # note on q1 d2
         await pilot.press("d")  # dispute q1 d2
         assert "DISPUTED" in shown(app, "#judge-pair") and "retry fits" in shown(app, "#judge-note")
         await pilot.press("d", "d")  # off and on again
         await pilot.press("n", *"0 1 u d q", "enter")  # typing in a note fires no shortcut
-        assert session.judged == 1 and session.note_of("q1", "d2") == "0 1 u d q"
+        assert session.marks.judged == 1 and session.marks.note_of("q1", "d2") == "0 1 u d q"
         await pilot.press("n", *["backspace"] * 9, *"retry fits", "enter")
-        while not session.complete:
-            query, doc = session.current
+        while not session.marks.complete:
+            query, doc = session.cursor.current
             await pilot.press(str(SEED_QRELS[query][doc]))
         await pilot.press("q")
         await pilot.pause()
@@ -124,7 +124,7 @@ async def test_overview_jumps_to_a_cell(blank: Path) -> None:
         assert "q1  document d3  unjudged" in shown(app, "#overview-cell")
         await pilot.press("down", "down", "right", "enter")
         assert isinstance(app.screen, JudgeScreen)
-        assert session.current == ("q3", "d4")
+        assert session.cursor.current == ("q3", "d4")
         assert "Query q3" in shown(app, "#judge-query") and "Document d4" in shown(app, "#judge-pair")
         await pilot.press("1", "o")  # the overview opens on the session's pair
         assert "q3  document d5  unjudged" in shown(app, "#overview-cell")
@@ -144,7 +144,7 @@ async def test_overview_click_moves_the_cursor_and_double_click_jumps(blank: Pat
         assert "q2  document d3  unjudged" in shown(app, "#overview-cell")
         assert await pilot.click(LabelMatrix, offset=cell, times=2)
         assert isinstance(app.screen, JudgeScreen)
-        assert session.current == ("q2", "d3")
+        assert session.cursor.current == ("q2", "d3")
         await pilot.press("q")
 
 

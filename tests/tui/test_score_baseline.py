@@ -24,7 +24,11 @@ async def test_v_on_the_demo_compares_fixture_b_against_fixture_a(seed_dir: Path
         await pilot.press("v")
         await settle(pilot)
         screen = app.screen
-        assert (screen.view, screen.baseline, screen.candidate) == ("compare", "fixture_A", "fixture_B")
+        assert (screen.state.view, screen.state.baseline, screen.state.candidate) == (
+            "compare",
+            "fixture_A",
+            "fixture_B",
+        )
         assert "fixture_A [baseline (runs/BASELINE)]" in shown(screen, "#score-runs")
         assert "fixture_B [candidate]" in shown(screen, "#score-runs")
         table = screen.query_one("#score-compare-table", DataTable)
@@ -35,7 +39,7 @@ async def test_baseline_argument_reaches_the_screen(seed_dir: Path) -> None:
     app = RankevalApp(seed_dir, baseline="fixture_B")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert (app.screen.baseline, app.screen.candidate) == ("fixture_B", "fixture_A")
+        assert (app.screen.state.baseline, app.screen.state.candidate) == ("fixture_B", "fixture_A")
         assert "fixture_B [baseline (--baseline)]" in shown(app.screen, "#score-runs")
 
 
@@ -49,7 +53,7 @@ async def test_r_reads_a_run_file_added_after_the_start(seed_copy: Path) -> None
         await settle(pilot)
         assert "✓ fixture_C" in shown(app.screen, "#score-runs")
         assert app.screen.session.report("fixture_C").row("q4").rr == 1
-        while app.screen.candidate != "fixture_C":  # and it can be shown
+        while app.screen.state.candidate != "fixture_C":  # and it can be shown
             await pilot.press("c")
             await pilot.pause()
         table = app.screen.query_one("#score-run-table", DataTable)

@@ -48,7 +48,7 @@ async def test_clicking_a_bin_and_the_bracket_keys_filter_the_table(mid: Path, s
     async with app.run_test(size=size) as pilot:
         await open_comparison(pilot)
         screen = app.screen
-        assert (screen.baseline, screen.candidate, screen.metric) == ("bm25", "dense", "rr")
+        assert (screen.state.baseline, screen.state.candidate, screen.state.metric) == ("bm25", "dense", "rr")
         table = screen.query_one("#score-compare-table", DataTable)
         chart = screen.query_one(DeltaChart)
         assert len(order(table)) == 500

@@ -39,7 +39,7 @@ async def test_demo_shows_each_metric_at_its_cutoff_and_m_compares_at_it(seed_di
         screen = pilot.app.screen
         table = screen.query_one("#score-run-table", DataTable)
         assert labels(table)[:4] == ["query", "R@1", "R@2", "RR@2"]
-        shown = screen.candidate
+        shown = screen.state.candidate
         for key, metric, cutoff in (("recall@1", "recall", 1), ("recall@2", "recall", 2), ("rr@2", "rr", 2)):
             expected = evaluate(protocol.with_k(cutoff), run_b if shown == "fixture_B" else run_a, (metric,))
             for row in expected.rows:
@@ -50,12 +50,12 @@ async def test_demo_shows_each_metric_at_its_cutoff_and_m_compares_at_it(seed_di
         await pilot.press("v")
         await settle(pilot)
         compare = screen.query_one("#score-compare-table", DataTable)
-        assert (screen.metric, screen.state.metric_cutoff) == ("rr", 2)  # RR@k first, as without cutoffs
+        assert (screen.state.metric, screen.state.metric_cutoff) == ("rr", 2)  # RR@k first, as without cutoffs
         assert labels(compare)[1:4] == ["base RR@2", "cand RR@2", "Δ RR@2"]
         assert "m RR@2  s" in plain(screen, "#score-compare-title")  # at k: the header's hash
         await pilot.press("m")  # R@1: the comparison of the cutoff-1 protocol
         await settle(pilot)
-        assert (screen.metric, screen.state.metric_cutoff) == ("recall", 1)
+        assert (screen.state.metric, screen.state.metric_cutoff) == ("recall", 1)
         title = plain(screen, "#score-compare-title")
         assert f"m R@1 (sha {protocol.with_k(1).protocol_sha256[:8]})" in title  # cutoff 1: its own protocol
         assert [key.value for key in compare.columns][1:4] == ["base_recall", "cand_recall", "delta_recall"]

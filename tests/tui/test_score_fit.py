@@ -170,14 +170,14 @@ async def test_view_runs_metric_and_focus_survive_a_split_without_runs(seed_dir:
         assert screen.focused is screen.query_one("#score-run-table", DataTable)  # from the start
         await pilot.press("v", "b", "c", "m")
         await pilot.pause()
-        chosen = (screen.view, screen.baseline, screen.candidate, screen.metric)
+        chosen = (screen.state.view, screen.state.baseline, screen.state.candidate, screen.state.metric)
         assert chosen[0] == "compare" and chosen[1] != chosen[2]
         await pilot.press("t")
         await pilot.pause()
-        assert screen.view == "compare" and "needs two accepted runs" in plain(screen, "#score-compare-title")
+        assert screen.state.view == "compare" and "needs two accepted runs" in plain(screen, "#score-compare-title")
         await pilot.press("t")
         await pilot.pause()
-        assert (screen.view, screen.baseline, screen.candidate, screen.metric) == chosen
+        assert (screen.state.view, screen.state.baseline, screen.state.candidate, screen.state.metric) == chosen
         assert screen.focused is screen.query_one("#score-compare-table", DataTable)
         await pilot.press("v")  # and the focus follows to the single-run table
         await pilot.pause()
@@ -196,7 +196,7 @@ async def test_regressions_filter_equals_the_verdict_column_on_every_metric(big:
         regressions = [q for q, verdict in verdicts.items() if "REGRESSION" in verdict]
         assert regressions
         for metric in ("rr", "recall"):
-            assert screen.metric == metric
+            assert screen.state.metric == metric
             await pilot.press("f")
             await pilot.pause()
             assert order(table) == regressions, metric
@@ -209,7 +209,7 @@ async def test_an_empty_filter_says_so(seed_dir: Path) -> None:
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        assert screen.candidate == "fixture_B" and not screen.session.report("fixture_B").missing_queries
+        assert screen.state.candidate == "fixture_B" and not screen.session.report("fixture_B").missing_queries
         note = screen.query_one("#score-run-note", Static)
         assert not note.display
         await pilot.press("f")  # missing queries of fixture_B: none
@@ -302,7 +302,7 @@ async def test_mean_change_shows_its_decimal(big: Path) -> None:
         screen = pilot.app.screen
         comparison = screen.current_comparison()
         decimals = re.findall(r"Δ ([+-]\d\.\d{4})  win", plain(screen, "#score-compare-summary"))
-        chosen_first = sorted(comparison.metrics, key=lambda m: m != screen.metric)
+        chosen_first = sorted(comparison.metrics, key=lambda m: m != screen.state.metric)
         assert decimals == [f"{float(comparison.mean_delta(m)):+.4f}" for m in chosen_first]
         await pilot.press("x")
         await pilot.pause()
@@ -326,7 +326,7 @@ async def test_chosen_metric_verdict_and_bar_fit_80_columns_for_every_metric(big
         screen = pilot.app.screen
         table = screen.query_one("#score-compare-table", DataTable)
         for _ in range(3):
-            metric = screen.metric
+            metric = screen.state.metric
             keys = [c.value for c in table.columns]
             first = ["query", f"base_{metric}", f"cand_{metric}", f"delta_{metric}", "verdict", "chart"]
             assert keys[:6] == first

@@ -53,7 +53,7 @@ async def test_metric_key_steps_through_the_chosen_metrics(seed_dir: Path) -> No
     async with app_with_metrics(seed_dir, "fixture_A", "fixture_B").run_test(size=(140, 40)) as pilot:
         await settle(pilot)
         screen = pilot.app.screen
-        assert screen.metric == "ndcg"  # RR@k is not shown, so the first chosen metric
+        assert screen.state.metric == "ndcg"  # RR@k is not shown, so the first chosen metric
         await pilot.press("v")
         await pilot.pause()
         table = screen.query_one("#score-compare-table", DataTable)
@@ -65,7 +65,7 @@ async def test_metric_key_steps_through_the_chosen_metrics(seed_dir: Path) -> No
         assert "REGRESSION" in cell(table, "q2", "verdict")  # Recall@k ties on q2; nDCG and AP fall
         seen = []
         for _ in range(4):
-            seen.append(screen.metric)
+            seen.append(screen.state.metric)
             await pilot.press("f")  # regressions only: the verdict's rule, a loss on any metric
             await pilot.pause()
             seen.append(order(table))
@@ -96,7 +96,7 @@ async def test_drill_down_explains_the_comparisons_metric_and_m_steps_through_th
         await settle(pilot)
         await pilot.press("v")
         await pilot.pause()
-        assert pilot.app.screen.metric == "ndcg"
+        assert pilot.app.screen.state.metric == "ndcg"
         await pilot.press("enter")  # q2, the first row
         await pilot.pause()
         query = pilot.app.screen

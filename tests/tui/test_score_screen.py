@@ -6,6 +6,7 @@ code path, so a formatting or wiring mistake on the screen fails here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -106,8 +107,8 @@ async def test_screen_equals_score_json(seed_dir: Path) -> None:
         screen = app.screen
         seen = []
         for _ in cli:
-            seen.append(screen.candidate)
-            run_rows_match(screen.query_one("#score-run-table", DataTable), cli[screen.candidate])
+            seen.append(screen.state.candidate)
+            run_rows_match(screen.query_one("#score-run-table", DataTable), cli[screen.state.candidate])
             await pilot.press("c")
             await pilot.pause()
         assert sorted(seen) == sorted(cli)
@@ -133,7 +134,7 @@ async def test_comparison_marks_the_q2_regression(seed_dir: Path) -> None:
         await pilot.press("v")
         await pilot.pause()
         screen = app.screen
-        assert (screen.baseline, screen.candidate) == ("fixture_A", "fixture_B")
+        assert (screen.state.baseline, screen.state.candidate) == ("fixture_A", "fixture_B")
         table = screen.query_one("#score-compare-table", DataTable)
         # decimals first (four places, to compare down a column); the chosen metric's trio,
         # the verdict and the bar first, the other metric after them
@@ -197,7 +198,7 @@ async def test_footer_greys_comparison_keys_outside_the_comparison(seed_dir: Pat
         for view, greyed in (("compare", False), ("run", True)):
             await pilot.press("v")
             await pilot.pause()
-            assert app.screen.view == view
+            assert app.screen.state.view == view
             assert disabled(app.screen) == {"v": False, "b": greyed, "m": greyed, "s": greyed, "f": False}
 
 
@@ -209,7 +210,7 @@ async def test_footer_is_rebuilt_once_per_view_change(seed_dir: Path, monkeypatc
     original = Footer.recompose
 
     async def counted(self) -> None:
-        rebuilds.append(self.screen.view)
+        rebuilds.append(self.screen.state.view)
         await original(self)
 
     monkeypatch.setattr(Footer, "recompose", counted)
@@ -245,7 +246,7 @@ async def test_rejected_run_shows_its_reason_and_others_work(seed_copy: Path) ->
         assert [s.name for s in screen.session.accepted] == ["all_empty", "fixture_A", "fixture_B"]
         for _ in range(3):
             await pilot.press("c")
-            assert screen.candidate != "dup"
+            assert screen.state.candidate != "dup"
 
 
 async def test_k_change_updates_every_cell_in_place_and_the_hash(seed_dir: Path, monkeypatch) -> None:
@@ -361,7 +362,7 @@ async def test_the_command_hands_what_it_read_to_the_screen(seed_dir: Path, monk
         assert isinstance(screen, ScoreScreen) and screen.problem is None
         assert [s.name for s in screen.session.accepted] == ["fixture_A", "fixture_B"]
         table = screen.query_one("#score-run-table", DataTable)
-        run_rows_match(table, evaluate(load_protocol(seed_dir), load_run(runs[screen.candidate])).to_json())
+        run_rows_match(table, evaluate(load_protocol(seed_dir), load_run(runs[screen.state.candidate])).to_json())
 
 
 async def test_drill_down_shows_rankings_labels_and_cutoff(seed_dir: Path) -> None:
@@ -449,10 +450,10 @@ async def test_each_key_redraws_only_what_its_choice_shows(seed_dir: Path, monke
             await pilot.press(key)
             await pilot.pause()
             assert redrawn == expected, key
-        assert (screen.view, screen.candidate, screen.metric) == ("compare", "fixture_A", "recall")
-        assert screen.view is screen.state.view and screen.state.run_filter == "missing"
-        with pytest.raises(AttributeError, match="read-only"):
-            screen.view = "run"
+        assert (screen.state.view, screen.state.candidate, screen.state.metric) == ("compare", "fixture_A", "recall")
+        assert screen.state.run_filter == "missing"
+        with pytest.raises(dataclasses.FrozenInstanceError):  # a key gives a new state, never a mutation
+            screen.state.view = "run"  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------- paired statistics and adjudication
@@ -538,8 +539,8 @@ async def test_statistics_equal_score_json_with_holm_over_every_candidate(seed_d
     async with app.run_test(size=SIZE) as pilot:
         await open_comparison(pilot, exact=True)
         screen = app.screen
-        assert screen.baseline == "fixture_A"  # runs/BASELINE, as the score call above is told
-        while screen.candidate != "fixture_B":
+        assert screen.state.baseline == "fixture_A"  # runs/BASELINE, as the score call above is told
+        while screen.state.candidate != "fixture_B":
             await pilot.press("c")
             await pilot.pause()
         await settle(pilot)
@@ -599,7 +600,7 @@ async def test_statistics_are_computed_in_a_worker_not_on_a_keypress(seed_dir: P
         assert "computing sign-flip and bootstrap over 4 queries" in plain(screen, "#score-compare-summary")
         await pilot.press("s", "m", "f")  # keys are handled while the worker waits
         await pilot.pause()
-        assert (screen.state.sort_mode, screen.metric, screen.state.regressions_only) == ("worst", "recall", True)
+        assert (screen.state.sort_mode, screen.state.metric, screen.state.regressions_only) == ("worst", "recall", True)
         assert len(calls) == 1  # re-sorting did not ask again for the same statistics
         await pilot.press("+")  # a new session: a new request cancels the running one
         await pilot.pause()
@@ -639,7 +640,7 @@ async def test_adjudicated_queries_are_marked_with_a_legend(seed_copy: Path, tmp
         await settle(pilot)
         screen = app.screen
         table = screen.query_one("#score-run-table", DataTable)
-        assert screen.candidate == "fixture_B"
+        assert screen.state.candidate == "fixture_B"
         assert cell(table, "q2", "status") == "ok · adj."
         assert cell(table, "q4", "status") == "ok · adj."
         assert cell(table, "q3", "status") == "ok"

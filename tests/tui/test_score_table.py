@@ -1,9 +1,11 @@
 """ScoreTable sizes columns from the cells' text; a stock DataTable measures every cell.
 
 Differential: the same rows and updates go into both, and the column widths and the virtual
-size must come out equal. A second test checks the fast path is really taken (no console
-measure per cell), so a Textual upgrade that renames the hooks fails here instead of silently
-bringing the slow path back.
+size must come out equal, on ScoreTable's fast path (Textual's private DataTable state) and on
+the public API it falls back to when the installed Textual's DataTable differs. Other tests check
+the fast path fits the installed Textual and is really taken (no console measure per cell), so a
+Textual upgrade that changes what it relies on fails here instead of silently bringing the slow
+path back.
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import pytest
 import textual.widgets._data_table as data_table_module
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
+from rankeval_tui.tui.score import score_table
 from rankeval_tui.tui.score.cells import delta_bar, value_cell
 from rankeval_tui.tui.score.row_table import RowTable
-from rankeval_tui.tui.score.score_table import ScoreTable, cell_width, sync_table
+from rankeval_tui.tui.score.score_table import ScoreTable, cell_width, sync_table, textual_mismatches
 
 COLUMNS = (("q", "query"), ("v", "value"), ("w", "wide label for a narrow column"), ("x", "x"))
 
@@ -47,11 +51,41 @@ class Pair(App[None]):
         yield ScoreTable(id="fast")
 
 
+@pytest.fixture(params=["fast path", "public API"])
+def table_path(request, monkeypatch) -> str:
+    """Run a test on ScoreTable's fast path, then as with a Textual whose DataTable it does not fit."""
+    if request.param == "public API":
+        monkeypatch.setattr(score_table, "textual_mismatches", lambda: ("forced by the test",))
+    return request.param
+
+
+def test_the_fast_path_fits_the_installed_textual() -> None:
+    assert textual_mismatches() == (), (
+        "ScoreTable's fast path does not fit this Textual's DataTable (the screens still work, slower, "
+        "through the public API): update rankeval_tui/tui/score/score_table.py: " + "; ".join(textual_mismatches())
+    )
+
+
+def test_a_changed_datatable_is_found(monkeypatch) -> None:
+    """A private method with other parameters, or private state gone, is named (the check is not blind)."""
+    monkeypatch.setattr(DataTable, "_highlight_cursor", lambda self, animate: None)
+    monkeypatch.setattr(score_table, "PRIVATE_STATE", {**score_table.PRIVATE_STATE, "_renamed_state": bool})
+    textual_mismatches.cache_clear()
+    try:
+        found = textual_mismatches()
+    finally:
+        textual_mismatches.cache_clear()
+    assert found == (
+        "DataTable()._renamed_state is missing or of another type",
+        "DataTable._highlight_cursor is missing or its parameters are not ['self']",
+    )
+
+
 def widths(table: DataTable) -> tuple[list[int], tuple[int, int]]:
     return [c.content_width for c in table.ordered_columns], tuple(table.virtual_size)  # type: ignore[return-value]
 
 
-async def test_columns_equal_a_stock_table_after_fill_and_updates() -> None:
+async def test_columns_equal_a_stock_table_after_fill_and_updates(table_path: str) -> None:
     app = Pair()
     async with app.run_test(size=(200, 40)) as pilot:
         stock, fast = app.query_one("#stock", DataTable), app.query_one("#fast", ScoreTable)
@@ -83,7 +117,7 @@ def fill_stock(table: DataTable, new_rows: list[tuple[str, list[Any]]]) -> None:
         table.add_row(*cells, key=key)
 
 
-async def test_bulk_fill_equals_add_row_per_row() -> None:
+async def test_bulk_fill_equals_add_row_per_row(table_path: str) -> None:
     """``add_keyed_rows`` (the screen's fill) leaves the table as one ``add_row`` per row does:
     same cells, order, row metadata, cursor, widths and one highlight event (a cell cursor)."""
     highlighted: list[str | None] = []
@@ -114,7 +148,7 @@ async def test_bulk_fill_equals_add_row_per_row() -> None:
             raise AssertionError("a duplicate row key was accepted")
 
 
-async def test_sync_table_in_place_gives_the_widths_of_a_fresh_fill() -> None:
+async def test_sync_table_in_place_gives_the_widths_of_a_fresh_fill(table_path: str) -> None:
     """A k change updates cells in place; the columns must be what a fresh table would get."""
     app = Pair()
     async with app.run_test(size=(200, 40)) as pilot:
@@ -166,7 +200,7 @@ def test_cell_width_leaves_markup_and_other_types_to_textual() -> None:
     assert cell_width("[b]x[/b]") is None and cell_width(3) is None and cell_width("a\nb") is None
 
 
-async def test_reorder_in_place_with_markup_ids() -> None:
+async def test_reorder_in_place_with_markup_ids(table_path: str) -> None:
     """A new sort of the same rows (sync_table's in-place path) with query IDs that markup could
     change: their first cell is a Text (safe_cell), which is not hashable, so the reorder cannot
     look rows up by that cell (TypeError: the merged comparison view crashed on the hostile walk)."""

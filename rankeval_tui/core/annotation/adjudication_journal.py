@@ -1,6 +1,6 @@
 """The adjudication journal: resume the one beside the output, or start a new one.
 
-Split out of ``AdjudicationSession`` (issue 17) so the session keeps the queue and the
+Split out of ``AdjudicationSession`` so the session keeps the queue and the
 decisions while this module owns the journal's header rules: which file it was recorded for,
 by whom, and how its entries replay. It reuses ``Journal`` (one journal format for judging and
 adjudication) and never imports textual.

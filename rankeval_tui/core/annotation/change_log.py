@@ -20,8 +20,8 @@ class Change(NamedTuple):
     """One undoable edit of one pair: the value before and after.
 
     A named tuple, not a frozen dataclass: a resume makes one per journal entry and keeps them
-    all (the undo history), and a frozen dataclass costs three times as much to make (1.3 us
-    against 0.4 us: a second at a million judgments)."""
+    all (the undo history), and a frozen dataclass costs several times as much to make, which
+    adds up at a million judgments (``benchmarks/bench_resume.py``)."""
 
     kind: Kind
     query: str

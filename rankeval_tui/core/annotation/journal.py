@@ -32,7 +32,7 @@ from rankeval_tui.core.files.safe_read import (
 )
 from rankeval_tui.core.gc_pause import paused_gc
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 
@@ -61,7 +61,8 @@ def replay_entries(contents: JournalContents, path: Path, replay: Callable[[dict
 
     The collector is paused and the state built is frozen (``core.gc_pause``): a million entries
     make millions of long-lived, acyclic objects (labels, the undo history) that its walks would
-    otherwise visit again and again while they grow (0.3 s of a 0.6 s resume at 100,000)."""
+    otherwise visit again and again while they grow, much of a resume otherwise
+    (``benchmarks/bench_resume.py``)."""
     for number, entry in contents.entries:
         try:
             replay(entry)

@@ -130,7 +130,7 @@ class JudgingSession(JudgingState):
         base = read_base(qrels_path, definition)
         if base is not None:
             session.marks.load_base(base)
-            session.review = session.complete
+            session.marks.review = session.marks.complete
         session.journal = Journal(journal_path)
         try:
             session.journal.open_for_append()
@@ -176,9 +176,9 @@ class JudgingSession(JudgingState):
     def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
         """Write the exhaustive qrels atomically. ``write_qrels`` refuses incomplete labels, so an
         incomplete state can never overwrite a complete file."""
-        if not self.complete and snapshot is None:
+        if not self.marks.complete and snapshot is None:
             raise ContractError(
-                f"{pairs_unjudged(self.remaining)}; qrels are only written when complete",
+                f"{pairs_unjudged(self.marks.remaining)}; qrels are only written when complete",
                 file=self.qrels_path,
             )
         write_qrels(self.qrels_path, snapshot or self.snapshot(), self.definition)
@@ -199,16 +199,16 @@ class JudgingSession(JudgingState):
         return self.finished_message
 
     def _finish(self) -> str:
-        if not self.complete:
+        if not self.marks.complete:
             return (
-                f"{self.remaining} of {self.total} pairs remain unjudged; progress is kept in "
+                f"{self.marks.remaining} of {self.marks.total} pairs remain unjudged; progress is kept in "
                 f"{self.journal_path}; run judge again to continue"
             )
-        if self.dirty or not self.qrels_path.exists():
+        if self.marks.dirty or not self.qrels_path.exists():
             self.write_qrels()
-            message = f"wrote {self.qrels_path}: all {self.total} pairs judged"
+            message = f"wrote {self.qrels_path}: all {self.marks.total} pairs judged"
         else:
-            message = f"no changes; {self.qrels_path} is complete ({self.total} pairs)"
+            message = f"no changes; {self.qrels_path} is complete ({self.marks.total} pairs)"
         if self.journal is not None:
             self.journal.remove()
             self.journal = None
@@ -224,7 +224,7 @@ class JudgingSession(JudgingState):
     def abandon(self) -> None:
         """Close without having judged (the app could not start): a journal this process
         started and that records nothing but its start is removed, so nothing is left behind."""
-        if self.journal is not None and self.journal.created and not self.undo_stack:
+        if self.journal is not None and self.journal.created and not self.changes.undo_stack:
             self.journal.remove()
             self.journal = None
         self.close()

@@ -3,8 +3,10 @@ journaled through ``journal`` before memory changes.
 
 ``pair_labels.PairLabels`` holds what is recorded (with the counts), ``pair_cursor.PairCursor``
 where the annotator is, ``change_log.ChangeLog`` the edits with undo/redo and the replay.
-``JudgingState`` puts them behind the one API the screens, the CLI and the tests use; the files
-(lock, journal start and resume, qrels) are ``judging.JudgingSession``'s, which extends it.
+``JudgingState`` composes them: what a pair holds is read from ``marks``, where the annotator is
+from ``cursor``, the undo and redo stacks from ``changes``; every edit and move goes through
+``JudgingState``, which journals it. The files (lock, journal start and resume, qrels) are
+``judging.JudgingSession``'s, which extends it.
 
 This module never imports textual.
 """
@@ -12,14 +14,12 @@ This module never imports textual.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, TypeVar, overload
+from typing import Any
 
 from rankeval_tui.core.annotation.binding import binding_fields
 from rankeval_tui.core.annotation.change_log import Change, ChangeLog
 from rankeval_tui.core.annotation.hole_order import HoleQueue
-from rankeval_tui.core.annotation.imported import ImportedLabels
 from rankeval_tui.core.annotation.journal import Journal, journal_of
 from rankeval_tui.core.annotation.pace import PaceClock
 from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
@@ -27,33 +27,6 @@ from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, 
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile
 from rankeval_tui.core.wording import counted
-
-T = TypeVar("T")
-
-
-class Forward(Generic[T]):
-    """A session attribute that lives on one of its parts (``marks``, ``cursor``, ``changes``):
-    the screens and tests keep reading ``session.labels`` while each piece of state has one owner."""
-
-    def __init__(self, part: str) -> None:
-        self.part = part
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, session: None, owner: type) -> Forward[T]: ...
-    @overload
-    def __get__(self, session: object, owner: type) -> T: ...
-    def __get__(self, session: object | None, owner: type) -> Forward[T] | T:
-        if session is None:
-            return self
-        value: T = getattr(getattr(session, self.part), self.name)
-        return value
-
-    def __set__(self, session: object, value: T) -> None:
-        setattr(getattr(session, self.part), self.name, value)
 
 
 class JudgingState:
@@ -64,34 +37,6 @@ class JudgingState:
     All updates are O(1) in the number of pairs: counters are kept, nothing is recounted.
     """
 
-    labels = Forward[dict[str, dict[str, int]]]("marks")
-    notes = Forward[dict[str, dict[str, str]]]("marks")
-    disputed = Forward[dict[str, dict[str, bool]]]("marks")
-    judged_in = Forward[dict[str, int]]("marks")
-    judged = Forward[int]("marks")
-    total = Forward[int]("marks")
-    remaining = Forward[int]("marks")
-    complete = Forward[bool]("marks")
-    imported = Forward[ImportedLabels]("marks")
-    dirty = Forward[bool]("marks")
-    review = Forward[bool]("marks")
-    label_of = Forward[Callable[[str, str], int | None]]("marks")
-    note_of = Forward[Callable[[str, str], str | None]]("marks")
-    is_disputed = Forward[Callable[[str, str], bool]]("marks")
-    is_imported = Forward[Callable[[str, str], bool]]("marks")
-    docs_of = Forward[dict[str, tuple[str, ...]]]("cursor")
-    query_ids = Forward[tuple[str, ...]]("cursor")
-    query_index = Forward[int]("cursor")
-    doc_index = Forward[int]("cursor")
-    current = Forward[tuple[str, str]]("cursor")
-    hole_queue = Forward[HoleQueue | None]("cursor")
-    query_progress = Forward[Callable[[str], tuple[int, int]]]("cursor")
-    find_unjudged = Forward[Callable[[int, int], tuple[int, int] | None]]("cursor")
-    undo_stack = Forward[list[Change]]("changes")
-    redo_stack = Forward[list[Change]]("changes")
-    undo = Forward[Callable[[], Change | None]]("changes")
-    redo = Forward[Callable[[], Change | None]]("changes")
-
     def __init__(
         self, definition: ProtocolDefinition, qrels_path: Path, *, order: Order, seed: int | None, annotator: str
     ) -> None:
@@ -101,7 +46,9 @@ class JudgingState:
         self.seed = seed
         self.annotator = annotator
         self.marks = PairLabels(definition)
+        """What is recorded, with the counts: read it here; change it through this class (journaled)."""
         self.cursor = PairCursor(definition, order, seed, self.marks)
+        """Where the annotator is: read it here; move it through this class (journaled)."""
         self.changes = ChangeLog(self.marks, self.cursor, self._append)
         self.clock = PaceClock()
         """When each label was made (from the journal's ``at``): the progress line's pace, the reports'."""
@@ -116,44 +63,44 @@ class JudgingState:
     def start_summary(self, *, compact: bool = False) -> str:
         """What the annotator starts from: imported or preloaded labels and the holes left
         (``compact``: one status line of the judging screen, under 80 columns for short paths)."""
-        if self.imported.source is not None:
+        if self.marks.imported.source is not None:
             start = (
-                f"{self.imported.unreviewed} imported ({self.imported.source})"
+                f"{self.marks.imported.unreviewed} imported ({self.marks.imported.source})"
                 if compact
-                else f"{counted(self.imported.unreviewed, 'imported label')} (from {self.imported.source}, marked "
+                else f"{counted(self.marks.imported.unreviewed, 'imported label')} (from {self.marks.imported.source}, marked "
                 "'imported' on screen; review or change them freely)"
             )
-        elif self.judged and self.resumed:  # the journal's labels (a preloaded file's are in it too)
+        elif self.marks.judged and self.resumed:  # the journal's labels (a preloaded file's are in it too)
             start = (
-                f"{self.judged} resumed"
+                f"{self.marks.judged} resumed"
                 if compact
-                else f"{counted(self.judged, 'label')} resumed from {self.journal_path.name}"
+                else f"{counted(self.marks.judged, 'label')} resumed from {self.journal_path.name}"
             )
-        elif self.judged:
+        elif self.marks.judged:
             start = (
-                f"{self.judged} preloaded"
+                f"{self.marks.judged} preloaded"
                 if compact
-                else f"{counted(self.judged, 'label')} preloaded from {self.qrels_path.name}"
+                else f"{counted(self.marks.judged, 'label')} preloaded from {self.qrels_path.name}"
             )
         else:
             start = "no labels yet"
-        if self.complete:
+        if self.marks.complete:
             return f"{start}; every pair is judged (review)"
         if compact:
-            where = "from the first hole" if self.hole_queue is None else "top-k holes first"
+            where = "from the first hole" if self.cursor.hole_queue is None else "top-k holes first"
             where = "where you left off" if self.resumed else where
-            return f"{start} · {self.remaining} of {self.total} to judge · {where}"
-        where = "first hole" if self.hole_queue is None else "first hole inside some run's top k"
+            return f"{start} · {self.marks.remaining} of {self.marks.total} to judge · {where}"
+        where = "first hole" if self.cursor.hole_queue is None else "first hole inside some run's top k"
         where = "pair where you left off (the journal's last position)" if self.resumed else where
-        return f"{start}; {self.remaining} of {self.total} pairs remain; starting on the {where}"
+        return f"{start}; {self.marks.remaining} of {self.marks.total} pairs remain; starting on the {where}"
 
     # ------------------------------------------------------------ recording
 
     def label(self, value: int) -> Change:
         """Record 0 or 1 for the current pair, then move to the next pair."""
-        query, doc = self.current
-        change = self.changes.record(Change("label", query, doc, self.label_of(query, doc), checked_label(value)))
-        if self.hole_queue is not None and not self.complete:
+        query, doc = self.cursor.current
+        change = self.changes.record(Change("label", query, doc, self.marks.label_of(query, doc), checked_label(value)))
+        if self.cursor.hole_queue is not None and not self.marks.complete:
             self.next_unjudged()  # journals the position: replay's step(1) is then corrected
         else:
             self.cursor.step(1)
@@ -161,16 +108,16 @@ class JudgingState:
 
     def set_note(self, text: str) -> Change | None:
         """Attach (or with empty text, remove) the note of the current pair."""
-        query, doc = self.current
+        query, doc = self.cursor.current
         after = text if text.strip() else None
-        before = self.note_of(query, doc)
+        before = self.marks.note_of(query, doc)
         if after == before:
             return None
         return self.changes.record(Change("note", query, doc, before, after))
 
     def toggle_disputed(self) -> Change:
-        query, doc = self.current
-        flag = self.is_disputed(query, doc)
+        query, doc = self.cursor.current
+        flag = self.marks.is_disputed(query, doc)
         return self.changes.record(Change("disputed", query, doc, flag, not flag))
 
     def _append(self, entry: dict[str, Any], *, durable: bool = True) -> None:
@@ -186,7 +133,7 @@ class JudgingState:
         self._note_position()
 
     def _note_position(self) -> None:
-        query, doc = self.current
+        query, doc = self.cursor.current
         # Position is convenience, not data: flushed to the OS but not fsynced per key.
         self._append({"op": "goto", "q": query, "d": doc}, durable=False)
 
@@ -211,7 +158,7 @@ class JudgingState:
     @property
     def top_k_left(self) -> int | None:
         """Holes left in some run's top k (``order_holes``; None in display order): at 0 the scores are determined."""
-        return None if self.hole_queue is None else self.hole_queue.remaining(self.labels)
+        return None if self.cursor.hole_queue is None else self.cursor.hole_queue.remaining(self.marks.labels)
 
     def order_holes(self, pairs: list[tuple[str, str]]) -> int:
         """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
@@ -219,9 +166,9 @@ class JudgingState:
         for query, doc in pairs:
             self.marks.check_pair(query, doc)
         self.cursor.hole_queue = HoleQueue(pairs)
-        if not self.complete:
+        if not self.marks.complete:
             self.next_unjudged()
-        return self.cursor.hole_queue.remaining(self.labels)
+        return self.cursor.hole_queue.remaining(self.marks.labels)
 
     # ------------------------------------------------------------ output
 
@@ -234,7 +181,7 @@ class JudgingState:
                 "order": self.order,
                 "protocol": self.definition.name,
                 **binding_fields(self.definition),
-                "pairs": self.total,
+                "pairs": self.marks.total,
                 "tool": "rankeval-tui judge",
             }
         )
@@ -245,14 +192,14 @@ class JudgingState:
         pace = self.clock.pace()
         if pace.judgments and pace.median_seconds is not None:  # else an earlier session's pace stays
             data["pace"] = pace.as_provenance()
-        self.imported.provenance(data, self.definition.queries)
+        self.marks.imported.provenance(data, self.definition.queries)
         return data
 
     def snapshot(self) -> QrelsFile:
         """A copy of the state to write, safe to serialise in another thread."""
         return QrelsFile(
-            labels=nonempty_rows(self.labels),
-            notes=nonempty_rows(self.notes),
-            disputed=nonempty_rows(self.disputed),
+            labels=nonempty_rows(self.marks.labels),
+            notes=nonempty_rows(self.marks.notes),
+            disputed=nonempty_rows(self.marks.disputed),
             provenance=self.provenance(),
         )

@@ -1,7 +1,7 @@
 """How fast judging goes: seconds per judgment and active time, from the journal's timestamps.
 
 Why: nobody could say how long a judgment takes, how long the rest will take, or how fast each
-annotator is (issue 31). Every journal entry carries ``"at"`` (unix seconds, millisecond
+annotator is. Every journal entry carries ``"at"`` (unix seconds, millisecond
 precision); older journals have none and still load, they only have no pace.
 
 The rules (docs/judging.md): a judgment's time is the gap from the previous label (or from the
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from rankeval_tui.core.errors import ContractError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

@@ -58,6 +58,20 @@ def check_adapter_inputs(
     source: Path | None,
     map_source: Path | None,
 ) -> None:
+    """Every input the adapter is given, checked in the order the first problem is reported."""
+    check_corpus_and_queries(corpus, queries, split, source)
+    if type(chunk_to_doc) is not dict or type(chunk_runs) is not dict:
+        raise ContractError("mapping and runs must be dictionaries", file=source)
+    check_chunk_map(chunk_to_doc, corpus, map_source)
+    selected = {q for q, meta in queries.items() if meta["split"] == split}
+    if not selected:
+        raise ContractError(f"split has no queries: split {quote(split)}", file=source)
+    check_chunk_runs(chunk_runs, chunk_to_doc, selected, source)
+
+
+def check_corpus_and_queries(
+    corpus: Mapping[str, str], queries: Mapping[str, Mapping[str, Any]], split: object, source: Path | None
+) -> None:
     if type(corpus) is not dict or not corpus:
         raise ContractError("nonempty corpus dictionary required", file=source)
     if not all(is_id(d) for d in corpus):
@@ -71,8 +85,10 @@ def check_adapter_inputs(
             raise ContractError("query IDs and metadata are invalid", file=source, where=describe_id("query", query))
         if not is_id(meta.get("split")):
             raise ContractError("query split must be a nonempty string", file=source, where=describe_id("query", query))
-    if type(chunk_to_doc) is not dict or type(chunk_runs) is not dict:
-        raise ContractError("mapping and runs must be dictionaries", file=source)
+
+
+def check_chunk_map(chunk_to_doc: dict[Any, Any], corpus: Mapping[str, str], map_source: Path | None) -> None:
+    """Each chunk maps to a document of the corpus."""
     for chunk, doc in chunk_to_doc.items():
         if not is_id(chunk) or not is_id(doc):
             raise ContractError(
@@ -84,9 +100,12 @@ def check_adapter_inputs(
                 file=map_source,
                 where=describe_id("chunk", chunk),
             )
-    selected = {q for q, meta in queries.items() if meta["split"] == split}
-    if not selected:
-        raise ContractError(f"split has no queries: split {quote(split)}", file=source)
+
+
+def check_chunk_runs(
+    chunk_runs: dict[Any, Any], chunk_to_doc: dict[Any, Any], selected: set[str], source: Path | None
+) -> None:
+    """Each ranked query is of the split; each ranking a list of distinct, mapped chunks."""
     for query in chunk_runs:
         if query not in selected:
             raise ContractError("unknown or wrong-split query", file=source, where=describe_id("query", query))

@@ -25,7 +25,7 @@ from rankeval_tui.core.evaluation.run_check import Run as Run
 from rankeval_tui.core.evaluation.run_check import check_run as check_run
 from rankeval_tui.core.evaluation.run_check import first_duplicate as first_duplicate
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any, NamedTuple, TypeVar
 
@@ -84,8 +84,8 @@ class QueryRow(_RowFields):
     a score, and such a query is excluded from both means.
 
     A named tuple (immutable like the frozen dataclass it was): made in C, where a frozen
-    dataclass sets each of its nine fields through ``object.__setattr__`` (100,000 rows: 0.05 s
-    instead of 0.12 s CPU). ``collections.namedtuple`` at run time: ``typing.NamedTuple`` would
+    dataclass sets each of its nine fields through ``object.__setattr__``, which a tall protocol's
+    many rows pay for. ``collections.namedtuple`` at run time: ``typing.NamedTuple`` would
     import typing on every start-up (tests/core/test_query_row.py checks both views agree).
     """
 
@@ -259,8 +259,9 @@ def score_rows(
 ) -> list[QueryRow]:
     """The rows of ``queries`` (with their rankings, relevant sets and whether the run lacked
     them, position by position): column by column, each column one ``map`` or comprehension, so
-    the work per query is a few C calls instead of a Python call with its locals (``evaluate`` at
-    100,000 queries: 0.43 -> 0.28-0.32 s CPU). Only a query with a hit is scanned for its first one.
+    the work per query is a few C calls instead of a Python call with its locals
+    (``benchmarks/bench_evaluator.py`` measures ``evaluate``). Only a query with a hit is scanned
+    for its first one.
     Rankings no longer than k are their own tops (a run as deep as k: no copy of each)."""
     returned = list(map(len, rankings))
     tops = list(map(itemgetter(slice(None, k)), rankings)) if max(returned, default=0) > k else rankings

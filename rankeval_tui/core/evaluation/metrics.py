@@ -21,13 +21,13 @@ from functools import cache, lru_cache
 
 from rankeval_tui.core.errors import ContractError
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Literal, TypeAlias
 
 MetricId: TypeAlias = "Literal['recall', 'rr', 'p', 'success', 'ap', 'ndcg']"
 """Quoted, as the other ``Literal`` aliases of the score path: an alias to type checkers, a plain
-string at run time, so that no command imports typing to start (issue 32)."""
+string at run time, so that no command imports typing to start."""
 PRIMARY: tuple[MetricId, ...] = ("recall", "rr")
 """The seed's pair: always computed, the default of every view."""
 
@@ -49,6 +49,12 @@ class MetricDefinition:
     mean_label: str
     """The heading of the mean over the eligible queries (``MRR@k`` for RR@k, as the seed says)."""
     definition: str
+    formula: str
+    """The short formula the drill-down writes its terms into (``hits / relevant``)."""
+    trec_eval: str | None
+    """trec_eval's measure at a cutoff (``P`` for ``P.10``, read back as ``P_10``), which the
+    cross-checks compare with; None where trec_eval has no such measure (its ``recip_rank``
+    ignores the cutoff). The ir_measures name is ``prefix@k``."""
 
     def name(self, k: int) -> str:
         """``nDCG@10``: the name a user types and reads."""
@@ -64,15 +70,35 @@ DEFINITIONS: dict[MetricId, MetricDefinition] = {
             "Recall@k",
             "Recall@k",
             "distinct relevant documents in the top k / all relevant documents of the query",
+            formula="hits / relevant",
+            trec_eval="recall",
         ),
         MetricDefinition(
-            "rr", "RR", "RR@k", "MRR@k", "1 / rank of the first relevant document within the top k, else 0"
+            "rr",
+            "RR",
+            "RR@k",
+            "MRR@k",
+            "1 / rank of the first relevant document within the top k, else 0",
+            formula="1 / first relevant rank",
+            trec_eval=None,
         ),
         MetricDefinition(
-            "p", "P", "P@k", "P@k", "relevant documents in the top k / k (k, even if fewer were returned)"
+            "p",
+            "P",
+            "P@k",
+            "P@k",
+            "relevant documents in the top k / k (k, even if fewer were returned)",
+            formula="hits / k",
+            trec_eval="P",
         ),
         MetricDefinition(
-            "success", "Success", "Success@k", "Success@k", "1 if a relevant document is in the top k, else 0"
+            "success",
+            "Success",
+            "Success@k",
+            "Success@k",
+            "1 if a relevant document is in the top k, else 0",
+            formula="1 if a relevant document is in the top k",
+            trec_eval="success",
         ),
         MetricDefinition(
             "ap",
@@ -81,6 +107,8 @@ DEFINITIONS: dict[MetricId, MetricDefinition] = {
             "MAP@k",
             "sum of P@r over the ranks r <= k of relevant documents / all relevant documents of the query "
             "(trec_eval's map_cut)",
+            formula="Σ precision at each relevant rank / relevant",
+            trec_eval="map_cut",
         ),
         MetricDefinition(
             "ndcg",
@@ -89,6 +117,8 @@ DEFINITIONS: dict[MetricId, MetricDefinition] = {
             "nDCG@k",
             "DCG@k / ideal DCG@k, gain 1 per relevant document, discount 1/log2(rank+1) rounded half-even to "
             f"{DISCOUNT_PLACES} decimal places; ideal: min(relevant, k) relevant documents at ranks 1..",
+            formula="DCG / ideal DCG",
+            trec_eval="ndcg_cut",
         ),
     )
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Literal, TypeAlias
 
@@ -24,8 +24,8 @@ TEST_ALIASES: dict[str, TestName] = {
 EXACT_MAX_N = 20
 DEFAULT_SAMPLES = 10_000
 MAX_SAMPLES = 1_000_000
-"""The most draws asked for: every sample keeps one sum per candidate and metric, and at 10,000
-queries 10,000 samples take about 0.7 s, so 1,000,000 is minutes and hundreds of MB; far beyond,
+"""The most draws asked for: every sample keeps one sum per candidate and metric, and time and
+memory grow with the samples: at 10,000 queries, 1,000,000 is minutes and hundreds of MB; far beyond,
 the draws ran out of memory (``--samples 99999999999``: numpy's ``_ArrayMemoryError``)."""
 DEFAULT_SEED = 0
 DEFAULT_ALPHA = Fraction(1, 20)

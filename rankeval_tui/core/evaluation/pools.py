@@ -18,8 +18,8 @@ from rankeval_tui.core.errors import ContractError, describe_id, quote
 class DistinctIds(tuple[str, ...]):
     """A pool whose IDs are distinct strings by how it was made: the keys of a qrels row, taken
     as the pool when the ``[pools]`` string lists exactly them (``files.pools.read_pools``).
-    ``check_pools`` takes it without building a set of it (1M pooled IDs hashed into sets was
-    0.1 s of every pooled ``score``); any other tuple is checked as before."""
+    ``check_pools`` takes it without building a set of it (a million pooled IDs hashed into sets
+    was a visible part of every pooled ``score``); any other tuple is checked as before."""
 
     __slots__ = ()
 
@@ -30,7 +30,7 @@ def check_pools(
     """A pool per query of the protocol and none for another; each a tuple of distinct IDs.
 
     Returns the sets the distinctness test built (``ProtocolDefinition.pool_sets`` keeps them
-    when there is one per pool: building them twice cost 0.05 s at 1M pooled IDs); a
+    when there is one per pool: building them twice is paid per pooled ID); a
     ``DistinctIds`` pool needs none."""
     for query in queries:
         if query not in pools:

@@ -32,7 +32,7 @@ from rankeval_tui.core.evaluation.pools import (
     rows_list_pools,
 )
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any, Literal, TypeAlias
 
@@ -59,8 +59,8 @@ class Query:
         with an optional ``"need": str`` and no other key (protocol.toml's ``[queries.ID]``
         tables of an exhaustive protocol, as ``valid_entries`` checked them). Each table becomes
         its query's ``__dict__`` (an absent ``need`` reads the field's default, None), where
-        building 100,000 queries field by field (``dataclass`` sets each through
-        ``object.__setattr__``) was 0.03 s more. Nothing may use the tables afterwards."""
+        building each query field by field (``dataclass`` sets each through ``object.__setattr__``)
+        costs more on a tall protocol. Nothing may use the tables afterwards."""
         tables = list(tables)
         queries = list(map(object.__new__, repeat(cls, len(tables))))
         list(map(object.__setattr__, queries, repeat("__dict__"), tables))
@@ -211,7 +211,7 @@ def check_qrels(
         return
     corpus = definition.document_ids
     # The common case in C: every query has a row, every row's documents are the corpus, every
-    # label 0 or 1 (a Python step per row was 0.2 s on 100,000 queries); else the loop names
+    # label 0 or 1 (a Python step per row is slow on a tall protocol); else the loop names
     # the first problem.
     if (
         qrels.keys() == definition.queries.keys()
@@ -321,7 +321,8 @@ class Protocol:
         the qrels hashes the pools, every query's row written, ``{}`` for an empty pool. The text
         is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
         ensure_ascii=False, separators=(",", ":"))``, built part by part from whole-list pieces
-        (core/evaluation/canonical.py), because one ``json.dumps`` of it was 0.3-1 s a ``score``.
+        (core/evaluation/canonical.py), because one ``json.dumps`` of it was a large share of every
+        ``score`` (``benchmarks/bench_hash.py`` measures the hash).
         """
         digest, middle = self._hash_parts
         digest = digest.copy()
@@ -335,8 +336,8 @@ class Protocol:
         """The canonical text's parts that k and split leave unchanged: the sha256 state after
         ``{"corpus":...,"k":`` and the parts from ``,"kind":"pooled"`` or ``,"qrels":`` to the
         queries' text, each as it was built (no joined copy). Shared by ``with_k`` /
-        ``with_split`` copies, so a k change hashes the bytes again (~0.05 s at 2M pairs)
-        instead of building the qrels' text again."""
+        ``with_split`` copies, so a k change hashes the bytes again instead of building the qrels'
+        text again (``benchmarks/bench_scoring.py`` measures a k change)."""
         corpus, middle = canonical_parts(self.definition, self.qrels, self.relevant)
         digest = hashlib.sha256(b'{"corpus":')
         digest.update(corpus)
@@ -354,8 +355,8 @@ class Protocol:
     def _with_definition(self, definition: ProtocolDefinition) -> Protocol:
         """This protocol's labels under another k or split. The labels were checked when this
         object was built and do not depend on k or split, so they are not checked again, and the
-        relevant sets and the hash's fixed parts are shared (a k change on 2M pairs re-checked
-        and re-encoded them: ~0.8 s)."""
+        relevant sets and the hash's fixed parts are shared (a k change on a large protocol
+        re-checked and re-encoded them otherwise)."""
         twin = copy.copy(self)  # the dataclass fields and the cached properties computed so far
         object.__setattr__(twin, "definition", definition)
         twin.__dict__.pop("protocol_sha256", None)

@@ -37,7 +37,7 @@ from rankeval_tui.core.evaluation.text_grid import grid_columns
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # stats, compare (two runs or more), histogram (tables): imported when used
     from typing import Any
 

@@ -43,7 +43,7 @@ def target_mode(target: Path) -> int:
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to a temp file beside ``path``, fsync it, then rename it over ``path``."""
-    import tempfile  # here, not at start-up: with shutil and random it costs every reading command ~2 ms
+    import tempfile  # here, not at start-up: with shutil and random it would slow every reading command
 
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")

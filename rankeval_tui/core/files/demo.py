@@ -2,8 +2,8 @@
 
 The seed tutorial's fixture ships inside the package so ``rankeval-tui score`` works after a
 plain ``pip install .``. Judging or adjudicating it in place would rewrite files inside
-site-packages (issue 15 found one label and ``q`` changing every later score's protocol hash
-from the seed's ``9dd1a576...`` to another, silently). So every writer of labels (judge,
+site-packages (one label and ``q`` would change every later score's protocol hash from the
+seed's ``9dd1a576...`` to another, silently). So every writer of labels (judge,
 adjudicate, grow) asks ``refuse_writes_into_demo`` first, and ``rankeval-tui demo DIR`` makes
 the copy a user can judge.
 """
@@ -43,7 +43,7 @@ def copy_demo(target: str | Path) -> Path:
     Refuses an existing target rather than mixing the demo's files into someone's protocol. The
     copy is made beside the target under a temporary name and renamed into place, so a failure
     leaves no half-made directory."""
-    import shutil  # only this command copies: every command reads BUNDLED_DEMO, and shutil costs ~2 ms
+    import shutil  # only this command copies: every command reads BUNDLED_DEMO, and shutil slows start-up
 
     target = Path(target)
     if target.exists() or target.is_symlink():

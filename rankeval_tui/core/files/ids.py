@@ -14,7 +14,7 @@ NOT_IN_AN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e
 """Whitespace (``\\s`` is ``str.isspace`` on str patterns), C0, DEL and C1 controls, and the
 bidirectional control characters (an ID holding U+202E shows reversed: ``q1\u202egnp.d`` reads as
 ``q1d.png``, in a table or an error line alike): one regex search instead of a Python test per
-character, which was 70% of reading a TREC run."""
+character, which was most of reading a TREC run."""
 
 
 def check_id(kind: str, value: object, *, file: Path | None, where: str | None = None) -> str:

@@ -5,19 +5,7 @@ is told from the content, never from the file name, and a file that fits two for
 is refused with the line that decided it. Every record is checked (IDs as ``check_id``, text a
 string, no duplicate ID, no unknown key): nothing is dropped, filled or coerced.
 
-Formats::
-
-    corpus   BEIR corpus.jsonl  {"_id", "text", "title"?, "metadata"?}
-             Pyserini JSONL     {"id", "contents"}
-             JSONL              {"id", "text", "title"?}
-             TSV                id<TAB>text                 (MS MARCO collection.tsv)
-             a directory        every .md / .txt file; ID = its path relative to the directory
-    queries  BEIR queries.jsonl {"_id", "text", "metadata"?, "split"?}
-             JSONL              {"id", "text", "split"?, "need"?}
-             TSV                id<TAB>text
-             TREC topics        <top> <num> Number: 301 <title> ... [<desc> ... <narr> ...] </top>
-    qrels    TREC               qid 0 docid rel
-             BEIR TSV           query-id<TAB>corpus-id<TAB>score, after that header line
+The formats accepted are listed once, in ``input_formats.INPUT_FORMATS``.
 
 An empty BEIR ``title`` is no title (BEIR writes ``""`` for documents without one).
 """

@@ -3,7 +3,8 @@ line, or, when the file is well formed, at C speed with the same result.
 
 Why both: ``init`` at 100,000 documents spent most of its reading in Python per line
 (``json.loads``' Python layers and a decoder built per line for the duplicate-key hook, the hook
-building each record key by key, the shape, ID, type and duplicate checks; issue 32 item 4).
+building each record key by key, the shape, ID, type and duplicate checks;
+``benchmarks/bench_init.py`` measures it).
 ``well_formed_records`` scans every line with json's C scanner and ``record_columns`` runs each
 check once over all records (a key union, a type set, one ID regex over the IDs joined). Any
 doubt (a blank line, a carriage return, whitespace around a record, a repeated key, a surrogate

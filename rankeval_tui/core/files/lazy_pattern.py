@@ -2,8 +2,8 @@
 
 Why: a module-level ``re.compile`` is paid at every start-up of every command that imports the
 module, whether or not it reads a file that needs the pattern (a large pattern can cost more than
-scoring the demo). Patterns every read needs stay compiled at
-import; the ones only some files or some errors need use ``on_first_use``.
+scoring the demo; ``benchmarks/bench_startup.py`` measures start-up). Patterns every read needs
+stay compiled at import; the ones only some files or some errors need use ``on_first_use``.
 """
 
 from __future__ import annotations

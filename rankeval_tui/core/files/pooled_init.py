@@ -10,25 +10,32 @@ pooled documents come from ``--corpus`` when given; a document without one can s
 
 from __future__ import annotations
 
-import random
+from typing import Any
 
-from rankeval_tui.core.errors import ContractError, quote
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
-from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries
-from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, QrelsFile
+from rankeval_tui.core.files.importers import (
+    ImportedCorpus,
+    ImportedLabels,
+    ImportedQueries,
+    read_corpus,
+    read_labels,
+    read_queries,
+)
+from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE
 from rankeval_tui.core.files.protocol_init import (
     InitRequest,
     PlannedProtocol,
     check_options,
     check_target,
-    cut_run,
+    chosen_queries,
+    kept_labels,
     load_runs,
     plan_protocol,
+    planned_qrels,
+    planned_run_files,
     provenance,
-    qrels_provenance,
-    raw,
-    run_file_name,
 )
 
 
@@ -62,46 +69,94 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
     """Read and validate the labels, runs and optional texts; the pools; raise before any write."""
     check_target(request.directory)
     check_options(request)
-    imported = read_queries(request.queries, request.split) if request.queries is not None else None
-    known = None if imported is None else imported.queries
-    corpus = read_corpus(request.corpus) if request.corpus is not None else None
-    ids = None if corpus is None else corpus.documents  # with a corpus, a document outside it is a typo
-    runs = load_runs(request, known, ids)
-    labels = (
-        None
-        if request.qrels is None
-        else read_labels(request.qrels, known, ids, request.threshold, request.relevant_values)
+    imported, corpus, runs, labels = read_pooled_inputs(request)
+    queries = chosen_queries(request, pooled_queries(request, imported, labels, runs), file=None)
+    kept = kept_labels(labels, queries)
+    pools = query_pools(request, queries, kept, runs)
+    pooled = {d for pool in pools.values() for d in pool}
+    texts = {} if corpus is None else {d: t for d, t in corpus.documents.items() if d in pooled}
+    directory = request.directory
+    definition = ProtocolDefinition(
+        name=request.name or directory.absolute().name,
+        k=request.k,
+        split=request.split,
+        relevance=request.relevance,
+        documents=texts,
+        queries=queries,
+        titles={} if corpus is None else {d: t for d, t in corpus.titles.items() if d in texts},
+        provenance=pooled_provenance(request, corpus, imported, labels, runs, queries, len(texts), len(pooled)),
+        source=directory / PROTOCOL_FILE,
+        pools={q: tuple(pool) for q, pool in pools.items()},
+        pool_rule=pool_rule(request, runs),
     )
+    files = planned_run_files(runs, queries, request.sample_queries is not None, None)
+    notices = pooled_notices(request, corpus, runs)
+    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices)
+
+
+def read_pooled_inputs(
+    request: InitRequest,
+) -> tuple[ImportedQueries | None, ImportedCorpus | None, list[Run], ImportedLabels | None]:
+    """The queries and corpus files when given, then the runs and labels, each checked against
+    the queries and documents read before it (a document outside a given corpus is a typo)."""
+    imported = read_queries(request.queries, request.split) if request.queries is not None else None
+    corpus = read_corpus(request.corpus) if request.corpus is not None else None
+    known = None if imported is None else imported.queries
+    ids = None if corpus is None else corpus.documents
+    runs = load_runs(request, known, ids)
+    if request.qrels is None:
+        return imported, corpus, runs, None
+    return imported, corpus, runs, read_labels(request.qrels, known, ids, request.threshold, request.relevant_values)
+
+
+def pooled_notices(request: InitRequest, corpus: ImportedCorpus | None, runs: list[Run]) -> list[str]:
+    notices: list[str] = []
+    if corpus is None:
+        notices.append("no --corpus: documents have no text; scoring needs none, judging shows each as missing")
+    if request.sample_queries is not None and runs:
+        notices.append("runs were cut to the protocol's queries and written as JSON (the original files are unchanged)")
+    return notices
+
+
+def pooled_queries(
+    request: InitRequest, imported: ImportedQueries | None, labels: ImportedLabels | None, runs: list[Run]
+) -> dict[str, Query]:
+    """The queries file's queries, else the qrels' and runs' query IDs (without texts, in the request's split)."""
     if imported is not None:
-        queries: dict[str, Query] = dict(imported.queries)
-    else:
-        queries = {query: Query(text=None, split=request.split) for query in query_ids(labels, runs)}
-        if not queries:
-            raise ContractError("no queries: the qrels file and the runs name none")
-    in_split = [q for q, meta in queries.items() if meta.split == request.split]
-    if not in_split:
-        splits = sorted({meta.split for meta in queries.values()})
-        raise ContractError(f"no query of split {quote(request.split)} (the queries have: {', '.join(splits)})")
-    if request.sample_queries is not None:
-        if request.sample_queries > len(in_split):
-            raise ContractError(
-                f"--sample-queries {request.sample_queries} is more than the {len(in_split)} queries of split "
-                f"{quote(request.split)}"
-            )
-        chosen = set(random.Random(request.seed).sample(in_split, request.sample_queries))
-        queries = {q: meta for q, meta in queries.items() if q in chosen}
-    kept_labels = {q: row for q, row in (labels.labels if labels else {}).items() if q in queries}
-    pools: dict[str, dict[str, None]] = {q: dict.fromkeys(kept_labels.get(q, {})) for q in queries}
+        return dict(imported.queries)
+    queries = {query: Query(text=None, split=request.split) for query in query_ids(labels, runs)}
+    if not queries:
+        raise ContractError("no queries: the qrels file and the runs name none")
+    return queries
+
+
+def query_pools(
+    request: InitRequest, queries: dict[str, Query], kept: dict[str, dict[str, int]], runs: list[Run]
+) -> dict[str, dict[str, None]]:
+    """Each query's pool in order: its labelled documents, then with ``--pool-depth D`` each run's top D."""
+    pools: dict[str, dict[str, None]] = {q: dict.fromkeys(kept.get(q, {})) for q in queries}
     if request.pool_depth is not None:
         for run in runs:
             for query, ranking in run.rankings.items():
                 if query in pools:
                     pools[query].update(dict.fromkeys(ranking[: request.pool_depth]))
-    pooled = {d for pool in pools.values() for d in pool}
-    texts = {} if corpus is None else {d: t for d, t in corpus.documents.items() if d in pooled}
+    return pools
+
+
+def pooled_provenance(
+    request: InitRequest,
+    corpus: ImportedCorpus | None,
+    imported: ImportedQueries | None,
+    labels: ImportedLabels | None,
+    runs: list[Run],
+    queries: dict[str, Query],
+    texts: int,
+    pooled: int,
+) -> dict[str, Any]:
+    """``provenance`` of a pooled protocol: the pool rule and the sources it was made without."""
     sizes = {
         "documents_read": 0 if corpus is None else len(corpus.documents),
-        "documents": len(pooled),
+        "documents": pooled,
         "queries_read": len(queries) if imported is None else len(imported.queries),
         "queries": len(queries),
         "files_skipped": 0 if corpus is None else len(corpus.skipped_files),
@@ -116,36 +171,10 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         sizes,
     )
     made["corpus"]["selection"] = (
-        f"pooled: {pool_rule(request, runs)}; texts of {len(texts)} of the {len(pooled)} pooled documents"
+        f"pooled: {pool_rule(request, runs)}; texts of {texts} of the {pooled} pooled documents"
     )
     if request.corpus is None:
         made["corpus"]["source"] = "none (pooled: texts optional)"
     if request.queries is None:
         made["queries"]["source"] = "the query IDs of the qrels and runs (no texts)"
-    directory = request.directory
-    definition = ProtocolDefinition(
-        name=request.name or directory.absolute().name,
-        k=request.k,
-        split=request.split,
-        relevance=request.relevance,
-        documents=texts,
-        queries=queries,
-        titles={} if corpus is None else {d: t for d, t in corpus.titles.items() if d in texts},
-        provenance=made,
-        source=directory / PROTOCOL_FILE,
-        pools={q: tuple(pool) for q, pool in pools.items()},
-        pool_rule=pool_rule(request, runs),
-    )
-    qrels = None
-    if labels is not None:
-        qrels = QrelsFile(labels=kept_labels, provenance=qrels_provenance(request, labels, kept_labels))
-    if request.sample_queries is not None:
-        files = {f"{run.name}.json": cut_run(run, queries, None) for run in runs}
-    else:
-        files = {run_file_name(run): raw(run) for run in runs}
-    notices: list[str] = []
-    if corpus is None:
-        notices.append("no --corpus: documents have no text; scoring needs none, judging shows each as missing")
-    if request.sample_queries is not None and runs:
-        notices.append("runs were cut to the protocol's queries and written as JSON (the original files are unchanged)")
-    return PlannedProtocol(directory, definition, qrels, files, notices)
+    return made

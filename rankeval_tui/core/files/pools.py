@@ -21,7 +21,7 @@ from rankeval_tui.core.evaluation.pools import DistinctIds
 from rankeval_tui.core.evaluation.protocol import KINDS, ProtocolDefinition
 from rankeval_tui.core.files.ids import NOT_IN_AN_ID, QUERY_OPTIONAL, QUERY_REQUIRED, check_id, only_id_characters
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

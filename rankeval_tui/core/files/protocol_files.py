@@ -36,7 +36,7 @@ from rankeval_tui.core.files.pools import POOLS_TABLE, pooled_parts, pools_table
 from rankeval_tui.core.files.tomlio import dump_toml, looks_like_trec_qrels, parse_toml, read_toml, read_utf8
 from rankeval_tui.core.wording import counted
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 
@@ -305,9 +305,10 @@ def pair_tables(
 
 def within_protocol(table: dict[Any, Any], definition: ProtocolDefinition) -> bool:
     """Whether every row of a ``[name.QUERY]`` table is a table of the protocol's documents for
-    one of its queries, decided per table in C (a Python step per row was 0.2 s on 100,000
-    queries); False says only "look row by row". A pooled row is looked up in its query's pool,
-    a set of ~100, inside the corpus (the pools' union, not built at all then: 0.1 s at 1M pairs)."""
+    one of its queries, decided per table in C (a Python step per row is slow on a tall
+    protocol); False says only "look row by row". A pooled row is looked up in its query's pool,
+    a set of ~100, inside the corpus (the pools' union, costly on a large pooled protocol, is not
+    built at all then)."""
     rows = table.values()
     if not set(map(type, rows)) <= {dict}:
         return False

@@ -26,9 +26,16 @@ from typing import Any
 from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run, first_duplicate
-from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_k
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query, check_k
 from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text
-from rankeval_tui.core.files.importers import ImportedLabels, read_corpus, read_labels, read_queries, skipped_notices
+from rankeval_tui.core.files.importers import (
+    ImportedCorpus,
+    ImportedLabels,
+    read_corpus,
+    read_labels,
+    read_queries,
+    skipped_notices,
+)
 from rankeval_tui.core.files.init_staging import clean_stale_staging, write_staged
 from rankeval_tui.core.files.protocol_files import (
     PROTOCOL_FILE,
@@ -184,7 +191,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
 
     The cyclic collector is paused (``core.gc_pause``): a corpus is hundreds of thousands of
     records, none in a reference cycle, and the collector walked them all again each time they
-    grew by a quarter (at 100,000 documents: 0.48 -> 0.41 s CPU, median of 6)."""
+    grew by a quarter (``benchmarks/bench_init_floor.py`` measures ``init``)."""
     directory = Path(request.directory)
     check_target(directory)
     check_options(request)
@@ -199,33 +206,11 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold, request.relevant_values)
     )
     notices = skipped_notices(request.corpus, corpus)
-
-    queries = dict(imported.queries)
-    in_split = [q for q, meta in queries.items() if meta.split == request.split]
-    if not in_split:
-        splits = sorted({meta.split for meta in queries.values()})
-        raise ContractError(
-            f"no query of split {quote(request.split)} (the file has: {', '.join(splits)})", file=request.queries
-        )
-    if request.sample_queries is not None:
-        if request.sample_queries > len(in_split):
-            raise ContractError(
-                f"--sample-queries {request.sample_queries} is more than the {len(in_split)} queries of split "
-                f"{quote(request.split)}",
-                file=request.queries,
-            )
-        chosen = set(random.Random(request.seed).sample(in_split, request.sample_queries))
-        queries = {q: meta for q, meta in queries.items() if q in chosen}
-    kept_labels = {q: row for q, row in (labels.labels if labels else {}).items() if q in queries}
-
-    documents = corpus.documents
-    if request.pool_depth is not None:
-        pool = {d for run in runs for q in queries for d in run.rankings.get(q, [])[: request.pool_depth]}
-        pool.update(d for row in kept_labels.values() for d in row)
-        documents = {d: text for d, text in corpus.documents.items() if d in pool}
-        if not documents:
-            raise ContractError("the pool is empty: no run ranks a document for the kept queries, and none is labelled")
-
+    queries = chosen_queries(request, dict(imported.queries), file=request.queries)
+    kept = kept_labels(labels, queries)
+    documents = (
+        corpus.documents if request.pool_depth is None else pooled_documents(request, corpus, runs, queries, kept)
+    )
     definition = ProtocolDefinition(
         name=request.name or directory.absolute().name,
         k=request.k,
@@ -247,21 +232,76 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         ),
         source=directory / PROTOCOL_FILE,
     )
-    qrels = None
-    if labels is not None:
-        qrels = QrelsFile(labels=kept_labels, provenance=qrels_provenance(request, labels, kept_labels))
     cut = request.sample_queries is not None or request.pool_depth is not None
-    if cut:
-        files = {f"{run.name}.json": cut_run(run, queries, request.pool_depth) for run in runs}
-    else:
-        files = {run_file_name(run): raw(run) for run in runs}
     if cut and runs:
         notices.append(
             "runs were cut to the protocol's queries"
             + (f" and their top {request.pool_depth}" if request.pool_depth else "")
             + " and written as JSON (the original files are unchanged)"
         )
-    return PlannedProtocol(directory, definition, qrels, files, notices)
+    files = planned_run_files(runs, queries, cut, request.pool_depth)
+    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices)
+
+
+def chosen_queries(request: InitRequest, queries: dict[str, Query], *, file: Path | None) -> dict[str, Query]:
+    """The protocol's queries: ``queries`` (every split), or with ``--sample-queries`` the seeded
+    sample of those of the request's split. ``file``: where the queries came from (None: the IDs
+    of the qrels and runs), named when the split has none or too few."""
+    in_split = [q for q, meta in queries.items() if meta.split == request.split]
+    if not in_split:
+        splits = sorted({meta.split for meta in queries.values()})
+        holder = "the queries have" if file is None else "the file has"
+        raise ContractError(f"no query of split {quote(request.split)} ({holder}: {', '.join(splits)})", file=file)
+    if request.sample_queries is None:
+        return queries
+    if request.sample_queries > len(in_split):
+        raise ContractError(
+            f"--sample-queries {request.sample_queries} is more than the {len(in_split)} queries of split "
+            f"{quote(request.split)}",
+            file=file,
+        )
+    chosen = set(random.Random(request.seed).sample(in_split, request.sample_queries))
+    return {q: meta for q, meta in queries.items() if q in chosen}
+
+
+def kept_labels(labels: ImportedLabels | None, queries: dict[str, Query]) -> dict[str, dict[str, int]]:
+    """The imported labels of the protocol's queries (the others are counted in the provenance)."""
+    return {q: row for q, row in (labels.labels if labels else {}).items() if q in queries}
+
+
+def pooled_documents(
+    request: InitRequest,
+    corpus: ImportedCorpus,
+    runs: list[Run],
+    queries: dict[str, Query],
+    kept: dict[str, dict[str, int]],
+) -> dict[str, str]:
+    """``--union-pool-depth D``: the documents of the corpus in some run's top D for a kept query,
+    or labelled for one; raise when there are none."""
+    assert request.pool_depth is not None
+    pool = {d for run in runs for q in queries for d in run.rankings.get(q, [])[: request.pool_depth]}
+    pool.update(d for row in kept.values() for d in row)
+    documents = {d: text for d, text in corpus.documents.items() if d in pool}
+    if not documents:
+        raise ContractError("the pool is empty: no run ranks a document for the kept queries, and none is labelled")
+    return documents
+
+
+def planned_qrels(
+    request: InitRequest, labels: ImportedLabels | None, kept: dict[str, dict[str, int]]
+) -> QrelsFile | None:
+    """qrels.toml of the new protocol: the kept imported labels, or none without ``--qrels``."""
+    if labels is None:
+        return None
+    return QrelsFile(labels=kept, provenance=qrels_provenance(request, labels, kept))
+
+
+def planned_run_files(runs: list[Run], queries: dict[str, Query], cut: bool, depth: int | None) -> dict[str, bytes]:
+    """runs/ of the new protocol: each run's own bytes, or when ``cut`` the run cut to the
+    protocol's queries (and its top ``depth``) as JSON."""
+    if cut:
+        return {f"{run.name}.json": cut_run(run, queries, depth) for run in runs}
+    return {run_file_name(run): raw(run) for run in runs}
 
 
 def plan_sizes(

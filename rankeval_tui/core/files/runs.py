@@ -81,7 +81,7 @@ def load_run(path: str | Path, name: str | None = None, by_score: bool = False) 
         distinct = distinct_str_rankings(rankings)
         return Run(name, rankings, source=path, adapter_sha256=sidecar_hash(path), distinct_str_entries=distinct)
     # The text readers refuse a document listed twice in a query, and their IDs are str: what
-    # ``check_run`` would check again per entry (0.1 s on a 1M-line run).
+    # ``check_run`` would check again per entry, a cost on a long run.
     read = parse_long_plain_run(raw, path, by_score)
     if read is None:
         text = utf8_text(raw, path)
@@ -99,7 +99,7 @@ def parse_long_plain_run(
     reader must name a line; None for any other file (a short one, an MS MARCO run ...)."""
     if len(raw) < COLUMNS_FROM_BYTES or not raw.isascii():
         return None
-    from rankeval_tui.core.files.trec_run_columns import plain_fields, read_run_columns  # numpy: ~0.08 s
+    from rankeval_tui.core.files.trec_run_columns import plain_fields, read_run_columns  # numpy: a slow import
 
     fields = plain_fields(raw)
     if fields is None:

@@ -141,7 +141,7 @@ def opened_path(fd: int) -> str | None:
 
 
 def check_inside_protocol(path: str | Path, fd: int | None = None) -> None:
-    """Refuse a file of a protocol directory that resolves outside it (issue 30 N).
+    """Refuse a file of a protocol directory that resolves outside it.
 
     A protocol directory is untrusted input: it travels by mail, git or a shared drive. A link
     inside it (``runs/BASELINE -> /proc/self/environ``, ``qrels.toml -> ~/.ssh/id_rsa``) must not
@@ -152,7 +152,7 @@ def check_inside_protocol(path: str | Path, fd: int | None = None) -> None:
 
     ``fd``, the file opened from ``path``, makes the usual case cheap: when the kernel's path of
     the open file is ``path`` itself, no link was followed, and the search for the protocol
-    directory (a ``lstat`` per parent, about 60 us) is skipped. Checking the open file also
+    directory (a ``lstat`` per parent) is skipped. Checking the open file also
     leaves no gap for a link swapped in between the check and the open.
     """
     lexical = os.path.abspath(path)
@@ -176,7 +176,7 @@ def check_inside_protocol(path: str | Path, fd: int | None = None) -> None:
 def refuse_link(path: str | Path, what: str) -> None:
     """Refuse a symbolic link at ``path``, dangling or not: ``what`` (a journal, a lock) is a file
     the tool writes in place, so following a planted link would write wherever it points, up to a
-    file the user's shell runs (issue 30 A). Checked with ``lstat``: ``exists()`` is False for a
+    file the user's shell runs. Checked with ``lstat``: ``exists()`` is False for a
     dangling link, which the first append would then create."""
     try:
         is_link = stat.S_ISLNK(os.lstat(path).st_mode)

@@ -3,9 +3,9 @@ and each query's first line only.
 
 Why: ``str.split`` of a 1M-line run made six million strings (query, Q0, document, rank, score,
 tag) of which only the documents are kept; making and freeing them was most of reading the
-pooled shape's run (issue 32). Here the text's bytes are one array, the separators' positions
+pooled shape's run. Here the text's bytes are one array, the separators' positions
 give every field's place, the queries are compared, the ranks and scores read, as numbers where
-they lie, and only the document column is cut out (one mask) and split. numpy costs ~0.08 s to
+they lie, and only the document column is cut out (one mask) and split. numpy is slow to
 import: ``runs.load_run`` comes here for runs of ``trec_run_fast.COLUMNS_FROM_BYTES`` or more.
 
 It reads only what ``plain_fields`` admits (``trec_run_fast.plain_layout``'s printable ASCII,
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from rankeval_tui.core.files.trec_run_fast import RANK_DIGITS, SCORE_BYTES
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray

@@ -2,8 +2,8 @@
 
 Why: ``init --run`` keeps a TREC run as it came, so ``score`` of a pooled protocol reads it every
 time, and reading it line by line in Python (split, two ID checks, an integer and a score check,
-the rank placement: about 15 us a line) was most of ``score`` on 10,000 queries x 100 (issue
-32). Here the text is checked as a whole (``plain_tokens``: printable ASCII, single spaces, six
+the rank placement) was most of ``score`` on a pooled protocol (``benchmarks/bench_shapes.py``
+measures it). Here the text is checked as a whole (``plain_tokens``: printable ASCII, single spaces, six
 fields a line; else one ``fullmatch`` of the usual layout), one ``str.split`` gives the fields,
 each column a slice, and what is left is a few C calls per query. A text where any line differs,
 or where a rank clashes or a document repeats in a query, gets ``None``: the line-by-line reader
@@ -45,7 +45,7 @@ RANK_DIGITS = 18
 
 COLUMNS_FROM_BYTES = 8_000_000
 """From this size on (~200,000 lines), ``runs.load_run`` reads a plain run in numpy
-(``trec_run_columns``): its import (~0.08 s) is then repaid (it saves ~0.4 us a line)."""
+(``trec_run_columns``): what it saves per line then repays numpy's import."""
 
 
 def plain_layout(data: bytes) -> int | None:

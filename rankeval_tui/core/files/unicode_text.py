@@ -15,9 +15,9 @@ import re
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 """How JSON spells a surrogate (``\\ud800`` to ``\\udfff``); a file read as strict UTF-8 can
-hold no surrogate otherwise. One search over a whole file (about 8% of parsing it, with CJK text)
-tells whether its records need ``has_lone_surrogate`` at all (about 30% when every record is
-checked)."""
+hold no surrogate otherwise. One search over a whole file (a small part of parsing it, even
+with CJK text) tells whether its records need ``has_lone_surrogate`` at all (several times that
+when every record is checked)."""
 
 
 def may_hold_lone_surrogates(json_text: str) -> bool:

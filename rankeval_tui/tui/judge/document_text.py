@@ -2,8 +2,8 @@
 and the documents prepared ahead. No widget here (``document_view`` draws), so it is tested alone.
 
 Why rows are counted from a top line and never for the whole document: wrapping every line of a
-6,000-line manual page took 2-3 s per key; here only the rows a move crosses or the box shows are
-wrapped (and kept, per line, until the width changes).
+long manual page kept every key waiting (``benchmarks/bench_judging_latency.py``); here only the
+rows a move crosses or the box shows are wrapped (and kept, per line, until the width changes).
 """
 
 from __future__ import annotations
@@ -251,16 +251,16 @@ def neighbours(session: JudgingSession) -> list[tuple[str, str]]:
     """The pairs just after and just before the current one in display order (a label moves to
     the next; with ``--holes-first`` it may jump elsewhere, and that pair is prepared when shown)."""
     found = []
-    query, docs = session.current[0], session.docs_of[session.current[0]]
-    qi, di = session.query_index, session.doc_index
+    query, docs = session.cursor.current[0], session.cursor.docs_of[session.cursor.current[0]]
+    qi, di = session.cursor.query_index, session.cursor.doc_index
     if di + 1 < len(docs):
         found.append((query, docs[di + 1]))
-    elif qi + 1 < len(session.query_ids):
-        following = session.query_ids[qi + 1]
-        found.append((following, session.docs_of[following][0]))
+    elif qi + 1 < len(session.cursor.query_ids):
+        following = session.cursor.query_ids[qi + 1]
+        found.append((following, session.cursor.docs_of[following][0]))
     if di > 0:
         found.append((query, docs[di - 1]))
     elif qi > 0:
-        preceding = session.query_ids[qi - 1]
-        found.append((preceding, session.docs_of[preceding][-1]))
+        preceding = session.cursor.query_ids[qi - 1]
+        found.append((preceding, session.cursor.docs_of[preceding][-1]))
     return found

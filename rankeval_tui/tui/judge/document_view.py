@@ -1,7 +1,7 @@
 """The document being judged, drawn a screen at a time (Textual's line API: ``render_line``).
 
 Why not a Static in a VerticalScroll: a Static lays out (wraps) the whole text before the first
-frame, about 0.3 ms per source line, so a 6,000-line manual page kept the next key waiting 2-3 s.
+frame, so a long manual page kept the next key waiting (``benchmarks/bench_judging_latency.py``).
 Here the view's place is its top (a display line and a wrapped row of it), and only the rows from
 there to the bottom of the box are wrapped and drawn (``document_text.Rows``), so a key costs the
 same at 10 lines and at 10,000. There is no scroll bar (its length needs every line wrapped): the

@@ -48,7 +48,9 @@ class JudgeHead(Vertical):
         """The session's current query: redrawn only when it changed, since most labels move on to
         the next document of the same query."""
         if query != self.shown_query:
-            self.draw_query(query, session.definition.queries[query], session.query_index + 1, len(session.query_ids))
+            self.draw_query(
+                query, session.definition.queries[query], session.cursor.query_index + 1, len(session.cursor.query_ids)
+            )
             self.shown_query = query
 
     def draw_query(self, query: str, meta: Query, position: int, count: int) -> None:
@@ -146,10 +148,12 @@ def progress_text(what: str, done: int, total: int) -> str:
 def current_pair_line(session: JudgingSession, width: int = 0) -> tuple[Text, str, str | None]:
     """The session's current pair for a pair line ``width`` cells wide (0: not laid out yet): the
     pair line, the position in its query (``2 of 6``) and the note (None without one)."""
-    query, doc = session.current
-    position = f"{session.doc_index + 1:,} of {len(session.docs_of[query]):,}"  # the query is named just above
-    label = session.label_of(query, doc)
-    imported, disputed = session.is_imported(query, doc), session.is_disputed(query, doc)
+    query, doc = session.cursor.current
+    position = (
+        f"{session.cursor.doc_index + 1:,} of {len(session.cursor.docs_of[query]):,}"  # the query is named just above
+    )
+    label = session.marks.label_of(query, doc)
+    imported, disputed = session.marks.is_imported(query, doc), session.marks.is_disputed(query, doc)
     rest = pair_line("", label, imported=imported, disputed=disputed).cell_len
     line = pair_line(doc, label, imported=imported, disputed=disputed, id_room=max(width - rest, 12) if width else 0)
-    return line, position, session.note_of(query, doc)
+    return line, position, session.marks.note_of(query, doc)

@@ -7,7 +7,7 @@ moving cost is proportional to the screen, not to the protocol.
 
 The first ``HEADER_HEIGHT`` lines are a column ruler drawn by the same ``render_line`` with the
 same column offset, so it can never drift from the cells under it when the matrix scrolls
-sideways. Each row's gutter carries the query's judged/total count (``session.judged_in``, kept
+sideways. Each row's gutter carries the query's judged/total count (``session.marks.judged_in``, kept
 up to date by the session, so it costs a dict look-up per visible row, never a count over pairs).
 """
 
@@ -82,14 +82,14 @@ class LabelMatrix(Widget, can_focus=True):
         self.session = session
         self.row_offset = 0
         self.col_offset = 0
-        self.query_width = min(16, max(len(q) for q in session.query_ids))
-        self.widest = max(len(docs) for docs in session.docs_of.values())
+        self.query_width = min(16, max(len(q) for q in session.cursor.query_ids))
+        self.widest = max(len(docs) for docs in session.cursor.docs_of.values())
         self.count_width = 2 * len(str(self.widest)) + 1
         """Room for "judged/total" of the longest row, so the gutter never changes width while judging."""
         self.gutter_width = self.query_width + 1 + self.count_width + 2
         self.overhang = max(0, len(str(self.widest)) - CELL_WIDTH)
         """Room kept right of the last column, so its ruler number ("120" is wider than a cell) is never cut."""
-        self.set_reactive(LabelMatrix.cursor, (session.query_index, session.doc_index))
+        self.set_reactive(LabelMatrix.cursor, (session.cursor.query_index, session.cursor.doc_index))
 
     # ------------------------------------------------------------ geometry
 
@@ -102,11 +102,11 @@ class LabelMatrix(Widget, can_focus=True):
         return max(1, (self.size.width - self.gutter_width - self.overhang) // CELL_WIDTH)
 
     def row_length(self, row: int) -> int:
-        return len(self.session.docs_of[self.session.query_ids[row]])
+        return len(self.session.cursor.docs_of[self.session.cursor.query_ids[row]])
 
     def pair_at(self, row: int, col: int) -> tuple[str, str]:
-        query = self.session.query_ids[row]
-        return query, self.session.docs_of[query][col]
+        query = self.session.cursor.query_ids[row]
+        return query, self.session.cursor.docs_of[query][col]
 
     def _scroll_to_cursor(self) -> None:
         row, col = self.cursor
@@ -132,7 +132,7 @@ class LabelMatrix(Widget, can_focus=True):
     # ------------------------------------------------------------ actions
 
     def action_move(self, rows: int, cols: int) -> None:
-        row = max(0, min(len(self.session.query_ids) - 1, self.cursor[0] + rows))
+        row = max(0, min(len(self.session.cursor.query_ids) - 1, self.cursor[0] + rows))
         col = max(0, min(self.row_length(row) - 1, self.cursor[1] + cols))
         self.cursor = (row, col)
 
@@ -148,7 +148,7 @@ class LabelMatrix(Widget, can_focus=True):
         row = self.row_offset + event.y - HEADER_HEIGHT
         col = self.col_offset + (event.x - self.gutter_width) // CELL_WIDTH
         in_view = col < self.col_offset + self.columns_in_view
-        if in_view and row < len(self.session.query_ids) and col < self.row_length(row):
+        if in_view and row < len(self.session.cursor.query_ids) and col < self.row_length(row):
             self.cursor = (row, col)
             if event.chain >= 2:
                 self.action_select()
@@ -182,24 +182,24 @@ class LabelMatrix(Widget, can_focus=True):
             return self.ruler_line(y)
         row = self.row_offset + y - HEADER_HEIGHT
         width = self.size.width
-        if row >= len(self.session.query_ids):
+        if row >= len(self.session.cursor.query_ids):
             return Strip.blank(width, self.rich_style)
         session = self.session
-        query = session.query_ids[row]
-        docs = session.docs_of[query]
-        labels = session.labels.get(query, {})
-        disputed = session.disputed.get(query, {})
+        query = session.cursor.query_ids[row]
+        docs = session.cursor.docs_of[query]
+        labels = session.marks.labels.get(query, {})
+        disputed = session.marks.disputed.get(query, {})
         style = {name: self.get_component_rich_style(name) for name in self.COMPONENT_CLASSES}
         combined: dict[tuple[str, ...], Style] = {}  # a handful of class sets per line: add their styles once
         gap = Segment(" ", self.rich_style)  # the widget's own background between cells, not the terminal's
-        judged, total = session.query_progress(query)
+        judged, total = session.cursor.query_progress(query)
         gutter = row_gutter(query, judged, total, self.query_width, self.count_width)
         segments = [Segment(gutter, style["matrix--done" if judged == total else "matrix--gutter"])]
         end = min(len(docs), self.col_offset + self.columns_in_view)
         for col in range(self.col_offset, end):
             doc = docs[col]
             label = labels.get(doc)
-            imported = label is not None and session.is_imported(query, doc)
+            imported = label is not None and session.marks.is_imported(query, doc)
             text, classes = cell(label, imported, bool(disputed.get(doc)), (row, col) == self.cursor)
             if classes not in combined:
                 combined[classes] = Style.combine(style[name] for name in classes)

@@ -46,8 +46,8 @@ def scorable(session: JudgingSession) -> str:
         return ""
     if left:
         return f" · {counted(left, 'top-k pair')} left to scorable"
-    if session.remaining:  # below every top k, but in the pools: they decide Recall's denominator
-        return f" · every top-k pair is judged; {counted(session.remaining, 'pair')} below k left before scoring"
+    if session.marks.remaining:  # below every top k, but in the pools: they decide Recall's denominator
+        return f" · every top-k pair is judged; {counted(session.marks.remaining, 'pair')} below k left before scoring"
     return " · scorable now: every top-k pair is judged"
 
 
@@ -90,7 +90,7 @@ def session_subtitle(session: JudgingSession) -> str:
 
 def start_status(session: JudgingSession) -> str:
     """The first status line: review of a complete file, or what the annotator starts from."""
-    if session.review and session.imported.source is None:
+    if session.marks.review and session.marks.imported.source is None:
         return "review: the qrels file is complete; changes are journaled and written on quit"
     return session.start_summary(compact=True)
 
@@ -117,12 +117,12 @@ def quit_refused(error: ContractError | OSError, journal_path: Path) -> str:
 def qrels_written(session: JudgingSession) -> str:
     """``all 30 pairs judged: wrote qrels.toml``: the exhaustive qrels are on disk (judging by
     the runs' top k: ``· scorable now``)."""
-    return f"all {counted(session.total, 'pair')} judged: wrote {session.qrels_path.name}{scorable(session)}"
+    return f"all {counted(session.marks.total, 'pair')} judged: wrote {session.qrels_path.name}{scorable(session)}"
 
 
 def write_refused(session: JudgingSession) -> str:
     """``w`` before the end: qrels are exhaustive, so they are only written once every pair is judged."""
-    return f"{pairs_unjudged(session.remaining)}; qrels are written when all are judged"
+    return f"{pairs_unjudged(session.marks.remaining)}; qrels are written when all are judged"
 
 
 def find_result(text: str, count: int) -> str:

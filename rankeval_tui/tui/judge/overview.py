@@ -56,8 +56,8 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
         yield Static(
             Text.assemble(
                 ("Overview ", "bold"),
-                f"{counted(len(session.query_ids), 'query')} x {columns_of(session)}, {order}; "
-                f"{session.remaining} of {session.total} left   ",
+                f"{counted(len(session.cursor.query_ids), 'query')} x {columns_of(session)}, {order}; "
+                f"{session.marks.remaining} of {session.marks.total} left   ",
                 ("1", "bold green"),
                 " relevant  ",
                 ("0", "bold"),
@@ -66,7 +66,7 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
                 " unjudged  ",
                 ("x", "reverse red"),
                 " disputed",
-                *((("  ", ""), ("1", "italic underline"), (" imported", "")) if session.imported.source else ()),
+                *((("  ", ""), ("1", "italic underline"), (" imported", "")) if session.marks.imported.source else ()),
                 "\n",
                 (columns, "dim"),
             ),
@@ -79,15 +79,17 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
     def on_mount(self) -> None:
         self.sub_title = "overview"
         self.query_one(LabelMatrix).focus()
-        self.show_cell(*self.session.current, self.session.doc_index)
+        self.show_cell(*self.session.cursor.current, self.session.cursor.doc_index)
 
     def show_cell(self, query: str, doc: str, col: int) -> None:
         """Describe the cell under the cursor: its column (as numbered on the ruler), pair and state."""
-        label = self.session.label_of(query, doc)
+        label = self.session.marks.label_of(query, doc)
         state = {None: "unjudged", 0: "0 not relevant", 1: "1 relevant"}[label]
-        extra = "  disputed" if self.session.is_disputed(query, doc) else ""
-        imported = "  imported" if self.session.is_imported(query, doc) else ""  # the source: judge screen, provenance
-        note = "  note" if self.session.note_of(query, doc) else ""
+        extra = "  disputed" if self.session.marks.is_disputed(query, doc) else ""
+        imported = (
+            "  imported" if self.session.marks.is_imported(query, doc) else ""
+        )  # the source: judge screen, provenance
+        note = "  note" if self.session.marks.note_of(query, doc) else ""
         self.query_one("#overview-cell", Static).update(
             Text.assemble(
                 (column_caption(self.session.order), "dim"),
@@ -123,7 +125,7 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
     def action_next_unjudged(self) -> None:
         """Move the matrix cursor (not the session) to the next unjudged cell after it."""
         matrix = self.query_one(LabelMatrix)
-        found = self.session.find_unjudged(*matrix.cursor)
+        found = self.session.cursor.find_unjudged(*matrix.cursor)
         if found is None:
             self.notify(EVERY_PAIR_JUDGED)
         else:

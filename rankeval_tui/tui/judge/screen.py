@@ -69,14 +69,14 @@ class JudgeScreen(Screen[None]):
         self.session = session
         self.exit_app_on_quit = exit_app_on_quit
         self._write_worker: Worker[None] | None = None
-        self._was_complete = session.complete
+        self._was_complete = session.marks.complete
         self.documents = PreparedDocuments(session)
 
     # ------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        yield JudgeHead(self.session.definition.relevance, self.session.total)
+        yield JudgeHead(self.session.definition.relevance, self.session.marks.total)
         yield PairRow(id="judge-pair-row")
         yield Static(id="judge-note")
         yield DocumentView(id="judge-doc")
@@ -106,13 +106,15 @@ class JudgeScreen(Screen[None]):
     def sync(self) -> None:
         """Show the session's state: the pair (redrawn only if it changed), its label and progress."""
         session = self.session
-        self.pair = session.current
+        self.pair = session.cursor.current
         self.query_one(PairRow).show(session, self.query_one("#judge-note", Static))
-        self.query_one(JudgeHead).show_progress(*session.query_progress(session.current[0]), session.judged)
-        self.query_one("#judge-pace", Static).update(time_left(session.remaining, session.clock.recent_seconds()))
-        if session.complete and not self._was_complete:
+        self.query_one(JudgeHead).show_progress(
+            *session.cursor.query_progress(session.cursor.current[0]), session.marks.judged
+        )
+        self.query_one("#judge-pace", Static).update(time_left(session.marks.remaining, session.clock.recent_seconds()))
+        if session.marks.complete and not self._was_complete:
             self.write_when_complete()
-        self._was_complete = session.complete
+        self._was_complete = session.marks.complete
 
     def watch_pair(self, pair: tuple[str, str] | None) -> None:
         if pair is None:
@@ -152,22 +154,22 @@ class JudgeScreen(Screen[None]):
         self.record(lambda: self.session.label(value), lambda change: label_recorded(change) + scorable(self.session))
 
     def action_undo(self) -> None:
-        self.record(self.session.undo, undone)
+        self.record(self.session.changes.undo, undone)
 
     def action_redo(self) -> None:
-        self.record(self.session.redo, redone)
+        self.record(self.session.changes.redo, redone)
 
     def action_dispute(self) -> None:
         self.record(self.session.toggle_disputed, dispute_toggled)
 
     def action_note(self) -> None:
-        query, doc = self.session.current
+        query, doc = self.session.cursor.current
 
         def saved(text: str | None) -> None:
             if text is not None:
                 self.record(lambda: self.session.set_note(text), note_changed)
 
-        self.app.push_screen(NoteScreen(query, doc, self.session.note_of(query, doc)), saved)
+        self.app.push_screen(NoteScreen(query, doc, self.session.marks.note_of(query, doc)), saved)
 
     # ------------------------------------------------------------ moving
 
@@ -185,7 +187,7 @@ class JudgeScreen(Screen[None]):
         self.move(lambda: self.session.step_query(delta))
 
     def action_next_unjudged(self) -> None:
-        if self.session.complete:
+        if self.session.marks.complete:
             self.set_status(EVERY_PAIR_JUDGED)
             return
         self.move(self.session.next_unjudged)
@@ -223,7 +225,7 @@ class JudgeScreen(Screen[None]):
     def write_when_complete(self) -> None:
         """Every pair is judged: write the exhaustive qrels now, in a worker (it is O(pairs))."""
         snapshot = self.session.snapshot()
-        self.session.dirty = False  # a later change sets it again and is written on quit
+        self.session.marks.dirty = False  # a later change sets it again and is written on quit
         self._write_worker = self.write_snapshot(snapshot)
 
     @work(thread=True, exclusive=True, group="judge-write")
@@ -231,13 +233,13 @@ class JudgeScreen(Screen[None]):
         try:
             self.session.write_qrels(snapshot)
         except (ContractError, OSError) as error:
-            self.session.dirty = True
+            self.session.marks.dirty = True
             self.app.call_from_thread(self.notify, qrels_not_written(error), severity="error", timeout=30)
             return
         self.app.call_from_thread(self.set_status, qrels_written(self.session))
 
     def action_write(self) -> None:
-        if not self.session.complete:
+        if not self.session.marks.complete:
             self.set_status(write_refused(self.session))
             return
         self.write_when_complete()

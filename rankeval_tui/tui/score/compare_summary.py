@@ -39,7 +39,7 @@ every regression in the table)."""
 
 PROCESS_MIN_WORK = 200
 """Queries x candidates above which the statistics run in a child process: below it, starting
-a process (~0.3 s) costs more than the draws themselves."""
+a process costs more than the draws themselves (``benchmarks/bench_score_statistics.py``)."""
 
 
 def in_process(session: ScoringSession) -> bool:
@@ -214,12 +214,11 @@ class CompareSummary(HangingStatic):
         self.statistics_worker(session, baseline)
 
     # ``description`` given: without it Textual builds one from ``repr`` of the arguments, in
-    # the UI thread, and the session's dataclass repr spelled out every ranking (19 MB, 0.15 s
-    # on 2000 queries) at each request.
+    # the UI thread, and the session's dataclass repr spelled out every ranking at each request.
     @work(thread=True, exclusive=True, group="score-stats", description="paired statistics")
     def statistics_worker(self, session: ScoringSession, baseline: str) -> None:
         """Small comparisons in this thread; large ones in a child process (pure-Python draws
-        holding the GIL would slow every key ~10x), which a newer request terminates."""
+        holding the GIL would slow every key), which a newer request terminates."""
         worker = get_current_worker()
         reports = session.family(baseline)
         if not in_process(session):

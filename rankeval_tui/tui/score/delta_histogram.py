@@ -7,10 +7,9 @@ bold: the sign is also in the position left or right of the ``┼`` zero and in 
 the selected bin, and turns a click into the bin under it.
 
 Drawn by hand with block characters rather than through textual-plotext, measured side by side by
-``benchmarks/bench_delta_chart.py`` (docs/benchmarks.md): a redraw takes 0.11-0.24 ms here against
-2.0-4.1 ms for plotext's bar chart of the same 21 bins (80x24 / 140x40), plotext adds 39 ms of
-imports to start-up (this module 1.4 ms), both first frames are within the noise (10-20 ms). And
-plotext would be a dependency, bins floats itself (no bin for the ties alone), and cannot give
+``benchmarks/bench_delta_chart.py`` (docs/benchmarks.md): a redraw here takes a fraction of the time
+of plotext's bar chart of the same bins, plotext's imports would add far more to start-up than
+this module does, and both first frames are within the noise. And plotext would be a dependency, bins floats itself (no bin for the ties alone), and cannot give
 ``score``'s Markdown the same picture or map a click to a bin.
 """
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 from rich.text import Text
 
 from rankeval_tui.core.evaluation.explain import Explanation, RankChange, explain
-from rankeval_tui.core.evaluation.metrics import MetricId, label
+from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
@@ -22,15 +22,6 @@ STYLE_NEW = "bold cyan"
 NAMED = 2
 """Relevant documents never returned named in full; more are counted (realistic IDs are long,
 and the rankings need the lines)."""
-
-FORMULAS: dict[MetricId, str] = {
-    "recall": "hits / relevant",
-    "rr": "1 / first relevant rank",
-    "p": "hits / k",
-    "success": "1 if a relevant document is in the top k",
-    "ap": "Σ precision at each relevant rank / relevant",
-    "ndcg": "DCG / ideal DCG",
-}
 
 
 def short(value: Fraction) -> str:
@@ -49,7 +40,7 @@ def explanation_text(session: ScoringSession, query_id: str, name: str, metric: 
     the relevant documents are (ranks in the top k, below it, never returned)."""
     why = explanation_of(session, query_id, name, metric)
     k = why.k
-    text = Text.assemble((label(metric, k), "bold"), " = ", (FORMULAS[metric], "dim"))
+    text = Text.assemble((label(metric, k), "bold"), " = ", (DEFINITIONS[metric].formula, "dim"))
     if not why.relevant:
         text.append("\nno relevant document: null, left out of the means", style=STYLE_NO_RELEVANT)
         return text

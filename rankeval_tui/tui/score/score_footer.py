@@ -45,7 +45,7 @@ class ScoreFooter(Footer):
     Why cached: Textual's ``Footer`` recomposes (a new widget per key, each one styled) on every
     bindings signal, and one ``v`` sends several (focus leaves the hidden table, enters the other,
     and once more after the refresh): the footer was rebuilt twice per ``v``, three times at start,
-    ~20-30 ms each on this machine. What it shows is compared, not assumed: keys, actions,
+    each rebuild on the key's path. What it shows is compared, not assumed: keys, actions,
     descriptions, enabled state and tooltips, the width, and the footer's own display settings."""
 
     _shown: tuple[Any, ...] | None = None

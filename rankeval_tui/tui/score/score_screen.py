@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Generic, TypeVar
 
 from rich.text import Text
 from textual import on, work
@@ -24,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Static
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.compare import Comparison, Metric
+from rankeval_tui.core.evaluation.compare import Comparison
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.preread import Preread
@@ -45,13 +44,10 @@ from rankeval_tui.tui.score.score_keys import SCORE_BINDINGS, SCORE_HELP
 from rankeval_tui.tui.score.score_table import ScoreTable
 from rankeval_tui.tui.score.score_view_state import (
     ScoreViewState,
-    View,
     key_available,
     next_split,
     selected_queries,
 )
-
-FieldValue = TypeVar("FieldValue")
 
 
 @dataclass(frozen=True)
@@ -88,24 +84,6 @@ class LoadRequest:
         )
 
 
-class StateField(Generic[FieldValue]):
-    """A read-only screen attribute that reads the field of the same name of the screen's
-    ``state`` (``screen.view`` is ``screen.state.view``).
-
-    Why: the refresh methods, tests and benchmarks read the choices they name often; read-only so
-    that every change goes through one new ``ScoreViewState`` (one watcher decides the redraw)."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, screen: ScoreScreen, owner: type | None = None) -> FieldValue:
-        value: FieldValue = getattr(screen.state, self.name)
-        return value
-
-    def __set__(self, screen: ScoreScreen, value: object) -> None:
-        raise AttributeError(f"{self.name} is read-only: assign a new ScoreScreen.state")
-
-
 class ScoreScreen(Screen[None]):
     """Per-query scores of one run, or of a candidate against a baseline, with a drill-down."""
 
@@ -119,10 +97,6 @@ class ScoreScreen(Screen[None]):
     """The viewer's choices (view, runs, metric, order, filters), replaced whole on each key."""
     problem: reactive[str | None] = reactive(None, init=False)
     """A protocol that failed to load or reload, as one line; shown instead of hiding it."""
-    view: StateField[View] = StateField()
-    baseline: StateField[str | None] = StateField()
-    candidate: StateField[str | None] = StateField()
-    metric: StateField[Metric] = StateField()
 
     def __init__(self, request: LoadRequest) -> None:
         super().__init__()
@@ -157,7 +131,7 @@ class ScoreScreen(Screen[None]):
         self.app.call_from_thread(self.set_session, session)
         for line in session.tie_order_summaries() if initial else ():  # once, in no screen row
             self.app.call_from_thread(partial(self.notify, line, severity="warning", timeout=12, markup=False))
-        prepare_statistics(session)  # after the rows: the first child starts the fork server (~0.5 s)
+        prepare_statistics(session)  # after the rows: the first child starts the fork server, a slow start
 
     def set_problem(self, message: str) -> None:
         self.problem = message
@@ -201,28 +175,32 @@ class ScoreScreen(Screen[None]):
             return
         self.query_one("#score-switcher").display = True
         self.query_one("#score-header", Static).update(header_text(session))
-        self.query_one("#score-runs", HangingStatic).show_text(runs_text(session, self.baseline, self.candidate))
-        self.query_one("#score-switcher", ContentSwitcher).current = f"score-{self.view}-view"
+        self.query_one("#score-runs", HangingStatic).show_text(
+            runs_text(session, self.state.baseline, self.state.candidate)
+        )
+        self.query_one("#score-switcher", ContentSwitcher).current = f"score-{self.state.view}-view"
         self.refresh_run()
         self.refresh_compare()
         if self.focused is None:  # the table of a view that was hidden had the focus
             self.current_table().focus()
 
     def current_table(self) -> ScoreTable:
-        return self.query_one(f"#score-{self.view}-table", ScoreTable)
+        return self.query_one(f"#score-{self.state.view}-table", ScoreTable)
 
     # Only the visible table is filled: a hidden table of thousands of rows would double the
     # cost of every k change. Switching views syncs the other one (in place where it can).
 
     def refresh_run(self) -> None:
-        if self.session is not None and self.view == "run":
-            self.query_one(RunView).show(self.session, self.candidate, self.request.protocol_dir, self.state.run_filter)
+        if self.session is not None and self.state.view == "run":
+            self.query_one(RunView).show(
+                self.session, self.state.candidate, self.request.protocol_dir, self.state.run_filter
+            )
 
     def current_comparison(self) -> Comparison | None:
         return self.state.comparison(self.session, self.query_one(CompareView).comparison)
 
     def refresh_compare(self) -> None:
-        if self.session is None or self.view != "compare":
+        if self.session is None or self.state.view != "compare":
             return
         self.query_one(CompareView).show(self.session, self.current_comparison(), self.state)
 
@@ -230,10 +208,10 @@ class ScoreScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Comparison-only keys are greyed out where they would do nothing (``key_available``)."""
-        return key_available(action, self.view, len(self.session.accepted) if self.session is not None else 0)
+        return key_available(action, self.state.view, len(self.session.accepted) if self.session is not None else 0)
 
     def action_toggle_view(self) -> None:
-        # No refresh_bindings(): the focus change refreshes the footer; twice cost ~30 ms per v.
+        # No refresh_bindings(): the focus change refreshes the footer; twice rebuilt it per v.
         self.state = self.state.toggled_view()
 
     def rescore(self, change: Callable[[ScoringSession], ScoringSession]) -> None:
@@ -305,4 +283,4 @@ class ScoreScreen(Screen[None]):
         if self.session is None or event.row_key.value is None:
             return
         runs, shown = self.state.drill_down(self.session), self.state.shown_in(self.session)  # explained at its cutoff
-        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, shown, self.view == "compare"))
+        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, shown, self.state.view == "compare"))

@@ -2,17 +2,27 @@
 
 Why a widget of its own: the comparison and single-run tables hold thousands of rows, and
 Textual's stock sizing and refilling were most of a k change's cost (see ``ScoreTable``).
+
+The fast path reads and writes DataTable's private state, which Textual may change in any
+release. All of it is in ``ScoreTable``, used only when ``textual_mismatches()`` finds the
+installed Textual's DataTable as the fast path expects it; otherwise the table takes Textual's
+public API (same rows and widths, slower). The tests require the fast path and compare both
+paths with a stock table (tests/tui/test_score_table.py), so an incompatible Textual fails there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import fields
+from functools import cache
 from itertools import zip_longest
 from operator import itemgetter
 from typing import Any, Self
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.widgets import DataTable
 from textual.widgets.data_table import CellKey, ColumnKey, DuplicateKey, Row, RowKey
 
 from rankeval_tui.core.evaluation.evaluate import distinct_objects
@@ -55,15 +65,54 @@ def width_range(cells: Iterable[object]) -> tuple[int, int] | None:
     return min(known), max(known)
 
 
+# DataTable's private state the fast path reads or writes, each with what it must look like.
+PRIVATE_STATE: dict[str, Callable[[Any], bool]] = {
+    "_data": lambda value: type(value) is dict,
+    "_row_locations": lambda value: callable(getattr(value, "__setitem__", None)),
+    "_new_rows": lambda value: type(value) is set,
+    "_updated_cells": lambda value: type(value) is set,
+    "_require_update_dimensions": lambda value: type(value) is bool,
+    "_update_count": lambda value: type(value) is int,
+}
+# DataTable's private methods the fast path overrides or calls, with their parameters.
+PRIVATE_METHODS = {
+    "_update_dimensions": ["self", "new_rows"],
+    "_update_column_widths": ["self", "updated_cells"],
+    "_highlight_cursor": ["self"],
+}
+ROW_FIELDS = ["key", "height", "label", "auto_height"]
+
+
+@cache
+def textual_mismatches() -> tuple[str, ...]:
+    """What of DataTable's private state and methods the fast path relies on differs in the
+    installed Textual (empty: the fast path fits it)."""
+    found: list[str] = []
+    table: DataTable[Any] = DataTable()
+    for name, fits in PRIVATE_STATE.items():
+        if not fits(getattr(table, name, None)):
+            found.append(f"DataTable().{name} is missing or of another type")
+    for name, parameters in PRIVATE_METHODS.items():
+        method = getattr(DataTable, name, None)
+        if method is None or list(inspect.signature(method).parameters) != parameters:
+            found.append(f"DataTable.{name} is missing or its parameters are not {parameters}")
+    if [field.name for field in fields(Row)] != ROW_FIELDS:
+        found.append(f"data_table.Row's fields are not {ROW_FIELDS}")
+    return tuple(found)
+
+
 class ScoreTable(RowTable):
     """A ``DataTable`` that sizes its columns from the cells' text instead of measuring each cell.
 
     Why: Textual 8.2 measures every cell of every new row on idle through the console (a fresh
-    ``ConsoleOptions`` per cell): ~0.17 s for the 2000 x 9 comparison table, each time a table is
-    filled, and re-measures a whole column for every narrowed cell (quadratic on a k change).
+    ``ConsoleOptions`` per cell), a pause each time a large comparison table is filled
+    (``benchmarks/bench_scoring.py``), and re-measures a whole column for every narrowed cell
+    (quadratic on a k change).
     The cells here are one-line ``Text``, whose measured width is ``cell_len`` of its text, so the
     columns come out the same (tests/tui/test_score_table.py compares them with a stock table);
     rows or cells it cannot size that way (labels, tall rows, markup strings) go to Textual.
+    With a Textual whose DataTable differs from what this class expects (``textual_mismatches``),
+    every method takes the public API instead.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -83,6 +132,11 @@ class ScoreTable(RowTable):
 
         Why: Textual's ``add_row`` re-assigns the cursor coordinate (a validated reactive) and
         checks for idle on every row, most of the cost of filling a table of 10,000 rows."""
+        if textual_mismatches():
+            for key, cells in rows:
+                self.add_row(*cells, key=key)
+                self.given[key] = cells
+            return
         columns = [column.key for column in self.ordered_columns]
         start = self.row_count
         for index, (key, cells) in enumerate(rows, start):
@@ -108,6 +162,10 @@ class ScoreTable(RowTable):
     def set_cells(self, changes: Sequence[tuple[RowKey, ColumnKey, Any]]) -> None:
         """``update_cell(row, column, value, update_width=True)`` for each existing cell of
         ``changes``, with one refresh: a k change updates thousands of cells."""
+        if textual_mismatches():
+            for row_key, column_key, value in changes:
+                self.update_cell(row_key, column_key, safe_cell(value), update_width=True)
+            return
         for row_key, column_key, value in changes:
             self._data[row_key][column_key] = safe_cell(value)
             self._updated_cells.add(CellKey(row_key, column_key))
@@ -116,7 +174,26 @@ class ScoreTable(RowTable):
             self._require_update_dimensions = True
             self.refresh()
 
-    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+    def shown_rows(self) -> Iterable[tuple[RowKey, Mapping[ColumnKey, Any]]]:
+        """Each row's key and its shown cells by column key, in column order (rows in the order added)."""
+        if not textual_mismatches():
+            return self._data.items()
+        keys = [column.key for column in self.ordered_columns]
+        return ((key, dict(zip(keys, self.get_row(key)))) for key in self.rows)
+
+    def _update_dimensions(self, *args: Any, **kwargs: Any) -> None:
+        if textual_mismatches():
+            super()._update_dimensions(*args, **kwargs)
+        else:
+            self._size_new_rows(*args, **kwargs)
+
+    def _update_column_widths(self, *args: Any, **kwargs: Any) -> None:
+        if textual_mismatches():
+            super()._update_column_widths(*args, **kwargs)
+        else:
+            self._size_updated_cells(*args, **kwargs)
+
+    def _size_new_rows(self, new_rows: Iterable[RowKey]) -> None:
         columns = self.ordered_columns
         rows = self.rows
         plain: list[RowKey] = []
@@ -145,7 +222,7 @@ class ScoreTable(RowTable):
         by_column = zip(*cells) if len(keys) > 1 else [[row[keys[0]] for row in rows]]
         return [width_range(column) for column in by_column]
 
-    def _update_column_widths(self, updated_cells: set[CellKey]) -> None:
+    def _size_updated_cells(self, updated_cells: set[CellKey]) -> None:
         by_column: dict[ColumnKey, list[RowKey]] = {}
         for row_key, column_key in updated_cells:
             by_column.setdefault(column_key, []).append(row_key)
@@ -199,7 +276,7 @@ def sync_table(
             # Textual's sort sees a row's cells, not its key: each row is found by its first cell
             # object, since that cell is the key itself only while safe_cell keeps it a str (an ID
             # that markup could change, ``q3[/]``, is shown as a Text, which is not hashable).
-            position = {id(next(iter(cells.values()))): index[str(key.value)] for key, cells in table._data.items()}
+            position = {id(next(iter(cells.values()))): index[str(key.value)] for key, cells in table.shown_rows()}
             table.sort(key=lambda row: position[id(row[0])])
         return
     table.clear()
@@ -217,14 +294,14 @@ def changed_cells(table: ScoreTable, rows: Sequence[tuple[str, Sequence[Any]]]) 
     evaluator kept) is passed whole."""
     column_objects = [column.key for column in table.ordered_columns]
     given = table.given
-    shown: dict[str | None, tuple[RowKey, dict[ColumnKey, Any]]] | None = None
+    shown: dict[str | None, tuple[RowKey, Mapping[ColumnKey, Any]]] | None = None
     changed: list[tuple[RowKey, ColumnKey, Any]] = []
     for key, cells in rows:
         if given.get(key) is cells:
             continue
         given[key] = cells
         if shown is None:
-            shown = {row_key.value: (row_key, data) for row_key, data in table._data.items()}
+            shown = {row_key.value: (row_key, data) for row_key, data in table.shown_rows()}
         row_key, row = shown[key]
         # A row's dict is in column order (add_row builds it so, updates keep it); the list
         # comparison is by identity first (the keys are the columns' own objects).

@@ -21,7 +21,7 @@ from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.score.score_table import ScoreTable
 
 TABLE_ROWS = 10
-"""Rows a table always keeps on screen when it has them (issue 14: at least 10 at 80x24)."""
+"""Rows a table always keeps on screen when it has them (at least 10 at 80x24)."""
 
 TABLE_CHROME = 2
 """Lines of a table besides its rows: the header, and a horizontal scrollbar when it is wider."""
