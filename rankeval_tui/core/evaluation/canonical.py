@@ -14,15 +14,12 @@ operations in C, and what is done per entry is what the text fundamentally needs
 - exhaustive qrels rows are the all-zero row with the relevant documents' labels patched, one
   per distinct relevant set; a pooled row is one sort of its IDs, joined between its relevant
   documents, the table checked by one ``translate`` per row;
-- the qrels go to sha256 as pieces (key, row), never copied into one text: joining and hashing
-  the tall qrels' 31 MB took 0.041 s in a fresh buffer against 0.021 s reused (its first touch),
-  and hashing the 300,000 pieces one by one 0.023 s.
+- the qrels go to sha256 as pieces (key, row), never copied into one text (a fresh buffer of
+  the whole text costs more to fill than the pieces cost to hash).
 
-Measured (benchmarks/bench_hash.py, the first hash of a fresh process after its relevant sets, CPU,
-best of 5, code at 98423a3 beside this): pooled 10,000 x 100 0.25 -> 0.17 s, tall 100,000 x 10
-0.19 -> 0.10 s, wide 10 x 100,000 0.18 -> 0.08 s, square 1,000 x 1,000 0.056 -> 0.027 s; peak
-memory of the hash 87/71/117/84 -> 31/26/58/27 MB. Pooled's floor here is its 10,000 row sorts
-(about 0.09 s of the 0.17: 1M string comparisons; timsort is linear on rows already in order).
+The rows are built for binary labels only (``binary_labels``); graded labels go through
+``canonical_json``. benchmarks/bench_hash.py measures these pieces against ``json.dumps`` of each
+part (docs/benchmarks.md): they are kept because that difference is CPU every ``score`` pays.
 
 Whatever these paths do not cover (titles, query needs, an ID that is not a ``str``, a pooled ID
 that would need escaping) goes to ``canonical_json`` itself, so the text is the seed's for every
@@ -38,7 +35,7 @@ from itertools import accumulate, chain, repeat
 from json.encoder import encode_basestring
 from operator import attrgetter
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Protocol, TypeVar
 
@@ -131,8 +128,7 @@ def sorted_names(ids: Iterable[str]) -> Names | None:
 
 def _interleave(columns: tuple[Sequence[P], ...], last: P) -> list[P]:
     """The columns' items interleaved (each column's first, then each one's second...) then
-    ``last``: one extended-slice assignment per column, in C (zip and chain built 400,000 pieces
-    and joined them in 0.019 s, this in 0.013 s)."""
+    ``last``: one extended-slice assignment per column, in C (fewer objects than zip and chain)."""
     width = len(columns)
     size = width * len(columns[0])
     pieces = [last] * (size + 1)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, groupby, islice, repeat
 from operator import itemgetter
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up of every command)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

@@ -11,7 +11,7 @@ from rankeval_tui.core.files import toml_layout
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~3 ms of every start-up, issue 32)
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
     from typing import Any
 

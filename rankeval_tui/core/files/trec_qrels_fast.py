@@ -1,8 +1,8 @@
 """Binary TREC qrels read at C speed; anything else is left to ``importers.read_labels``' loop.
 
 Why: ``init --qrels`` of a pooled protocol reads a million labels, and the line-by-line reader
-(a split, two ID checks, an integer check and the pair's line recorded, each in Python) took
-2.7 s CPU for them. Here one ``fullmatch`` checks every line against ``qid iter docid 0|1``
+(a split, two ID checks, an integer check and the pair's line recorded, each in Python) was
+most of that command. Here one ``fullmatch`` checks every line against ``qid iter docid 0|1``
 (spaces or tabs between fields, no blank line, no carriage return, IDs free of whitespace and
 control characters), one ``str.split`` gives the columns, and the known-ID, repeated-pair and
 grouping checks are set and dict operations over whole columns. A text where anything differs
