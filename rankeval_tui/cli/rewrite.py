@@ -42,8 +42,8 @@ def run_rewrite(args: argparse.Namespace) -> int:
     lock = Lock(qrels.with_name(qrels.name + LOCK_SUFFIX), command="rewrite")
     lock.acquire()
     try:
-        for path in targets:
-            text = canonical_rewrite(path)
+        rewrites = {path: canonical_rewrite(path) for path in targets}  # every file checked before any write
+        for path, text in rewrites.items():
             if text is None:
                 say(f"{path}: already in the canonical layout")
                 continue
