@@ -272,9 +272,11 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
         return None
     if len(set(keys)) != len(keys):
         raise _Unsupported  # a key twice
-    rows = map(dict, map(zip, repeat(keys), map(map, repeat(_DIGIT_LABELS.__getitem__), labels)))
+    rows = list(map(dict, map(zip, repeat(keys), map(map, repeat(_DIGIT_LABELS.__getitem__), labels))))
+    if len(rows) == len(bodies):
+        return rows
     row_of = dict(zip(distinct, rows))
-    return list(map(dict, map(row_of.__getitem__, bodies)))
+    return list(map(dict, map(row_of.__getitem__, bodies)))  # a table of its own for each query
 
 
 _MARKS = "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19"
