@@ -222,7 +222,8 @@ def _int_rows(bodies: list[str]) -> list[dict[str, Any]] | None:
     same = _same_keys_labels(bodies, keys)
     if same is not None:
         return same
-    cells = _label_cells("\n".join(bodies))  # a body ends without a newline when no blank line follows it
+    ended = all(map(str.endswith, bodies, repeat("\n")))  # else no blank line followed a body
+    cells = _label_cells(("" if ended else "\n").join(bodies))
     if cells is None:
         return None
     all_keys, marks = cells
@@ -303,6 +304,7 @@ def _label_cells(text: str) -> tuple[list[str], list[str]] | None:
     while "\n\n" in text:
         text = text.replace("\n\n", "\n")
     text = text.lstrip("\n")
+    lines = text.count("\n")
     data = text.encode("utf-8")
     if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
         return None
@@ -319,8 +321,8 @@ def _label_cells(text: str) -> tuple[list[str], list[str]] | None:
         used = set(marks)
         if parts[0] or len(keys) != len(marks) or not used <= _MARK_LABELS.keys():
             return None
-        if sum(map(marked.count, _MARKS)) != len(marks):
-            return None  # a mark inside a key: a line did not end with its label
+        if len(marks) != lines:
+            return None  # a mark inside a key (one mark a line): a line did not end with its label
         return keys, marks
     if marked.encode("ascii", "replace").translate(None, _BARE_KEY_BYTES):
         return None  # not a bare key
