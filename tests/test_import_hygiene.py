@@ -41,7 +41,7 @@ def test_headless_score_does_not_import_textual():
 
 # What a plain `score` (a CI step) must not load: the app, numpy (statistics only), the judging and
 # adjudication machinery with its lock (socket, tempfile), the other commands, writers (tomli-w,
-# shutil, the -o rule), tomllib (the fast TOML path reads the project's
+# shutil, the project's TOML writer, the -o rule), tomllib (the fast TOML path reads the project's
 # files alone), typing (annotations only: ~3 ms a start-up) and shlex (error hints). Issue 32 item 2.
 NOT_ON_THE_SCORE_PATH = (
     "textual",
@@ -58,6 +58,7 @@ NOT_ON_THE_SCORE_PATH = (
     "statistics",
     "random",
     "threading",
+    "rankeval_tui.core.files.toml_writer",
     "rankeval_tui.core.files.outputs",
     "rankeval_tui.core.annotation.pace",
     "rankeval_tui.core.annotation.judging",

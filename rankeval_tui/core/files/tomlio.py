@@ -68,10 +68,12 @@ def value_error_rule(error: ValueError) -> str:
 
 
 def dump_toml(data: dict[str, Any]) -> str:
-    """``data`` as TOML, in the layout ``toml_layout`` reads fast (tomli-w's)."""
-    import tomli_w  # by the commands that write: not at every start-up
+    """``data`` as TOML, in the layout ``toml_layout`` reads fast: tomli-w's text, from the fast
+    writer (``toml_writer``: byte for byte the same; tomli-w formats a qrels file's million
+    lines one by one in Python, which the end of a judging session and ``init`` would wait for)."""
+    from rankeval_tui.core.files import toml_writer  # by the commands that write: not at every start-up
 
-    return tomli_w.dumps(data)
+    return toml_writer.dumps(data)
 
 
 def canonical_rewrite(path: Path) -> str | None:
