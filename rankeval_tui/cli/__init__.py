@@ -116,11 +116,18 @@ def unknown_command(parser: ArgumentParser, word: str, commands: frozenset[str])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; a closed stdout (``| head``) ends quietly with 141, as Unix tools do."""
+    """Run one command; a closed stdout (``| head``) ends quietly with 141, as Unix tools do, one
+    not open at all (``>&-``) is one ``error:`` line and 2, Ctrl-C is 130 wherever it lands."""
+    if sys.stdout is None:  # Python's stdout when descriptor 1 was closed before it started
+        if sys.stderr is not None:
+            say("error: standard output is not open (closed with >&-?): give it a file or /dev/null", file=sys.stderr)
+        return 2
     try:
         code = run(list(sys.argv[1:] if argv is None else argv))
         sys.stdout.flush()  # inside the try: a broken pipe at exit would otherwise be a traceback
         return code
+    except KeyboardInterrupt:  # before a command ran (parsing, imports) or while its output flushed
+        return 130
     except BrokenPipeError:
         # The Python docs' recipe: point stdout at devnull so the interpreter's final flush
         # cannot fail again, then exit with the status of a process killed by SIGPIPE.
@@ -151,3 +158,9 @@ def run(argv: list[str]) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except MemoryError:  # a memory limit (ulimit -v, a container's): what was being built is freed by now
+        say(f"error: out of memory running {argv[0]}: {MEMORY_HINT}", file=sys.stderr)
+        return 2
+
+
+MEMORY_HINT = "the process reached its memory limit (ulimit -v, a container's)"

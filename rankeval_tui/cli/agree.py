@@ -13,6 +13,7 @@ from rankeval_tui.core.annotation.agreement import Agreement, Confusion, agreeme
 from rankeval_tui.core.annotation.pace import pace_line
 from rankeval_tui.core.evaluation.render import grid
 from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 
 
@@ -48,8 +49,8 @@ def kappa_text(confusion: Confusion) -> str:
 def who(side: str, name: str, source: str | None) -> str:
     """``A = alice  (qrels-alice.toml)``; a name already disambiguated by its file is not given it twice."""
     if source is None or name.endswith(f"({Path(source).name})"):
-        return f"{side} = {name}"
-    return f"{side} = {name}  ({source})"
+        return f"{side} = {printable(name)}"
+    return f"{side} = {printable(name)}  ({printable(source)})"
 
 
 def render_agreement(result: Agreement) -> str:
@@ -91,7 +92,14 @@ def render_agreement(result: Agreement) -> str:
     lines += ["", f"disagreements ({len(result.disagreements)})"]
     if result.disagreements:
         rows = [
-            [d.query, d.document, str(d.labels[0]), str(d.labels[1]), d.notes[0] or "-", d.notes[1] or "-"]
+            [
+                d.query,
+                d.document,
+                str(d.labels[0]),
+                str(d.labels[1]),
+                printable(d.notes[0] or "-"),
+                printable(d.notes[1] or "-"),
+            ]
             for d in result.disagreements
         ]
         lines += grid(["query", "document", "A", "B", "A's note", "B's note"], rows, markdown=False)
@@ -107,5 +115,5 @@ def run_agree(args: argparse.Namespace) -> int:
         data = {"protocol": definition.name, **result.to_json()}
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
-        say(render_agreement(result), end="")
+        say(render_agreement(result), end="", lines=True)
     return 0

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import re
 import sys
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from rankeval_tui.cli.say import say
-from rankeval_tui.core.errors import ContractError, describe_os_error
+from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.metrics import (
     DEFINITIONS,
@@ -75,14 +76,26 @@ def judge_command(protocol: Path, qrels: Path | None) -> str:
     return f"rankeval-tui judge {protocol}" + ("" if qrels is None else f" --qrels {qrels}")
 
 
+ASCII_INTEGER = re.compile(r"-?[0-9]{1,30}")
+"""An integer as arguments give it: a seed may be long, a count or cutoff never this long."""
+
+
+def integer(text: str) -> int:
+    """argparse type for an integer (--k, --seed): ASCII digits only, as the TREC readers read them
+    (``int`` takes ``٢``, ``２`` and ``1_0``), and an input too long to be one said in a short line."""
+    if not ASCII_INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected an integer in ASCII digits, got {quote(text)}")
+    return int(text)
+
+
 def positive_int(text: str) -> int:
     """argparse type for counts (samples, --k): a clear usage error instead of a traceback later."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+        value = integer(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {quote(text)}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {quote(text)}")
     return value
 
 
@@ -119,7 +132,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MAP.toml",
         help="score chunk runs through the first-occurrence chunk->document adapter",
     )
-    parser.add_argument("--k", type=int, default=None, help="override the protocol's k (changes the hash)")
+    parser.add_argument("--k", type=integer, default=None, help="override the protocol's k (changes the hash)")
     parser.add_argument("--split", default=None, help="override the protocol's split (changes the hash)")
 
 

@@ -17,11 +17,13 @@ from rankeval_tui.cli.common import positive_int
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.growth import apply_growth, carry_over, growing, plan_growth
 from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.pools import documents_without_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
 from rankeval_tui.core.files.additions import read_documents, read_queries, source_file
 from rankeval_tui.core.files.holes import judge_command
 from rankeval_tui.core.files.input_formats import formats_help
+from rankeval_tui.core.wording import counted
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -109,6 +111,12 @@ def run_gap_growth(args: argparse.Namespace) -> int:
         f"kept), +{len(growth.documents)} document texts, +{len(growth.queries)} query texts"
         + (f"; carried over {_listed(migrated)}" if migrated else "")
     )
+    untexted = documents_without_text(growth.after.pools, growth.after.documents)
+    if untexted:
+        say(
+            f"warning: {counted(len(untexted), 'pooled document')} without text: judging shows a placeholder; "
+            f"add the texts with rankeval-tui grow {args.protocol} --corpus FILE (validate lists them)"
+        )
     say(f"next: {judge_command(args.protocol, qrels_path)}")
     return 0
 

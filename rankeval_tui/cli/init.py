@@ -6,11 +6,13 @@ import argparse
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
-from rankeval_tui.cli.common import positive_int
+from rankeval_tui.cli.common import integer, positive_int
 from rankeval_tui.cli.say import say
+from rankeval_tui.core.errors import quote
 from rankeval_tui.core.files.input_formats import formats_help
 from rankeval_tui.core.files.pooled_init import plan
-from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, write_protocol
+from rankeval_tui.core.files.protocol_files import RUNS_DIR
+from rankeval_tui.core.files.protocol_init import DEFAULT_RELEVANCE, InitRequest, PlannedProtocol, write_protocol
 from rankeval_tui.core.files.runs import parse_run_argument
 
 
@@ -62,7 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sampling.add_argument(
         "--sample-queries", type=positive_int, default=None, metavar="N", help="keep N queries of the split, drawn"
     )
-    sampling.add_argument("--seed", type=int, default=None, metavar="S", help="seed of --sample-queries (required)")
+    sampling.add_argument("--seed", type=integer, default=None, metavar="S", help="seed of --sample-queries (required)")
     pools = sampling.add_mutually_exclusive_group()
     pools.add_argument(
         "--pool-depth",
@@ -86,9 +88,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def integer_list(text: str) -> tuple[int, ...]:
     """``1,2,3`` or ``-1,4``: the label values read as relevant."""
     try:
-        return tuple(int(value) for value in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected integers separated by commas, like 1,2,3, got {text!r}") from None
+        return tuple(integer(value) for value in text.split(","))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"expected integers separated by commas, like 1,2,3, got {quote(text)}"
+        ) from None
 
 
 def run_init(args: argparse.Namespace) -> int:
@@ -132,9 +136,20 @@ def run_init(args: argparse.Namespace) -> int:
         f"labels: {planned.label_count} imported, {planned.hole_count} of {definition.pair_count} pairs to judge "
         f"(never filled with 0)"
     )
-    say(
-        f"next: rankeval-tui judge {args.directory}"
-        if planned.hole_count
-        else f"next: rankeval-tui score {args.directory}"
-    )
+    say(f"next: {next_command(planned)}")
     return 0
+
+
+def next_command(planned: PlannedProtocol) -> str:
+    """Judge the holes; else add a run's unjudged top-k pairs to the pools (``score`` refuses that
+    run until then); else score."""
+    directory = planned.directory
+    if planned.hole_count:
+        return f"rankeval-tui judge {directory}"
+    if planned.gapped_runs:
+        from rankeval_tui.core.evaluation.gaps import gap_command  # a pooled protocol's gap only: start-up
+
+        gapped = ", ".join(planned.gapped_runs)
+        run = directory / RUNS_DIR / planned.gapped_runs[0]
+        return f"{gap_command(planned.definition, run, planned.definition.k)} (score refuses {gapped} until then)"
+    return f"rankeval-tui score {directory}"

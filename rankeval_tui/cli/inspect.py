@@ -23,7 +23,6 @@ from rankeval_tui.cli.common import (
     protocol_dir,
     require_terminal,
 )
-from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, parse_run_argument, run_files
 from rankeval_tui.core.files.baseline import choose_baseline
 from rankeval_tui.core.preread import Preread, start_run_prefetch
@@ -51,19 +50,18 @@ def run_inspect(args: argparse.Namespace) -> int:
     preread = preread_files(args)  # a bad protocol: exit 2 here, before any screen opens
     try:
         require_terminal()
-    except ContractError:
+        app = scoring_app(args, preread)
+        try:
+            app.run()
+        finally:
+            # Judging opened from the scoring screen and not finished there (ctrl+q, SIGTERM):
+            # finished here, still under its lock, exactly as the judge command does.
+            session = app.judge_session
+            code = 0
+            if session is not None and session.finished_message is None:
+                code = finish_judging(session, judge_command(directory, args.qrels))
+    finally:  # no terminal, Ctrl-C before the screen took the runs: the reading child stopped and reaped
         preread.close()
-        raise
-    app = scoring_app(args, preread)
-    try:
-        app.run()
-    finally:
-        # Judging opened from the scoring screen and not finished there (ctrl+q, SIGTERM):
-        # finished here, still under its lock, exactly as the judge command does.
-        session = app.judge_session
-        code = 0
-        if session is not None and session.finished_message is None:
-            code = finish_judging(session, judge_command(directory, args.qrels))
     return code or app.return_code or 0  # return_code 1: the app ended on an unhandled error
 
 

@@ -19,6 +19,7 @@ from rankeval_tui.cli.common import (
     add_output_option,
     add_protocol_directory,
     finish_judging,
+    integer,
     judge_command,
     require_terminal,
 )
@@ -61,7 +62,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="document order per query (default: corpus); shuffled needs --seed",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, metavar="N", help="seed of the per-query shuffle, recorded in provenance"
+        "--seed", type=integer, default=None, metavar="N", help="seed of the per-query shuffle, recorded in provenance"
     )
     parser.add_argument(
         "--holes-first",

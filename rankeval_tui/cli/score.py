@@ -18,6 +18,7 @@ from rankeval_tui.cli.common import (
     add_run_arguments,
     add_tie_order_arguments,
     collector_paused,
+    integer,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
     metrics_from_args,
@@ -26,7 +27,7 @@ from rankeval_tui.cli.common import (
 )
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
 from rankeval_tui.core.evaluation.metrics import (
     PRIMARY,
@@ -48,6 +49,7 @@ from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
+from rankeval_tui.core.terminal_text import markdown_text
 from rankeval_tui.core.wording import exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
@@ -68,12 +70,25 @@ def parse_gate(text: str) -> tuple[str, Fraction]:
     except ValueError as error:
         raise argparse.ArgumentTypeError(f"{expected}: {error}") from None
     try:
-        threshold = Fraction(value)
+        threshold = ascii_fraction(value)
     except (ValueError, ZeroDivisionError):
-        raise argparse.ArgumentTypeError(f"threshold must be a number like 0.6 or 3/5, got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"threshold must be a number like 0.6 or 3/5, got {quote(value)}") from None
     if not 0 <= threshold <= 1:
         raise argparse.ArgumentTypeError(f"threshold must be between 0 and 1, got {value!r}")
     return name.strip(), threshold
+
+
+MAX_NUMBER_TEXT = 100
+"""Characters a number argument may have (``0.6``, ``3/5``): a longer one is no threshold."""
+
+
+def ascii_fraction(text: str) -> Fraction:
+    """``Fraction(text)`` of ASCII text only: ``Fraction`` reads ``٠.٥`` as 1/2, which the TREC
+    readers, and so every number the tool reads, refuse; a text too long for a number is refused
+    before it is parsed."""
+    if not text.isascii() or len(text) > MAX_NUMBER_TEXT:
+        raise ValueError(text)
+    return Fraction(text)
 
 
 def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse._ActionType:
@@ -81,9 +96,9 @@ def parse_fraction(low: Fraction, high: Fraction, *, open_low: bool) -> argparse
 
     def parse(text: str) -> Fraction:
         try:
-            value = Fraction(text)
+            value = ascii_fraction(text)
         except (ValueError, ZeroDivisionError):
-            raise argparse.ArgumentTypeError(f"expected a number like 0.05 or 1/20, got {text!r}") from None
+            raise argparse.ArgumentTypeError(f"expected a number like 0.05 or 1/20, got {quote(text)}") from None
         if value > high or value < low or (open_low and value == low):
             bracket = "(" if open_low else "["
             raise argparse.ArgumentTypeError(f"must be in {bracket}{low}, {high}], got {text!r}")
@@ -104,7 +119,10 @@ def add_statistics_arguments(parser: argparse.ArgumentParser) -> None:
         "(default; 'sign-flip' is the same) or paired bootstrap",
     )
     group.add_argument(
-        "--seed", type=int, default=None, help=f"seed of the Monte-Carlo and bootstrap draws (default {DEFAULT_SEED})"
+        "--seed",
+        type=integer,
+        default=None,
+        help=f"seed of the Monte-Carlo and bootstrap draws (default {DEFAULT_SEED})",
     )
     group.add_argument(
         "--samples",
@@ -158,8 +176,10 @@ def append_step_summary(markdown: str) -> None:
 
 
 def gate_verdict(name: str, failures: list[str]) -> list[str]:
-    """``**Regression gate: passed**`` and one bullet per failure, for the step summary."""
-    return ["", f"**{name}: " + ("failed**" if failures else "passed**"), "", *(f"- {reason}" for reason in failures)]
+    """``**Regression gate: passed**`` and one bullet per failure, for the step summary (a failure
+    names a run: its Markdown shown, never read)."""
+    bullets = (f"- {markdown_text(reason)}" for reason in failures)
+    return ["", f"**{name}: " + ("failed**" if failures else "passed**"), "", *bullets]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

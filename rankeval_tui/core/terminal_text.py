@@ -30,6 +30,7 @@ as markup either (``[reverse]q1[/reverse]`` is an ID, not a style).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 
 _CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _UNSAFE_MULTILINE = re.compile(f"[{_CONTROLS}]")
@@ -57,3 +58,46 @@ def printable(text: str, *, multiline: bool = False) -> str:
     if pattern.search(text) is None:
         return text
     return pattern.sub(_escape, text)
+
+
+_MARKUP = re.compile(
+    r"[\\`*~\[\]]"  # escapes, code spans, emphasis, strikethrough, links and images
+    r"|(?<![^\W_])_|_(?![^\W_])"  # an underscore that can open or close emphasis (not inside a word)
+    r"|<(?=[A-Za-z/!?])"  # an HTML tag, comment or autolink (``<=`` and ``< `` stay)
+    r"|&(?=[#A-Za-z])"  # an entity (``&lt;`` would show as ``<``)
+    r"|:(?=//)"  # a URL's scheme (``https://`` is linked without brackets)
+    r"|(?i:(?<=www)\.)"  # a ``www.`` link
+    r"|@(?=[\w.+-]+\.)"  # an e-mail address, which is linked too
+    r"|^[#>+=-]|^\d+[.)]"  # a block: heading, quote, list, setext underline, numbered list
+)
+
+
+def markdown_text(text: str) -> str:
+    """``text`` on one line (``printable``) and inert in Markdown: shown as it is, never read as markup.
+
+    For a protocol's fields in Markdown output (``score --format markdown``, the CI step summary,
+    which GitHub renders): a name ``help\\n\\n**passed**\\n\\n![x](https://evil.example/t.png)<!--``
+    would otherwise forge a line, bold text, load an image and hide what follows in a comment.
+    Each character that can begin markup there is backslash-escaped (CommonMark shows any escaped
+    ASCII punctuation as itself); the rest is kept, so ``fixture_A``, ``P@10`` or ``<= 0.05`` read the
+    same in the Markdown source. A field that cannot begin markup comes back unchanged. A ``|``
+    matters in a table only, where the table escapes it (``text_grid``).
+    """
+    return _MARKUP.sub(_backslashed, printable(text))
+
+
+def _backslashed(match: re.Match[str]) -> str:
+    markup = match.group()
+    return f"{markup[:-1]}\\{markup[-1]}"  # ``1.`` as ``1\.``: a digit is no escape
+
+
+def field_text(markdown: bool) -> Callable[[str], str]:
+    """How a field a protocol supplies (its name, a run's, an ID, the pool rule) is shown: on
+    one line, and inert in Markdown (``printable``, ``markdown_text``); the text around it is ours."""
+    return markdown_text if markdown else printable
+
+
+def ids_text(ids: Iterable[str], markdown: bool) -> str:
+    """IDs listed after a label (``missing_queries: q1, q7``), or ``none``. An ID holds no
+    newline (core/files/ids.py), so the table's IDs need only Markdown's care."""
+    return ", ".join(map(markdown_text, ids) if markdown else ids) or "none"

@@ -119,3 +119,32 @@ def test_regression_gate_weighs_every_chosen_metric() -> None:
 def test_inspect_checks_metric_names_before_the_app_opens() -> None:
     assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDCG@5"), "cutoff 5 is not the protocol's k (2)")
     assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDGC"), "unknown metric 'nDGC'")
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--metrics", "P@²"], "metric 'P@²': the cutoff after @ must be an integer >= 1 (ASCII digits"),
+        (["--metrics", "P@٢"], "metric 'P@٢': the cutoff after @"),
+        (["--metrics", "P@２"], "metric 'P@２': the cutoff after @"),
+        (["--fail-under", "P@٢=0.5"], "the cutoff after @"),
+        (["--fail-under", "P@2=٠.٥"], "threshold must be a number like 0.6 or 3/5, got '٠.٥'"),
+        (["--alpha", "٠.٠٥"], "expected a number like 0.05 or 1/20, got '٠.٠٥'"),
+        (["--k", "٢"], "expected an integer in ASCII digits, got '٢'"),
+        (["--k", "２"], "expected an integer in ASCII digits, got '２'"),
+        (["--metrics", f"P@{HUGE}"], "(5002 characters): the cutoff after @"),
+        (["--fail-under", f"P@{HUGE}=0.5"], "(5002 characters): the cutoff after @"),
+        (["--fail-under", f"P@2=0.{HUGE}"], "threshold must be a number like 0.6 or 3/5"),
+        (["--k", HUGE], "expected an integer in ASCII digits, got '9999"),
+        (["--samples", HUGE], "expected an integer >= 1, got '9999"),
+    ],
+)
+def test_numbers_in_arguments_are_ascii_digits_and_said_in_one_short_line(args: list[str], fragment: str) -> None:
+    """``int`` and ``Fraction`` read other scripts' digits (``٢``, ``２``, ``٠.٥``) as numbers,
+    ``str.isdigit`` holds for ``²`` (then ``int`` failed with its own words): the TREC readers
+    refuse all of them, so every argument does; a 5,000-digit number is one short line."""
+    line = assert_one_line_error(run_cli("score", SEED, "--run", A, *args), fragment)
+    assert len(line) < 400, len(line)

@@ -7,6 +7,8 @@ import json
 import shlex
 from pathlib import Path
 
+import pytest
+
 from rankeval_tui.core.files import load_definition
 from tests.cli.helpers import assert_one_line_error, run_cli
 
@@ -190,3 +192,40 @@ def test_validate_names_a_runs_gap_and_a_label_outside_a_pool(tmp_path):
     bad = run_cli("validate", directory)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "label outside the query's pool" in bad.stdout + bad.stderr
+
+
+@pytest.mark.parametrize("growth", ["5", '"text"', "[1, 2]"])
+def test_a_growth_record_that_is_not_tables_is_refused_not_extended(tmp_path, growth):
+    """``grow`` appends to ``[[provenance.growth]]``: ``growth = 5`` was a traceback and
+    ``growth = "text"`` became ``['t', 'e', 'x', 't', {...}]``; now every command names it."""
+    directory = make(tmp_path)
+    path = directory / "protocol.toml"
+    path.write_text(path.read_text().replace("[provenance]\n", f"[provenance]\ngrowth = {growth}\n", 1))
+    before = path.read_bytes()
+    for command in (("grow", directory, "--gap", tmp_path / "dense.trec"), ("validate", directory)):
+        result = run_cli(*command)
+        assert "Traceback" not in result.stderr
+        errors = [line for line in (result.stdout + result.stderr).splitlines() if line.startswith("error:")]
+        assert errors == [
+            f"error: {path}: [provenance] growth must be [[provenance.growth]] tables, got {growth.replace(chr(34), chr(39))}"
+        ]
+        assert result.returncode == 2
+    assert path.read_bytes() == before
+
+
+def test_grow_gap_without_texts_says_how_many_and_validate_names_them(tmp_path):
+    from rankeval_tui.core.files import load_definition
+
+    directory = make(tmp_path)
+    grown = run_cli("grow", directory, "--gap", tmp_path / "dense.trec")
+    assert grown.returncode == 0, grown.stderr
+    definition = load_definition(directory)
+    untexted = sorted({d for pool in (definition.pools or {}).values() for d in pool} - set(definition.documents))
+    assert untexted  # a pooled protocol made without --corpus: no document has a text
+    assert (
+        f"warning: {len(untexted)} pooled documents without text: judging shows a placeholder; "
+        f"add the texts with rankeval-tui grow {directory} --corpus FILE (validate lists them)"
+    ) in grown.stdout
+    checked = run_cli("validate", directory)
+    assert f"{len(untexted)} pooled documents without text ({repr(untexted[0])}" in checked.stdout
+    assert f"rankeval-tui grow {directory} --corpus FILE" in checked.stdout

@@ -203,11 +203,26 @@ def test_bad_msmarco_run_lines(tmp_path, text, fragments):
         assert fragment in str(error.value), (fragment, str(error.value))
 
 
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+    (0x13430, 0x1343F),  # format controls (Cf) since Unicode 15, beyond this Python's unicodedata
+)  # fmt: skip
+"""Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), as ranges."""
+
+
 def test_id_rule_is_the_per_character_rule_on_every_code_point():
+    """The rule of docs/formats.md, character by character: no whitespace, no control character,
+    no bidirectional control, and (since invisible IDs are refused) no format character (Cf) and
+    no other default-ignorable one."""
+    import unicodedata
+
     from rankeval_tui.core.files.ids import NOT_IN_AN_ID
 
     for point in range(0x110000):
         ch = chr(point)
         bidi = point in (0x061C, 0x200E, 0x200F) or 0x202A <= point <= 0x202E or 0x2066 <= point <= 0x2069
-        forbidden = ch.isspace() or point < 32 or 127 <= point < 160 or bidi
+        invisible = unicodedata.category(ch) == "Cf" or any(low <= point <= high for low, high in DEFAULT_IGNORABLE)
+        forbidden = ch.isspace() or point < 32 or 127 <= point < 160 or bidi or invisible
         assert bool(NOT_IN_AN_ID.search(f"q:{ch}1")) is forbidden, hex(point)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 from rankeval_tui.core.annotation.term_match import (
+    CorpusTerms,
     Match,
     Matcher,
     best_passage,
     fold,
-    passage_weight,
     query_terms,
+    section_start,
     stem,
 )
 
@@ -73,8 +76,8 @@ def test_chinese_bigrams_match_inside_a_sentence_and_say_which_term() -> None:
     matcher = Matcher.for_query("怎样重新下载失败的文件？")
     line = "下载故障指南：连接断开后可点击重试，重新下载文件。"
     found = matcher.find([line])
-    assert [line[m.start : m.end] for m in found] == ["下载", "重新", "下载", "文件"]
-    assert [matcher.terms[m.term] for m in found] == ["下载", "重新", "下载", "文件"]
+    assert [line[m.start : m.end] for m in found] == ["下载", "重新", "新下", "下载", "文件"]
+    assert [matcher.terms[m.term] for m in found] == ["下载", "重新", "新下", "下载", "文件"]
 
 
 def test_english_term_next_to_chinese_characters() -> None:
@@ -92,24 +95,57 @@ def test_matches_carry_their_line() -> None:
     assert found == [Match(1, 2, 6, 0), Match(3, 0, 6, 0)]
 
 
+UNIFORM = {0: 1.0, 1: 1.0, 2: 1.0, 3: 1.0}
+
+
+def body(lines: int) -> list[str]:
+    return ["       filler text of a long manual page that says nothing much at all here"] * lines
+
+
 def test_best_passage_prefers_distinct_terms_over_repetition() -> None:
-    matches = [Match(line, 0, 1, 0) for line in range(0, 5)]  # one term, five times, at the top
-    matches += [Match(200, 0, 1, 0), Match(203, 0, 1, 1), Match(205, 0, 1, 2)]  # all three terms
-    line, weight = best_passage(matches, 10, 1000) or (None, None)
-    assert line == 200
-    assert weight == passage_weight(matches, 200, 209, 1000) > passage_weight(matches, 0, 20, 1000)
-    assert best_passage([], 10, 1000) is None
+    matches = [Match(line, 4, 5, 0) for line in range(0, 5)]  # one term, five times, at the top
+    matches += [Match(200, 4, 5, 0), Match(203, 4, 5, 1), Match(205, 4, 5, 2)]  # all three terms
+    assert best_passage(matches, 10, UNIFORM, body(1000)) == (200, 3.0)
+    assert best_passage([], 10, UNIFORM, body(1000)) is None
 
 
-def test_best_passage_weighs_rare_terms_above_common_ones() -> None:
-    """Two terms found all over a manual (``set``, ``size``) meet at its end; the two rare ones
-    (``readline``, ``history``) meet once in the middle: that is the passage."""
-    common = [Match(line, 0, 1, term) for line in range(0, 1000, 20) for term in (0, 1)]
-    rare = [Match(500, 0, 1, 2), Match(502, 0, 1, 3)]
-    matches = sorted(common + rare + [Match(990, 0, 1, 0), Match(991, 0, 1, 1)])
-    assert best_passage(matches, 10, 1000) == (500, passage_weight(matches, 500, 509, 1000))
+def test_best_passage_weighs_terms_rare_in_the_corpus_above_generic_ones() -> None:
+    """``side`` and ``instead`` (in most documents of the corpus) meet at the page's end; the
+    corpus-rare ``expandtab`` stands alone in the middle: that is the passage."""
+    matches = [Match(500, 4, 13, 2), Match(900, 4, 8, 0), Match(901, 4, 8, 1)]
+    assert best_passage(matches, 10, {0: 0.2, 1: 0.3, 2: 4.0}, body(1000)) == (500, 4.0)
+
+
+def test_best_passage_prefers_a_heading_that_starts_with_a_term_and_opens_on_it() -> None:
+    """Two stretches hold both terms; the one whose line starts with a term and introduces an
+    indented paragraph (an option's name) wins. A passage below a heading opens on the heading."""
+    lines = body(80)
+    lines[10] = "       with expandtab the tab key inserts spaces, as described below in full"
+    lines[40] = "       -e, --expandtab"
+    lines[41] = "              insert spaces instead of a tab"
+    matcher = Matcher.for_query("expandtab tab")
+    weights = {0: 2.0, 1: 1.0}
+    assert (best_passage(matcher.find(lines), 10, weights, lines) or (None,))[0] == 40
+    lines[40] = "       -e"  # the option's name holds no term: a passage below it opens on it
+    assert section_start(lines, 41, 10) == 40
+    assert section_start(lines, 10, 10) == 10  # no heading above: the passage's own line
+
+
+def test_corpus_terms_count_the_documents_holding_each_term() -> None:
+    corpus = CorpusTerms(["the export menu", "Export and EXPORTS", "nothing here", "设置密码"])
+    matcher = Matcher.for_query("export 密码 zebra")
+    weights = corpus.weights(matcher)
+    expected = [math.log(1 + (4 - n + 0.5) / (n + 0.5)) for n in (2, 1, 0)]
+    assert [weights[i] for i in range(3)] == expected  # export in 2 documents, 密码 in 1, zebra in none
+
+
+def test_overlapping_chinese_bigrams_all_light_up() -> None:
+    """如何修改用户密码 against 更改用户密码: 改用, 用户, 户密 and 密码 overlap; all are found."""
+    line = "passwd - 更改用户密码"
+    found = Matcher.for_query("如何修改用户密码").find([line])
+    assert [line[m.start : m.end] for m in found] == ["改用", "用户", "户密", "密码"]
 
 
 def test_best_passage_ties_go_to_the_earliest() -> None:
     matches = [Match(3, 0, 1, 0), Match(4, 0, 1, 1), Match(50, 0, 1, 0), Match(51, 0, 1, 1)]
-    assert (best_passage(matches, 10, 100) or (None,))[0] == 3
+    assert (best_passage(matches, 10, UNIFORM, body(100)) or (None,))[0] == 3

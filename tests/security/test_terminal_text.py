@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.core.terminal_text import markdown_text, printable
 
 
 @pytest.mark.parametrize(
@@ -42,3 +45,25 @@ def test_readable_text_and_markup_are_kept_as_they_are(text: str) -> None:
 def test_error_lines_use_it() -> None:
     line = ContractError("bad name \x1b]0;t\x07", file="p\u2028q").one_line()
     assert line == "p\\u2028q: bad name \\x1b]0;t\\x07"
+
+
+@pytest.mark.parametrize(
+    "text", ["fixture_A", "P@10", "bm25.v2", "run 'worse' p = 1/128 (0.0078) <= alpha 0.05", "q:1001"]
+)
+def test_markdown_text_keeps_what_cannot_be_markup(text: str) -> None:
+    """Names and our own wording read the same in the Markdown source (existing reports unchanged)."""
+    assert markdown_text(text) == text
+
+
+MARKDOWN_PIECES = st.sampled_from([*"ab1 _*`~[]()!<>&#:/.@-+=|\\\n", "www.", "https://", "<!--", "a@b.co"])
+GITHUB = MarkdownIt("gfm-like", {"html": True})  # GitHub shows comments, <img>, <a>
+GITHUB.linkify.set({"fuzzy_link": False})  # GitHub links www., http(s):// and e-mail addresses, not bare names
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(MARKDOWN_PIECES).map("".join))
+def test_markdown_text_is_shown_never_read(text: str) -> None:
+    """Rendered as GitHub renders a step summary (links linkified too), a field is one paragraph
+    of plain text: no tag but the paragraph's, whatever it holds."""
+    html = GITHUB.render("x " + markdown_text(text) + " y")
+    assert html.startswith("<p>") and html.count("<") == 2, (text, markdown_text(text), html)

@@ -73,3 +73,19 @@ def test_match_cursor_steps_by_line_and_wraps() -> None:
     assert cursor.caption() == "“X”: 6 · m/M · / find"
     assert cursor.search("", document.lines, document.head) == 4
     assert cursor.caption() == "query terms: 4 · m/M · / find"
+
+
+def test_a_document_of_three_screens_opens_at_its_start_a_longer_one_on_its_passage() -> None:
+    """The judging box at 80x24 is 78x13: 39 rows fit in three screens. A 39-line page opens on
+    its first line (its NAME) though its best passage is further down; at 120 lines it jumps."""
+    from rankeval_tui.core.annotation.term_match import Matcher
+    from rankeval_tui.tui.judge.document_text import Rows, opening_top, prepare
+
+    def opening(lines: int) -> tuple[int, int]:
+        text = ["filler"] * lines
+        text[lines // 2] = "Exporting settings to PDF"
+        document = prepare("\n".join(text), None, Matcher.for_query("export settings pdf"))
+        return opening_top(document, Rows(document.lines), 13, 78)
+
+    assert opening(39) == (0, 0)
+    assert opening(120) == (58, 0)  # line 60 (0-based) two rows below the top

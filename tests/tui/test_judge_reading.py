@@ -11,6 +11,7 @@ from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge.document_view import DocumentView
+from rankeval_tui.tui.widgets.launch_notice import LaunchNotice
 from tests.tui.long_document import PASSAGE_LINE, write_long_protocol
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((140, 40), id="140x40")]
@@ -128,8 +129,9 @@ async def test_chinese_query_highlights_its_bigrams(seed_copy: Path, size: tuple
         assert painted(view) == ["下载", "下载"]
         assert str(view.border_title) == "1 line · all"
         await pilot.press("right")
-        assert painted(view) == ["下载", "重新", "下载", "文件"]
-        assert str(view.border_subtitle) == "query terms: 4 · m/M · / find"
+        # overlapping bigrams (重新, 新下, 下载) are all matches, painted as one run
+        assert painted(view) == ["下载", "重新下载", "文件"]
+        assert str(view.border_subtitle) == "query terms: 5 · m/M · / find"
     session.close()
 
 
@@ -145,3 +147,15 @@ async def test_highlighting_never_changes_the_order_of_pairs(tmp_path: Path) -> 
     session.close()
     assert seen == [("q:1001", doc) for doc in session.cursor.docs_of["q:1001"]]
     assert session.cursor.docs_of["q:1001"] == ("docs/export.md", "docs/sync.md")  # corpus order, not by matches
+
+
+async def test_launch_warnings_are_a_status_line_under_the_document_not_a_toast(tmp_path: Path) -> None:
+    app, session = judging(write_long_protocol(tmp_path / "p"))
+    session.warnings.append("journal: 1 torn line at its end dropped (the label was never shown)")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        notice = app.screen.query_one(LaunchNotice)
+        assert notice.display and "torn line" in str(notice.render())
+        assert not notice.region.overlaps(app.screen.query_one(DocumentView).region)
+        assert not [n for n in app._notifications if "torn line" in n.message]
+    session.close()

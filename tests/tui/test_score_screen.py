@@ -20,6 +20,7 @@ from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.evaluation.stats import exact_decimal
 from rankeval_tui.core.files import load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
+from rankeval_tui.tui.judge.document_view import DocumentView
 from rankeval_tui.tui.score.compare_summary import CompareSummary
 from rankeval_tui.tui.score.query_screen import CUTOFF_KEY, QueryScreen
 from rankeval_tui.tui.score.score_screen import ScoreScreen
@@ -391,7 +392,8 @@ async def test_drill_down_shows_rankings_labels_and_cutoff(seed_dir: Path) -> No
         assert "RR@2 1/2 (0.5000)" in titles[1]
         await pilot.press("down")
         await pilot.pause()
-        assert "d1" in plain(screen, "#query-doc") and "下载操作指南" in plain(screen, "#query-doc")
+        assert "d1" in plain(screen, "#query-doc")  # the document's ID and label above its text
+        assert "下载操作指南" in screen.query_one(DocumentView).visible_text()
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, ScoreScreen)

@@ -144,6 +144,16 @@ class AdjudicationSnapshot:
     decisions: dict[Pair, Decision]
 
 
+def check_chosen(pair: Pair | None, item: Disagreement) -> None:
+    """Refuse a decision chosen for ``pair`` when ``item`` is the current one: a screen passes the
+    pair whose document it showed, so keys typed ahead of a redraw never decide another pair."""
+    if pair is not None and pair != (item.query, item.document):
+        raise ContractError(
+            f"decision NOT recorded: it was chosen for {pair[0]}/{pair[1]}, but the current pair is "
+            f"{item.query}/{item.document}; choose again"
+        )
+
+
 @dataclass
 class AdjudicationSession:
     """The queue of disagreeing pairs and the decisions taken, backed by a journal.
@@ -258,12 +268,13 @@ class AdjudicationSession:
             raise IndexError(index)
         self.index = index
 
-    def decide(self, final: int, reason: str) -> Decision:
-        """Record the current pair's final label and reason (journal first), then move to the
-        next undecided pair. Deciding an already decided pair again replaces the decision."""
+    def decide(self, final: int, reason: str, *, pair: Pair | None = None) -> Decision:
+        """Record the current pair's final label and reason (journal first; ``pair``: see
+        ``check_chosen``), then move to the next undecided pair. A second decision replaces it."""
         item = self.current
         if item is None:
             raise ContractError("nothing to adjudicate: the annotators agree on every pair")
+        check_chosen(pair, item)
         decision = Decision(checked_label(final), checked_reason(reason))
         if self.journal is not None:
             self.journal.append(

@@ -24,6 +24,8 @@ import math
 import re
 import unicodedata
 from bisect import bisect_right
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple
@@ -134,7 +136,7 @@ class Matcher:
             cjk = [t for t in terms if is_cjk(t)]
             parts = [rf"(?<![{LATIN}])(?:{self.alternation(stems)})[{LATIN}]*"] if stems else []
             parts += [rf"(?<![{LATIN}])(?:{self.alternation(short)})(?![{LATIN}])"] if short else []
-            parts += [self.alternation(cjk)] if cjk else []
+            parts += [f"(?=(?:{self.alternation(cjk)}))"] if cjk else []  # zero-width: bigrams overlap
             pattern = "|".join(parts)
         else:
             pattern = self.alternation(list(terms))
@@ -170,10 +172,12 @@ class Matcher:
         found = []
         group_terms = self.group_terms
         for hit in self.pattern.finditer(folded):
-            start = hit.start()
+            start, end = hit.span() if hit.end() > hit.start() else hit.span(hit.lastindex or 0)
+            if end == start:
+                continue
             line = bisect_right(starts, start) - 1
             base = starts[line]
-            found.append(Match(line, start - base, hit.end() - base, group_terms[hit.lastindex or 0]))
+            found.append(Match(line, start - base, end - base, group_terms[hit.lastindex or 0]))
         return found
 
     def find_in_line(self, number: int, line: str) -> list[Match]:
@@ -183,52 +187,148 @@ class Matcher:
         origin = [i for i, part in enumerate(folded_parts) for _ in part]
         origin.append(len(line))
         folded = "".join(folded_parts)
-        return [
-            Match(number, origin[hit.start()], origin[hit.end() - 1] + 1, self.group_terms[hit.lastindex or 0])
+        spans = [
+            (hit.span() if hit.end() > hit.start() else hit.span(hit.lastindex or 0), hit.lastindex or 0)
             for hit in self.pattern.finditer(folded)
-            if hit.end() > hit.start()
+        ]
+        return [
+            Match(number, origin[start], origin[end - 1] + 1, self.group_terms[group])
+            for (start, end), group in spans
+            if end > start
         ]
 
 
-def term_weights(matches: list[Match], lines: int) -> dict[int, float]:
-    """How much finding each term says, in this document: log((lines + 1) / (lines with it + 1)).
+class CorpusTerms:
+    """How many of a protocol's documents hold each query term: the inverse document frequency
+    that weighs a passage.
 
-    Why: on real manuals a common term (``set`` in ``setTimeout``, ``size`` in every table)
-    fills the link lists at a page's end, and counting distinct terms alone opened ``buffer.md``
-    there; a term on few lines (``readline``, ``history``) is where the evidence is."""
-    seen: dict[int, set[int]] = {}
+    Why over the corpus and not within the document: within one manual, a term on few lines
+    (``side``, ``instead``) looked rare and won the opening passage, while the query's point
+    (``expandtab``, ``history``) is common in its own page and rare across pages (measured in
+    docs/benchmarks.md). The documents are folded and joined once, on the first query; each
+    query's terms are then counted with its matcher in one pass over them."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._texts = list(texts)
+        self._joined: tuple[str, list[int]] | None = None
+        self._frequency: dict[str, int] = {}
+
+    def joined(self) -> tuple[str, list[int]]:
+        if self._joined is None:
+            folded = [fold(text) for text in self._texts]
+            self._joined = ("\x00".join(folded), list(accumulate((len(t) + 1 for t in folded[:-1]), initial=0)))
+        return self._joined
+
+    def weights(self, matcher: Matcher) -> dict[int, float]:
+        """Each term's IDF, by its index in ``matcher.terms``: log(1 + (N - n + 0.5) / (n + 0.5))."""
+        unknown = [term for term in matcher.terms if term not in self._frequency]
+        if unknown and matcher.pattern is not None:
+            text, starts = self.joined()
+            holding: dict[int, set[int]] = {}
+            for hit in matcher.pattern.finditer(text):
+                holding.setdefault(matcher.group_terms[hit.lastindex or 0], set()).add(
+                    bisect_right(starts, hit.start())
+                )
+            for term in unknown:
+                self._frequency[term] = len(holding.get(matcher.index[term], ()))
+        total = len(self._texts)
+        return {
+            i: math.log(1 + (total - self._frequency.get(term, 0) + 0.5) / (self._frequency.get(term, 0) + 0.5))
+            for i, term in enumerate(matcher.terms)
+        }
+
+
+WORD = re.compile(r"[^\W\d_]{2,}")
+"""A word: a term with none before it on its line starts the line (after an indent, quotes,
+dashes or a short option: ``-e, --expandtab``, ``'expandtab'``, ``11. Patents``)."""
+HEADING_CELLS = 40
+"""A line this short (without its indent) may be a heading or an option's name."""
+
+
+def is_heading(lines: Sequence[str], number: int) -> bool:
+    """Whether line ``number`` introduces what follows: short, or indented less than the next
+    non-blank line (``-v, --invert-match``, ``HISTORY EXPANSION``, ``'expandtab' 'et'``)."""
+    line = lines[number]
+    text = line.strip()
+    if len(text) <= HEADING_CELLS:
+        return True
+    indent = len(line) - len(line.lstrip())
+    following = next((lines[i] for i in range(number + 1, min(len(lines), number + 4)) if lines[i].strip()), "")
+    return bool(following) and len(following) - len(following.lstrip()) > indent
+
+
+def line_bonus(matches: list[Match], lines: Sequence[str], number: int, weights: Mapping[int, float]) -> float:
+    """What one line's matches say beyond their count: a heading or an option's name that starts
+    with a query term counts its terms again, and terms written next to each other (a phrase of
+    the query) count half again."""
+    line = lines[number]
+    bonus = 0.0
+    if any(not WORD.search(line, 0, m.start) for m in matches) and is_heading(lines, number):
+        bonus += sum(weights[term] for term in {m.term for m in matches})
+    ordered = sorted(matches, key=lambda m: m.start)
+    for left, right in zip(ordered, ordered[1:]):
+        if left.term != right.term and right.start - left.end <= 2:
+            bonus += (weights[left.term] + weights[right.term]) / 2
+    return bonus
+
+
+def best_passage(
+    matches: list[Match], window: int, weights: Mapping[int, float], lines: Sequence[str]
+) -> tuple[int, float] | None:
+    """Where to open a document for a query: the stretch of ``window`` lines that scores most,
+    opened on its best line when that line has a bonus (a heading), else on its first line (read
+    from the heading above it, ``section_start``), and its score; None without matches.
+
+    A stretch scores the ``weights`` (the corpus's IDF, ``CorpusTerms``) of the distinct terms
+    it holds, so a generic word weighs little and all of the query's words together weigh most,
+    plus its best line's ``line_bonus`` (once: a table whose every line starts with a term is not
+    ten definitions). The earliest stretch wins a tie. O(matches)."""
+    if not matches:
+        return None
+    by_line: dict[int, list[Match]] = {}
     for match in matches:
-        seen.setdefault(match.term, set()).add(match.line)
-    return {term: math.log((lines + 1) / (len(found) + 1)) + 0.01 for term, found in seen.items()}
-
-
-def best_passage(matches: list[Match], window: int, lines: int) -> tuple[int, float] | None:
-    """The first line of the ``window``-line stretch whose distinct terms weigh most (then with
-    the most matches; the earliest on a tie) and that weight; None without matches. O(matches)."""
-    weights = term_weights(matches, lines)
-    best: tuple[float, int, int] | None = None  # (weight, count, -line)
+        by_line.setdefault(match.line, []).append(match)
+    bonus = {number: line_bonus(found, lines, number, weights) for number, found in by_line.items()}
+    best: tuple[float, int, int] | None = None  # (score, -first line, the line to open on)
     counts: dict[int, int] = {}
-    weight = 0.0
-    low = 0
-    for high, match in enumerate(matches):
+    peaks: deque[int] = deque()  # lines with a bonus in the stretch, bonuses non-increasing: the first is its peak
+    score, low = 0.0, 0
+    for match in matches:
         if not counts.get(match.term):
-            weight += weights[match.term]
+            score += weights[match.term]
         counts[match.term] = counts.get(match.term, 0) + 1
+        if bonus[match.line] > 0 and (not peaks or peaks[-1] != match.line):
+            while peaks and bonus[peaks[-1]] < bonus[match.line]:
+                peaks.pop()
+            peaks.append(match.line)
         while matches[low].line <= match.line - window:
             gone = matches[low].term
             counts[gone] -= 1
             if not counts[gone]:
-                weight -= weights[gone]
+                score -= weights[gone]
             low += 1
-        score = (round(weight, 9), high - low + 1, -matches[low].line)
-        if best is None or score > best:
-            best = score
-    if best is None:
-        return None
-    return -best[2], best[0]
+        first = matches[low].line
+        while peaks and peaks[0] < first:
+            peaks.popleft()
+        peak = peaks[0] if peaks else first
+        candidate = (round(score + (bonus[peak] if peaks else 0.0), 9), -first, peak)
+        if best is None or candidate[:2] > best[:2]:
+            best = candidate
+    assert best is not None
+    return section_start(lines, best[2], window), best[0]
 
 
-def passage_weight(matches: list[Match], first: int, last: int, lines: int) -> float:
-    """The weight ``best_passage`` gives lines ``first``..``last`` (inclusive)."""
-    weights = term_weights(matches, lines)
-    return round(sum(weights[t] for t in {m.term for m in matches if first <= m.line <= last}), 9)
+def section_start(lines: Sequence[str], line: int, reach: int) -> int:
+    """The heading a passage at ``line`` belongs to, if one is at most ``reach`` lines above
+    (a line indented less than the passage and ``is_heading``: an option's name, a numbered
+    clause); else ``line``. A passage is read from its heading down."""
+    indent = indentation(lines[line])
+    for number in range(line - 1, max(-1, line - reach - 1), -1):
+        text = lines[number]
+        if text.strip() and indentation(text) < indent:
+            return number if is_heading(lines, number) else line
+    return line
+
+
+def indentation(line: str) -> int:
+    return len(line) - len(line.lstrip())

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
@@ -124,6 +124,8 @@ DEFINITIONS: dict[MetricId, MetricDefinition] = {
 }
 METRIC_IDS: tuple[MetricId, ...] = tuple(DEFINITIONS)
 
+MAX_CUTOFF_DIGITS = 9
+
 _ALIASES: dict[str, MetricId] = {
     **{d.prefix.lower(): d.id for d in DEFINITIONS.values()},
     **{d.id: d.id for d in DEFINITIONS.values()},
@@ -156,8 +158,13 @@ def parse_metric_name(text: str) -> tuple[MetricId, int | None]:
         raise ValueError(f"unknown metric {text!r} (known: {known}, each as NAME@k)")
     if not sep:
         return metric, None
-    if not cutoff.isdigit() or int(cutoff) < 1:
-        raise ValueError(f"metric {text!r}: the cutoff after @ must be an integer >= 1")
+    # ASCII digits only, as the TREC readers read numbers (``isdigit`` holds for ``²``, ``٢``, ``２``);
+    # nine at most: a cutoff of more is no ranking depth, and its text would be an error line's bulk
+    if not (cutoff.isascii() and cutoff.isdigit()) or len(cutoff) > MAX_CUTOFF_DIGITS or int(cutoff) < 1:
+        raise ValueError(
+            f"metric {quote(text)}: the cutoff after @ must be an integer >= 1 "
+            f"(ASCII digits, at most {MAX_CUTOFF_DIGITS})"
+        )
     return metric, int(cutoff)
 
 

@@ -6,7 +6,7 @@ protocol module stays readable; they take the pools, not the definition, to impo
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from itertools import chain, repeat
 from operator import eq, methodcaller
 from pathlib import Path
@@ -82,6 +82,12 @@ def check_binary_row(query: str, row: Mapping[str, object], file: str | Path | N
             raise ContractError(f"qrels labels must be integer 0 or 1, got {quote(label)}", file=file, where=where)
 
 
+OUTSIDE_THE_POOL = (
+    "label outside the query's pool: a pooled protocol judges each query's pool only; "
+    "add the pair to the pool or remove the label"
+)
+
+
 def pool_violation(
     pools: Mapping[str, frozenset[str]], qrels: Mapping[str, Mapping[str, object]], *, file: str | Path | None = None
 ) -> ContractError | None:
@@ -93,8 +99,7 @@ def pool_violation(
         if not pools[query].issuperset(row):
             outside = next(doc for doc in row if doc not in pools[query])
             return ContractError(
-                "label outside the query's pool: a pooled protocol judges each query's pool only; "
-                "add the pair to the pool or remove the label",
+                OUTSIDE_THE_POOL,
                 file=file,
                 where=f"{describe_id('query', query)}, {describe_id('document', outside)}",
             )
@@ -137,3 +142,11 @@ def check_pooled_qrels(
 
 EMPTY_ROW: Mapping[str, object] = MappingProxyType({})
 """The row of a query with no labels: an empty pool's, when its query has no row."""
+
+
+def documents_without_text(pools: Mapping[str, Sequence[str]] | None, documents: Mapping[str, str]) -> list[str]:
+    """The pooled documents the protocol has no text for, sorted: a pooled protocol scores
+    without texts, but an annotator judging one sees only a placeholder (``grow --corpus``)."""
+    if pools is None:
+        return []
+    return sorted({doc for pool in pools.values() for doc in pool if doc not in documents})

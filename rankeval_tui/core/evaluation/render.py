@@ -9,7 +9,7 @@ rankeval_tui/schema/report.schema.json).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from functools import partial
 from operator import attrgetter
@@ -32,9 +32,10 @@ from rankeval_tui.core.evaluation.evaluate import (
 from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.splits import set_aside_words
 from rankeval_tui.core.evaluation.text_grid import grid as grid
 from rankeval_tui.core.evaluation.text_grid import grid_columns
-from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.core.terminal_text import field_text, ids_text, markdown_text, printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
@@ -261,28 +262,24 @@ def status_column(report: Report, adjudicated: Collection[str]) -> list[str]:
     return list(map(words.__getitem__, cases))
 
 
-def set_aside_words(set_aside: Mapping[str, int]) -> str:
-    """``3 queries of split 'dev', 1 query of split 'train'``."""
-    return ", ".join(f"{n} {'query' if n == 1 else 'queries'} of split {split!r}" for split, n in set_aside.items())
-
-
 def report_block(
     report: Report, markdown: bool, adjudicated: Collection[str] = (), fractions: bool = False
 ) -> list[str]:
     k = report.k
-    title = f"run {report.run}" + (f"  ({report.source})" if report.source else "")
+    field = field_text(markdown)
+    title = f"run {field(report.run)}" + (f"  ({field(str(report.source))})" if report.source else "")
     lines = [f"### {title}" if markdown else title]
     if report.adapter_sha256:
         lines.append(f"adapter_sha256 {report.adapter_sha256}")
     if report.set_aside:
-        lines.append(f"set aside (--ignore-other-splits): {set_aside_words(report.set_aside)}")
+        lines.append(f"set aside (--ignore-other-splits): {field(set_aside_words(report.set_aside))}")
     if markdown:
         lines.append("")
     header = ["query", "status", "returned", "relevant", "hits", "first rel. rank"]
     header += [label(metric, k) for metric in report.metrics]
     rows = report.rows
     columns = [
-        list(map(QUERY, rows)),
+        list(map(markdown_text, map(QUERY, rows)) if markdown else map(QUERY, rows)),
         status_column(report, adjudicated),
         *(list(map(str, map(attrgetter(name), rows))) for name in ("returned", "relevant", "hits")),
         ["-" if rank is None else str(rank) for rank in map(attrgetter("first_relevant_rank"), rows)],
@@ -298,11 +295,11 @@ def report_block(
     lines.append(f"mean {means}   {over}")
     if markdown:
         lines.append("")
-    lines.append("missing_queries: " + (", ".join(report.missing_queries) or "none"))
+    lines.append("missing_queries: " + ids_text(report.missing_queries, markdown))
     if markdown:
         lines.append("")
     name = "no_relevant_in_pool_queries" if report.pooled else "no_relevant_queries"
-    lines.append(f"{name}: " + (", ".join(report.no_relevant_queries) or "none"))
+    lines.append(f"{name}: " + ids_text(report.no_relevant_queries, markdown))
     return lines
 
 
@@ -315,20 +312,22 @@ def comparison_block(
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
     metrics = comparison.metrics
-    lines = [("### " if markdown else "") + f"{cand.run} vs baseline {base.run}"]
+    base_run, cand_run = map(field := field_text(markdown), (base.run, cand.run))
+    lines = [("### " if markdown else "") + f"{cand_run} vs baseline {base_run}"]
     if markdown:
         lines.append("")
     header = ["query"]
+    heads = [run.replace("|", "\\|") if markdown else run for run in (base_run, cand_run)]  # no grid escape there
     for metric in metrics:
-        header += [f"{label(metric, k)} {base.run}", f"{label(metric, k)} {cand.run}", "delta"]
+        header += [f"{label(metric, k)} {heads[0]}", f"{label(metric, k)} {heads[1]}", "delta"]
     header.append("verdict")
     rows = []
     for row in comparison.rows:
         verdict = VERDICT_WORDS[row.verdict()]
-        missing = [{"baseline": base.run, "candidate": cand.run}[side] for side in row.missing_sides()]
+        missing = [{"baseline": base_run, "candidate": cand_run}[side] for side in row.missing_sides()]
         if missing:
             verdict += f" (missing in {', '.join(missing)})"
-        cells = [row.query]
+        cells = [field(row.query)]
         for metric in metrics:
             cells += [
                 shown(row.value(metric, "baseline"), fractions, 3),
@@ -346,7 +345,7 @@ def comparison_block(
         lines.append(
             f"{mean_label(metric, k)}: mean delta {shown_delta(comparison.mean_delta(metric), fractions)}; "
             f"win/tie/loss {counts['win']}/{counts['tie']}/{counts['loss']}; "
-            f"worse on: {', '.join(worse) or 'none'}"
+            f"worse on: {ids_text(worse, markdown)}"
         )
         if markdown:
             lines.append("")
@@ -362,7 +361,7 @@ def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
     """What a pooled protocol measured, under the header of every text output."""
     definition = protocol.definition
     lines = [
-        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {definition.pool_rule or 'pool rule not recorded'}",
+        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {field_text(markdown)(definition.pool_rule or 'pool rule not recorded')}",
         f"Recall@k's denominator: {RECALL_DENOMINATOR['pooled']}",
     ]
     return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]
@@ -398,21 +397,22 @@ def render_text(
     ``adjudicated`` in those queries' status cells; with ``fractions``, exact values beside
     the decimals; ``baseline_note`` (where the baseline came from) heads the comparisons."""
     short = protocol.protocol_sha256
+    field = field_text(markdown)
     head = (
-        f"protocol {protocol.name}  sha256 {short}  split {protocol.split}  k {protocol.k}  "
+        f"protocol {field(protocol.name)}  sha256 {short}  split {field(protocol.split)}  k {protocol.k}  "
         f"queries {len(protocol.selected_queries)}"
     )
     lines = [("## " if markdown else "") + head, ""]
     if protocol.kind == "pooled":
         lines += kind_lines(protocol, markdown)
     if adjudicated is not None:
-        lines += ["adjudicated_queries: " + (", ".join(adjudicated_in(protocol, adjudicated)) or "none"), ""]
+        lines += ["adjudicated_queries: " + ids_text(adjudicated_in(protocol, adjudicated), markdown), ""]
     for report in reports:
         lines += report_block(report, markdown, adjudicated or (), fractions)
         lines.append("")
     pairs = comparisons(reports, baseline)
     if pairs and baseline_note:
-        lines += [baseline_note, ""]
+        lines += [field(baseline_note), ""]
     for comparison in pairs:
         lines += comparison_block(comparison, markdown, statistics, fractions)
         lines.append("")

@@ -14,7 +14,7 @@ from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown
-from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.core.terminal_text import field_text, printable
 from rankeval_tui.core.wording import counted
 
 NO_VALUE = "no relevant in pool"
@@ -36,8 +36,9 @@ def bound_text(bound: Bound, fractions: bool) -> str:
 def bounds_block(report: BoundsReport, markdown: bool, fractions: bool) -> list[str]:
     k = report.k
     gap_queries = sum(1 for row in report.rows if row.gap)
+    field = field_text(markdown)
     title = (
-        f"run {report.run}: BOUNDS over every 0/1 assignment of {counted(report.gap_pairs, 'unjudged top-' + str(k) + ' pair')} "
+        f"run {field(report.run)}: BOUNDS over every 0/1 assignment of {counted(report.gap_pairs, 'unjudged top-' + str(k) + ' pair')} "
         f"in {counted(gap_queries, 'query')} (lowest and highest, never one number)"
     )
     lines = [f"### {title}" if markdown else title]
@@ -45,7 +46,7 @@ def bounds_block(report: BoundsReport, markdown: bool, fractions: bool) -> list[
         lines.append("")
     header = ["query", "unjudged", *(label(metric, k) for metric in report.metrics)]
     rows = [
-        [row.query, str(len(row.gap)), *(bound_text(row.bound(metric), fractions) for metric in report.metrics)]
+        [field(row.query), str(len(row.gap)), *(bound_text(row.bound(metric), fractions) for metric in report.metrics)]
         for row in report.rows
     ]
     lines += grid(header, rows, markdown)
@@ -61,8 +62,9 @@ def bounds_block(report: BoundsReport, markdown: bool, fractions: bool) -> list[
 def render_bounds_text(
     protocol: Protocol, reports: Sequence[BoundsReport], *, markdown: bool = False, fractions: bool = False
 ) -> str:
+    field = field_text(markdown)
     head = (
-        f"protocol {protocol.name}  sha256 {protocol.protocol_sha256}  split {protocol.split}  k {protocol.k}  "
+        f"protocol {field(protocol.name)}  sha256 {protocol.protocol_sha256}  split {field(protocol.split)}  k {protocol.k}  "
         f"queries {len(protocol.selected_queries)}"
     )
     lines = [("## " if markdown else "") + head, "", *kind_lines(protocol, markdown)]

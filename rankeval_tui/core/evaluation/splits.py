@@ -9,7 +9,7 @@ not know at all still rejects the run in ``check_run``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
@@ -38,3 +38,8 @@ def evaluate_split_of(protocol: Protocol, run: Run, metrics: Iterable[MetricId] 
     """``evaluate`` of the run's queries of the protocol's split; the report names what was set aside."""
     kept, counts = set_aside_other_splits(protocol, run)
     return replace(evaluate(protocol, kept, metrics), set_aside=counts)
+
+
+def set_aside_words(set_aside: Mapping[str, int]) -> str:
+    """``3 queries of split 'dev', 1 query of split 'train'``: a report's ``set_aside``, in words."""
+    return ", ".join(f"{n} {'query' if n == 1 else 'queries'} of split {split!r}" for split, n in set_aside.items())

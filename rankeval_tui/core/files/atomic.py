@@ -1,10 +1,22 @@
-"""Atomic file writes: a reader sees the old file or the new one, never a mix."""
+"""Atomic file writes: a reader sees the old file or the new one, never a mix.
+
+The temp file is named after its target, this host and this process
+(``.qrels.toml.HOST.PID.RANDOM.tmp``): a write killed before its rename leaves it behind, and the
+next write of the same file removes it once its process is provably gone (same host, pid not
+running). A temp of a running writer, or of another host's, is never touched.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import stat
+import time
 from pathlib import Path
+
+LEGACY_STALE_SECONDS = 3600
+"""A temp named without its writer (``.NAME.RANDOM.tmp``, before writers were named) is stale
+after an hour: no write takes that long."""
 
 
 def fsync_directory(directory: Path) -> None:
@@ -48,8 +60,9 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     mode = target_mode(target)
+    remove_stale_temporaries(target)
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.{writer_tag()}.", suffix=".tmp", dir=directory)
     except OSError as error:  # a missing or read-only directory: name the target, not the temp file
         raise type(error)(error.errno, error.strerror, str(target)) from error
     try:
@@ -69,6 +82,56 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             raise type(error)(error.errno, error.strerror, str(target)) from error
         raise
     fsync_directory(directory)
+
+
+def host_tag() -> str:
+    """This host's name as it stands in a temp file's name: letters, digits and ``-`` only."""
+    import socket
+
+    return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:40] or "host"
+
+
+def writer_tag() -> str:
+    return f"{host_tag()}.{os.getpid()}"
+
+
+def remove_stale_temporaries(target: Path) -> None:
+    """Remove the temps a killed write of ``target`` left beside it: its writer is gone (this
+    host, pid not running), or it is a writer-less legacy temp older than ``LEGACY_STALE_SECONDS``.
+    Best effort: one that cannot be removed stays, and the write goes on."""
+    directory = target.parent if str(target.parent) else Path(".")
+    prefix, here = f".{target.name}.", host_tag()
+    try:
+        entries = [entry for entry in os.scandir(directory) if entry.name.startswith(prefix)]
+    except OSError:
+        return
+    for entry in entries:
+        middle = entry.name[len(prefix) :]
+        if not middle.endswith(".tmp") or not entry.is_file(follow_symlinks=False):
+            continue
+        parts = middle[: -len(".tmp")].split(".")
+        try:
+            if len(parts) == 3 and parts[1].isascii() and parts[1].isdigit():  # HOST.PID.RANDOM
+                stale = parts[0] == here and not process_running(int(parts[1]))
+            else:
+                stale = (
+                    len(parts) == 1 and time.time() - entry.stat(follow_symlinks=False).st_mtime > LEGACY_STALE_SECONDS
+                )
+            if stale:
+                os.unlink(entry.path)
+        except OSError:
+            continue
+
+
+def process_running(pid: int) -> bool:
+    """Whether a process ``pid`` exists on this host (another user's counts)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

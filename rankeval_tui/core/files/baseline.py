@@ -42,14 +42,31 @@ def baseline_file(protocol_dir: str | Path) -> Path:
 
 def read_baseline_file(protocol_dir: str | Path) -> str | None:
     """The run name in ``runs/BASELINE``, or None without that file; anything but one
-    non-blank line is a ContractError naming the file."""
+    non-blank line is a ContractError naming the file, and so is a link, even dangling (read
+    through the one read path, which names where it leads)."""
     path = baseline_file(protocol_dir)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
     lines = [line.strip() for line in read_utf8(path).splitlines() if line.strip()]
     if len(lines) != 1:
         raise ContractError(f"must hold one run name on one line, found {len(lines)} non-blank lines", file=path)
     return lines[0]
+
+
+def checked_baseline_file(protocol_dir: str | Path, names: Sequence[str]) -> str | None:
+    """The run ``runs/BASELINE`` names, or None without that file; a name that is neither one of
+    ``names`` (the runs given) nor a file of ``runs/`` is a ContractError naming the file
+    (``score`` and ``validate`` alike)."""
+    named = read_baseline_file(protocol_dir)
+    if named is None:
+        return None
+    listed = [path.stem for path in run_files(protocol_dir)]
+    if named not in names and named not in listed:
+        known = ", ".join(dict.fromkeys([*names, *listed])) or "none"
+        raise ContractError(
+            f"names run {quote(named)}, which is not one of the runs: {known}", file=baseline_file(protocol_dir)
+        )
+    return named
 
 
 def is_empty_report(report: Report) -> bool:
@@ -78,16 +95,9 @@ def choose_baseline(
             raise ContractError(f"--baseline {quote(requested)} is not one of the runs: " + ", ".join(names))
         if requested not in rejected:
             return BaselineChoice(requested, "--baseline")
-    named = read_baseline_file(protocol_dir) if protocol_dir is not None else None
-    if named is not None and protocol_dir is not None:
-        listed = [path.stem for path in run_files(protocol_dir)]
-        if named not in names and named not in listed:
-            known = ", ".join(dict.fromkeys([*names, *listed])) or "none"
-            raise ContractError(
-                f"names run {quote(named)}, which is not one of the runs: {known}", file=baseline_file(protocol_dir)
-            )
-        if named in names and named not in rejected:
-            return BaselineChoice(named, f"{RUNS_DIR}/{BASELINE_FILE}")
+    named = checked_baseline_file(protocol_dir, names) if protocol_dir is not None else None
+    if named is not None and named in names and named not in rejected:
+        return BaselineChoice(named, f"{RUNS_DIR}/{BASELINE_FILE}")
     usable = [name for name in names if name not in rejected]
     with_results = [name for name in usable if name not in empty]
     if with_results:

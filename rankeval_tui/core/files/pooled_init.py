@@ -14,6 +14,7 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 from rankeval_tui.core.files.importers import (
     ImportedCorpus,
@@ -90,8 +91,9 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         pool_rule=pool_rule(request, runs),
     )
     files = planned_run_files(runs, queries, request.sample_queries is not None, None)
+    gapped = [name for name, run in zip(files, runs) if run_gap(definition, run.rankings, definition.k)]
     notices = pooled_notices(request, corpus, runs)
-    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices)
+    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices, gapped)
 
 
 def read_pooled_inputs(

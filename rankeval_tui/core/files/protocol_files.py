@@ -23,7 +23,7 @@ from operator import eq, itemgetter, le
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, describe_id, quote, raise_problem
-from rankeval_tui.core.evaluation.pools import pool_violation
+from rankeval_tui.core.evaluation.pools import OUTSIDE_THE_POOL, pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels, rows_within
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.entries import check_table as check_table  # re-exported: additions reads entries
@@ -87,6 +87,13 @@ def load_definition(
     provenance = data.get("provenance", {})
     if not isinstance(provenance, dict):
         collect(ContractError("[provenance] must be a table", file=path))
+    elif not isinstance(growth := provenance.get("growth", []), list) or not all(
+        isinstance(item, dict) for item in growth
+    ):
+        # grow appends its record to this array: a string would be extended letter by letter
+        collect(
+            ContractError(f"[provenance] growth must be [[provenance.growth]] tables, got {quote(growth)}", file=path)
+        )
     header = None
     if "protocol" not in data:
         collect(ContractError("missing [protocol] table", file=path))
@@ -295,9 +302,12 @@ def pair_tables(
             )
             continue
         if not row.keys() <= corpus:  # the loop names each unknown one
+            # a pooled corpus is its pools' union: an emptied pool's label is outside it, not a typo of an ID
+            emptied = definition.pools is not None and not definition.pools.get(query)
+            unknown = OUTSIDE_THE_POOL if emptied else "not in the corpus"
             for doc in row:
                 if doc not in corpus:
-                    report(ContractError(f"unknown document {quote(doc)}: not in the corpus", file=path, where=where))
+                    report(ContractError(f"unknown document {quote(doc)}: {unknown}", file=path, where=where))
             row = {doc: value for doc, value in row.items() if doc in corpus}
         result[query] = dict(row)
     return result

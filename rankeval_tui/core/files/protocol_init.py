@@ -89,6 +89,9 @@ class PlannedProtocol:
     run_files: dict[str, bytes]
     """File name in runs/ -> content (a copy of the user's bytes, or a cut JSON run)."""
     notices: list[str] = field(default_factory=list)
+    gapped_runs: list[str] = field(default_factory=list)
+    """Run files in runs/ with top-k pairs outside the pools (a pooled protocol from labels alone):
+    ``score`` refuses them until ``grow --gap`` adds those pairs as holes."""
 
     @property
     def label_count(self) -> int:

@@ -35,7 +35,10 @@ BASELINE_FILE = "BASELINE"
 
 
 def is_run_file(path: Path) -> bool:
-    return path.is_file() and path.suffix in RUN_SUFFIXES and not path.name.endswith(SIDECAR_SUFFIX)
+    """A run's name and no directory: a link that loops or leads nowhere, a device or a FIFO named
+    like a run is one too, so the read names it and why (``score`` and ``validate`` alike), never
+    skipped without a word."""
+    return path.suffix in RUN_SUFFIXES and not path.name.endswith(SIDECAR_SUFFIX) and not path.is_dir()
 
 
 def run_files(directory: str | Path) -> list[Path]:

@@ -18,7 +18,7 @@ import os
 import stat
 from pathlib import Path
 
-from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.errors import ContractError, quote
 
 MAX_INPUT_BYTES_ENV = "RANKEVAL_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 1 << 30
@@ -71,10 +71,15 @@ def read_input_bytes(path: str | Path, *, link: str | None = None) -> bytes:
     try:
         fd = os.open(path, flags | (O_NOFOLLOW if link is not None else 0))
     except FileNotFoundError:
+        if os.path.islink(path):
+            target = quote(os.readlink(path))
+            raise ContractError(f"is a symbolic link to {target}, which does not exist", file=path) from None
         raise ContractError("file not found", file=path) from None
     except OSError as error:  # a socket cannot be opened at all (ENXIO): say what it is instead
         if error.errno == errno.ELOOP and link is not None:  # became a link since refuse_link
             refuse_link(path, link)
+        if error.errno == errno.ELOOP:
+            raise ContractError("is a symbolic link that loops (it never reaches a file)", file=path) from None
         try:
             mode = os.stat(path).st_mode
         except OSError:

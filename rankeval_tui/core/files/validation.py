@@ -15,8 +15,9 @@ from pathlib import Path
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.gaps import gap_command, run_gap
-from rankeval_tui.core.evaluation.pools import pool_violation
+from rankeval_tui.core.evaluation.pools import documents_without_text, pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
+from rankeval_tui.core.files.baseline import checked_baseline_file
 from rankeval_tui.core.files.holes import holes_per_query, judge_command
 from rankeval_tui.core.files.protocol_files import (
     PROTOCOL_FILE,
@@ -73,6 +74,8 @@ def validate_directory(
             report(error)
     if result.definition is not None:
         check_qrels_file(result)
+        if untexted := untexted_warning(directory, result.definition):
+            result.warnings.append(untexted)
     for path in (directory / PROTOCOL_FILE, result.qrels_path):
         if path.is_file() and (notice := canonical_layout_notice(path)) is not None:
             result.warnings.append(notice)
@@ -82,7 +85,29 @@ def validate_directory(
         check_unique_run_names([run for _, run in result.runs if run is not None])
     except ContractError as error:  # as score refuses them: validate must not call both runs ok
         result.problems.append(error)
+    if directory.is_dir():
+        try:  # score reads runs/BASELINE before it compares: a name it refuses is a problem here too
+            checked_baseline_file(directory, [run.name for _, run in result.runs if run is not None])
+        except ContractError as error:
+            result.problems.append(error)
     return result
+
+
+def untexted_warning(directory: Path, definition: ProtocolDefinition) -> str | None:
+    """Pooled documents without text, named (the first few) with the command that adds them."""
+    untexted = documents_without_text(definition.pools, definition.documents)
+    if not untexted:
+        return None
+    named = ", ".join(repr(doc) for doc in untexted[:UNTEXTED_NAMED])
+    more = f" and {len(untexted) - UNTEXTED_NAMED} more" if len(untexted) > UNTEXTED_NAMED else ""
+    return (
+        f"{directory / 'protocol.toml'}: {counted(len(untexted), 'pooled document')} without text ({named}{more}): "
+        f"judging shows a placeholder; add the texts with rankeval-tui grow {directory} --corpus FILE"
+    )
+
+
+UNTEXTED_NAMED = 5
+"""Documents without text named by ``validate`` (the rest counted)."""
 
 
 def check_qrels_file(result: Validation) -> None:

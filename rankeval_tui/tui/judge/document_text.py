@@ -9,16 +9,20 @@ rows a move crosses or the box shows are wrapped (and kept, per line, until the 
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rich.cells import cell_len, get_character_cell_size
 
 from rankeval_tui.core.annotation.judging import JudgingSession
-from rankeval_tui.core.annotation.term_match import Match, Matcher, best_passage
+from rankeval_tui.core.annotation.term_match import CorpusTerms, Match, Matcher, best_passage
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.terminal_text import printable
 
 PASSAGE_LINES = 10
 """The stretch of source lines a best passage is scored over (a screenful at 80x24)."""
+CONTEXT = 2
+"""Rows shown above a passage jumped to, so the sentence leading into it is in view."""
 Row = tuple[int, int, int]
 """One screen row: (display line, start, end) characters of that line."""
 Spans = dict[int, list[tuple[int, int, str]]]
@@ -38,26 +42,49 @@ class PreparedDocument:
     best: tuple[int, float] | None  # best_passage of query_matches: (display line, weight)
 
 
-def prepare(text: str, title: str | None, matcher: Matcher) -> PreparedDocument:
+def prepare(
+    text: str, title: str | None, matcher: Matcher, weights: Mapping[int, float] | None = None
+) -> PreparedDocument:
     """Split ``text`` (tabs expanded, control characters made visible by ``printable``, the one
     terminal-safe form every screen uses: ``\\x1b``, bidi controls and lone surrogates too) under
-    its ``title`` and find ``matcher``'s terms in both."""
+    its ``title`` and find ``matcher``'s terms in both; ``weights`` (the corpus's IDF,
+    ``CorpusTerms``; else every term alike) choose the best passage."""
     body = printable(text.replace("\r\n", "\n").expandtabs(4), multiline=True).split("\n")
     heading = printable(title, multiline=True).split("\n") + [""] if title else []
     head = len(heading)
     title_matches = matcher.find(heading[:-1]) if heading else []
     query_matches = [Match(m.line + head, m.start, m.end, m.term) for m in matcher.find(body)]
     spans = painted(title_matches + query_matches, "document--match")
+    lines = heading + body
+    weights = weights if weights is not None else dict.fromkeys(range(len(matcher.terms)), 1.0)
     return PreparedDocument(
-        heading + body, head, query_matches, spans, best_passage(query_matches, PASSAGE_LINES, len(body))
+        lines, head, query_matches, spans, best_passage(query_matches, PASSAGE_LINES, weights, lines)
     )
 
 
+def opening_top(document: PreparedDocument, rows: Rows, height: int, width: int) -> tuple[int, int]:
+    """Where a document opens in a box ``height`` rows high: at its start when it fits in about
+    three screens (the annotator reads it whole, its NAME line first) or when its best passage
+    is on the first screen; else with the best passage ``CONTEXT`` rows below the top."""
+    if document.best is None or len(rows.rows_from((0, 0), 3 * height + 1, width)) <= 3 * height:
+        return (0, 0)
+    line = document.best[0]
+    first_screen = rows.rows_from((0, 0), height, width)
+    if first_screen and line <= first_screen[-1][0]:
+        return (0, 0)
+    return min(rows.moved((line, 0), -CONTEXT, width), rows.last_top(height, width))
+
+
 def painted(matches: list[Match], kind: str) -> Spans:
-    """``matches`` as spans of component class ``kind``, per display line."""
+    """``matches`` as spans of component class ``kind``, per display line; overlapping ones (a
+    Chinese query's bigrams: 重新, 新下, 下载) joined into one, so a run is painted whole."""
     spans: Spans = {}
     for match in matches:
-        spans.setdefault(match.line, []).append((match.start, match.end, kind))
+        line = spans.setdefault(match.line, [])
+        if line and match.start < line[-1][1] and match.start >= line[-1][0]:
+            line[-1] = (line[-1][0], max(line[-1][1], match.end), kind)
+        else:
+            line.append((match.start, match.end, kind))
     return spans
 
 
@@ -150,6 +177,19 @@ class Rows:
         return max((0, 0), self.moved(last, -(max(1, height) - 1), width))
 
 
+def position_caption(rows: list[Row], lines: list[str], head: int) -> str:
+    """``line 1,173 of 6,810 · 17%``: the body line at the top of ``rows`` (the view's rows), and
+    how far down the bottom is; ``55 lines · all`` when the whole body is in view."""
+    total = len(lines) - head
+    if not rows or total <= 0:
+        return ""
+    top = max(0, rows[0][0] - head) + 1
+    bottom = max(0, rows[-1][0] - head) + 1
+    if top == 1 and bottom >= total and rows[-1][2] >= len(lines[-1]):
+        return f"{total:,} line{'s' if total != 1 else ''} · all"
+    return f"line {top:,} of {total:,} · {100 * bottom // total}%"
+
+
 class MatchCursor:
     """What ``m``/``M`` step through: the query's matches, or those of a text searched with ``/``
     (display lines, reading order), and which one the view was last taken to."""
@@ -217,12 +257,18 @@ PREPARED_KEPT = 4
 
 
 class PreparedDocuments:
-    """The judging session's documents, prepared on first need and kept for the pairs around
-    the current one (a label shows the next one, undo and ← the previous)."""
+    """A protocol's documents, prepared for one query each on first need and kept for the pairs
+    around the current one (a label shows the next one, undo and ← the previous). Shared by the
+    judging and adjudication screens: ``around`` says which pairs are next to the one shown."""
 
-    def __init__(self, session: JudgingSession) -> None:
-        self.session = session
-        self._matcher: tuple[str | None, Matcher] = (None, Matcher((), prefix=True))
+    def __init__(
+        self, definition: ProtocolDefinition, around: Callable[[], list[tuple[str, str]]], kept: int = PREPARED_KEPT
+    ) -> None:
+        self.definition = definition
+        self.around = around
+        self.kept = kept
+        self.corpus = CorpusTerms(definition.documents.values())
+        self._matcher: tuple[str | None, Matcher, dict[int, float]] = (None, Matcher((), prefix=True), {})
         self._kept: dict[tuple[str, str], PreparedDocument] = {}
         self.ahead = True
         """Whether the pairs around the current one are prepared ahead (off only to benchmark the cold path)."""
@@ -230,20 +276,21 @@ class PreparedDocuments:
     def get(self, query: str, doc: str) -> PreparedDocument:
         found = self._kept.get((query, doc))
         if found is None:
-            definition = self.session.definition
+            definition = self.definition
             if self._matcher[0] != query:  # most moves stay within one query
-                self._matcher = (query, Matcher.for_query(definition.queries[query].text or ""))
+                matcher = Matcher.for_query(definition.queries[query].text or "")
+                self._matcher = (query, matcher, self.corpus.weights(matcher))
             text = definition.documents.get(doc)
             if text is None:  # a pooled protocol scores without texts; an annotator needs them
                 text = MISSING_TEXT
-            found = prepare(text, definition.titles.get(doc), self._matcher[1])
+            found = prepare(text, definition.titles.get(doc), self._matcher[1], self._matcher[2])
             self._kept[(query, doc)] = found
-            while len(self._kept) > PREPARED_KEPT:
+            while len(self._kept) > self.kept:
                 del self._kept[next(iter(self._kept))]
         return found
 
     def prepare_neighbours(self) -> None:
-        for pair in neighbours(self.session) if self.ahead else ():
+        for pair in self.around() if self.ahead else ():
             self.get(*pair)
 
 

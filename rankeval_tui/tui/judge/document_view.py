@@ -20,12 +20,18 @@ from textual.binding import Binding
 from textual.strip import Strip
 from textual.widget import Widget
 
-from rankeval_tui.core.annotation.term_match import passage_weight
-from rankeval_tui.tui.judge.document_text import MatchCursor, PreparedDocument, Row, Rows, Spans, painted
+from rankeval_tui.tui.judge.document_text import (
+    CONTEXT,
+    MatchCursor,
+    PreparedDocument,
+    Row,
+    Rows,
+    Spans,
+    opening_top,
+    painted,
+    position_caption,
+)
 from rankeval_tui.tui.safe_text import plain
-
-CONTEXT = 2
-"""Rows shown above a passage jumped to, so the sentence leading into it is in view."""
 
 
 class DocumentView(Widget, can_focus=True):
@@ -59,13 +65,16 @@ class DocumentView(Widget, can_focus=True):
         self.placed = True  # whether ``place`` has run for the document shown
         self.rows = Rows([])
         self._rows: tuple[tuple[int, int, int, tuple[int, int]], list[Row]] | None = None
+        self.key: object = None  # what the shown document is (a pair), as the screen named it
+        self.drawn_key: object = None  # the key of the document last painted: what the reader has seen
 
     # ------------------------------------------------------------ the document
 
-    def show(self, document: PreparedDocument) -> None:
-        """Show a new document, its query matches painted, at its start or (when the best passage
-        is below the first screen) on the best passage."""
+    def show(self, document: PreparedDocument, key: object = None) -> None:
+        """Show a new document, its query matches painted, at its start or on its best passage.
+        ``key`` names it; ``drawn_key`` is the key of the one a frame has painted (on screen)."""
         self.document = document
+        self.key = key
         self.lines, self.head = document.lines, document.head
         self.matches, self.spans = MatchCursor(document.query_matches), document.spans
         self.rows = Rows(document.lines)
@@ -78,19 +87,11 @@ class DocumentView(Widget, can_focus=True):
         self.refresh_view()
 
     def place(self) -> None:
-        """Open on the best passage when it lies below the first screen and its terms weigh more
-        than the first screen's (``term_match.best_passage``); else stay at the start."""
+        """Open where ``document_text.opening_top`` says (the start, or the best passage)."""
         self.placed = True
-        best = self.document.best
-        if best is None:
-            return
-        line, weight = best
-        first_screen = self.rows.rows_from((0, 0), self.size.height, self.size.width)
-        last_seen = first_screen[-1][0] if first_screen else 0
-        body = len(self.lines) - self.head
-        if line > last_seen and weight > passage_weight(self.document.query_matches, 0, last_seen, body):
-            self.opened_on = line - self.head
-            self.scroll_to_line(line)
+        self.top = opening_top(self.document, self.rows, self.size.height, self.size.width)
+        if self.top != (0, 0) and self.document.best is not None:
+            self.opened_on = self.document.best[0] - self.head
 
     def search(self, text: str) -> int:
         """Find ``text`` (folded, anywhere); paint its matches and go to the first one below the
@@ -181,16 +182,7 @@ class DocumentView(Widget, can_focus=True):
     # ------------------------------------------------------------ drawing
 
     def position(self) -> str:
-        """``line 1,173 of 6,810 · 17%``: the body line at the top, and how far down the bottom is."""
-        total = len(self.lines) - self.head
-        rows = self.layout_rows()
-        if not rows or total <= 0:
-            return ""
-        top = max(0, rows[0][0] - self.head) + 1
-        bottom = max(0, rows[-1][0] - self.head) + 1
-        if top == 1 and bottom >= total and rows[-1][2] >= len(self.lines[-1]):
-            return f"{total:,} line{'s' if total != 1 else ''} · all"
-        return f"line {top:,} of {total:,} · {100 * bottom // total}%"
+        return position_caption(self.layout_rows(), self.lines, self.head)
 
     def refresh_view(self) -> None:
         self._rows = None
@@ -203,6 +195,7 @@ class DocumentView(Widget, can_focus=True):
         width = self.size.width
         base = self.rich_style
         rows = self.layout_rows()
+        self.drawn_key = self.key
         if y >= len(rows):
             return Strip.blank(width, base)
         line, start, end = rows[y]

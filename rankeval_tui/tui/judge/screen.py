@@ -23,8 +23,8 @@ from rankeval_tui.core.annotation.pace import time_left
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import QRELS_FILE, QrelsFile, load_definition
 from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
-from rankeval_tui.tui.judge.dialogs import JUDGING_FOOTNOTE, FindScreen, NoteScreen
-from rankeval_tui.tui.judge.document_text import PreparedDocuments
+from rankeval_tui.tui.judge.dialogs import JUDGING_FOOTNOTE, NoteScreen
+from rankeval_tui.tui.judge.document_text import PreparedDocuments, neighbours
 from rankeval_tui.tui.judge.document_view import DocumentView
 from rankeval_tui.tui.judge.head import JudgeHead, PairRow, StatusRow
 from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
@@ -33,10 +33,8 @@ from rankeval_tui.tui.judge.messages import (
     NOT_ON_SCREEN,
     NOTHING_TO_DO,
     dispute_toggled,
-    find_result,
     journal_not_written,
     label_recorded,
-    match_step,
     note_changed,
     position_not_saved,
     qrels_not_written,
@@ -50,8 +48,10 @@ from rankeval_tui.tui.judge.messages import (
     write_refused,
 )
 from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
+from rankeval_tui.tui.judge.reading import find_in_document, step_match
 from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.widgets.help_screen import HelpScreen
+from rankeval_tui.tui.widgets.launch_notice import LaunchNotice
 from rankeval_tui.tui.widgets.pinned_footer import PinnedFooter
 
 
@@ -70,7 +70,7 @@ class JudgeScreen(Screen[None]):
         self.exit_app_on_quit = exit_app_on_quit
         self._write_worker: Worker[None] | None = None
         self._was_complete = session.marks.complete
-        self.documents = PreparedDocuments(session)
+        self.documents = PreparedDocuments(session.definition, lambda: neighbours(session))
 
     # ------------------------------------------------------------ layout
 
@@ -80,6 +80,7 @@ class JudgeScreen(Screen[None]):
         yield PairRow(id="judge-pair-row")
         yield Static(id="judge-note")
         yield DocumentView(id="judge-doc")
+        yield LaunchNotice(id="judge-notice")
         yield StatusRow(id="judge-status-row")
         yield PinnedFooter(("help", "quit_judging"))
 
@@ -89,8 +90,7 @@ class JudgeScreen(Screen[None]):
         self.query_one(DocumentView).focus()
         if self.exit_app_on_quit:
             exit_on_hangup(self.app)  # SIGHUP/SIGTERM: the judge command then finishes, locked
-        for warning in session.warnings:
-            self.notify(warning, severity="warning", timeout=15)
+        self.query_one(LaunchNotice).say(session.warnings)  # a line under the document, never a toast over it
         self.set_status(start_status(session))
         self.sync()
 
@@ -204,15 +204,10 @@ class JudgeScreen(Screen[None]):
         self.app.push_screen(OverviewScreen(self.session), jump)
 
     def action_find(self) -> None:
-        def found(text: str | None) -> None:
-            if text is not None:
-                self.set_status(find_result(text, self.query_one(DocumentView).search(text)))
-
-        self.app.push_screen(FindScreen(self.query_one(DocumentView).matches.searched or ""), found)
+        find_in_document(self.app, self.query_one(DocumentView), self.set_status)
 
     def action_step_match(self, direction: int) -> None:
-        view = self.query_one(DocumentView)
-        self.set_status(match_step(view.matches.searched, view.step_match(direction), direction))
+        self.set_status(step_match(self.query_one(DocumentView), direction))
 
     def action_toggle_need(self) -> None:
         self.query_one(JudgeHead).toggle_fold()

@@ -6,8 +6,10 @@ documents the run never returned, and the text of the highlighted document. Labe
 rankings are read from the session's protocol and runs; no metric is computed here.
 
 Fits any terminal: as many run panels as fit side by side at their full width, Tab stepping
-to the next run (the window of panels follows); the query's head and the document text
-scroll in boxes of bounded height, so the rankings keep their room on 80x24.
+to the next run (the window of panels follows); the query's head scrolls in a box of bounded
+height, and the document is drawn by the judging screen's line-based ``DocumentView`` (a
+screenful at any length, the query's terms painted, opened on its best passage) in a box of
+fixed height, so the rankings keep their room on 80x24 and no key waits for a long document.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
@@ -26,6 +29,8 @@ from rankeval_tui.core.evaluation.metrics import MetricId
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import ShownMetric
 from rankeval_tui.core.terminal_text import printable
+from rankeval_tui.tui.judge.document_text import PreparedDocuments
+from rankeval_tui.tui.judge.document_view import DocumentView
 from rankeval_tui.tui.safe_text import safe_cell
 from rankeval_tui.tui.score.cells import STYLE_WIN
 from rankeval_tui.tui.score.explain_text import explanation_text
@@ -102,6 +107,8 @@ class QueryScreen(Screen[None]):
         """Index of the leftmost run panel on screen (the others scroll in with Tab)."""
         self.widths = [0] * len(self.runs)
         """Cells each run panel needs to show its columns uncut (set when filled)."""
+        self.documents = PreparedDocuments(session.protocol.definition, self.neighbours, kept=3 + len(self.runs))
+        """The documents shown, prepared once each (the last few kept): the text box's source."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="query-head-box"):
@@ -113,8 +120,8 @@ class QueryScreen(Screen[None]):
                     yield Static(run_title(self.session, self.query_id, name), classes="query-run-title")
                     yield RowTable(id=f"query-table-{index}", classes="query-table", cursor_type="row")
                     yield Static(self.explanation(name), id=f"query-why-{index}", classes="query-run-footer")
-        with VerticalScroll(id="query-doc-box"):
-            yield Static(Text("highlight a document to read it", style="dim"), id="query-doc")
+        yield Static(Text("highlight a document to read it", style="dim"), id="query-doc")
+        yield DocumentView(id="query-doc-box")
         yield ScoreFooter()
 
     def on_mount(self) -> None:
@@ -189,6 +196,13 @@ class QueryScreen(Screen[None]):
 
     def action_page(self, box: str) -> None:
         """A page further down a text box, back to its top after the end (the tables keep the keys)."""
+        if box == "#query-doc-box":
+            view = self.query_one(DocumentView)
+            if view.top >= view.last_top():
+                view.action_start()
+            else:
+                view.action_page(1)
+            return
         scroll = self.query_one(box, VerticalScroll)
         if scroll.scroll_y >= scroll.max_scroll_y:
             scroll.scroll_home(animate=False)
@@ -213,6 +227,20 @@ class QueryScreen(Screen[None]):
         if event.data_table.has_focus:  # the other panels' cursors do not replace the text
             self.show_document(event.data_table)
 
+    def neighbours(self) -> list[tuple[str, str]]:
+        """The documents a key shows next, prepared while the reader reads: the rows above and
+        below the cursor of the focused ranking (↑ ↓), the other rankings' highlighted ones (Tab)."""
+        tables = [self.query_one(f"#query-table-{index}", DataTable) for index in range(len(self.runs))]
+        focused = tables[self.focused_run()]
+        places = [(focused, focused.cursor_row + step) for step in (1, -1)]
+        places += [(table, table.cursor_row) for table in tables if table is not focused]
+        docs = [
+            table.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
+            for table, row in places
+            if 0 <= row < table.row_count
+        ]
+        return [(self.query_id, doc) for doc in docs if doc is not None and doc != CUTOFF_KEY]
+
     def show_document(self, table: DataTable) -> None:
         """The text and label of ``table``'s highlighted document, so a label can be checked against it."""
         if not table.row_count:
@@ -224,10 +252,10 @@ class QueryScreen(Screen[None]):
         label = protocol.qrels.get(self.query_id, {}).get(doc)  # None: outside a pooled query's pool
         self.query_one("#query-doc", Static).update(
             Text.assemble(
-                (doc, "bold"),
+                (printable(doc), "bold"),
                 ("  label ", "dim"),
                 ("unjudged" if label is None else str(label), STYLE_WIN if label else "dim"),
-                "  ",
-                printable(protocol.documents.get(doc, "(no text for this document in the protocol)"), multiline=True),
             )
         )
+        self.query_one(DocumentView).show(self.documents.get(self.query_id, doc), key=(self.query_id, doc))
+        self.call_after_refresh(self.documents.prepare_neighbours)  # after this frame, while the reader reads

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -36,7 +36,6 @@ from rankeval_tui.tui.score.compare_view import CompareView
 from rankeval_tui.tui.score.delta_histogram import DeltaChart
 from rankeval_tui.tui.score.hanging_text import HangingStatic
 from rankeval_tui.tui.score.query_jump import QueryJump
-from rankeval_tui.tui.score.query_screen import QueryScreen
 from rankeval_tui.tui.score.run_view import RunView
 from rankeval_tui.tui.score.score_footer import ScoreFooter
 from rankeval_tui.tui.score.score_header import RUNS_INDENT, header_text, runs_text
@@ -48,6 +47,7 @@ from rankeval_tui.tui.score.score_view_state import (
     next_split,
     selected_queries,
 )
+from rankeval_tui.tui.widgets.launch_notice import LaunchNotice
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,13 @@ class LoadRequest:
         )
 
 
+def drill_down(*args: Any) -> Screen[None]:
+    """The query drill-down, its module (with the document view) imported when first opened."""
+    from rankeval_tui.tui.score.query_screen import QueryScreen
+
+    return QueryScreen(*args)
+
+
 class ScoreScreen(Screen[None]):
     """Per-query scores of one run, or of a candidate against a baseline, with a drill-down."""
 
@@ -111,6 +118,7 @@ class ScoreScreen(Screen[None]):
             yield RunView(id="score-run-view")
             yield CompareView(id="score-compare-view")
         yield QueryJump(self.current_table, lambda: selected_queries(self.session), id="score-jump")
+        yield LaunchNotice(id="score-notice")
         yield ScoreFooter()
 
     def on_mount(self) -> None:
@@ -129,8 +137,7 @@ class ScoreScreen(Screen[None]):
             self.app.call_from_thread(self.set_problem, f"{prefix}: {error.one_line()}")
             return
         self.app.call_from_thread(self.set_session, session)
-        for line in session.tie_order_summaries() if initial else ():  # once, in no screen row
-            self.app.call_from_thread(partial(self.notify, line, severity="warning", timeout=12, markup=False))
+        self.app.call_from_thread(self.query_one(LaunchNotice).say, session.tie_order_summaries() if initial else [])
         prepare_statistics(session)  # after the rows: the first child starts the fork server, a slow start
 
     def set_problem(self, message: str) -> None:
@@ -283,4 +290,4 @@ class ScoreScreen(Screen[None]):
         if self.session is None or event.row_key.value is None:
             return
         runs, shown = self.state.drill_down(self.session), self.state.shown_in(self.session)  # explained at its cutoff
-        self.app.push_screen(QueryScreen(self.session, event.row_key.value, runs, shown, self.state.view == "compare"))
+        self.app.push_screen(drill_down(self.session, event.row_key.value, runs, shown, self.state.view == "compare"))

@@ -1,5 +1,6 @@
-"""The adjudication screen's text: the queue's rows, the summary line, the pair, both
-annotators' labels and notes, and the decision (recorded or pending).
+"""The adjudication screen's text: the queue's rows, the summary line, the pair's context (query,
+criterion, both annotators' labels and notes), and the decision (recorded or pending). The
+document itself is drawn by the judging screen's ``DocumentView``.
 
 Why apart from the screen: pure functions of the session and the current item (no widget, no
 terminal), so they are tested without one and the screen keeps layout, keys and the write flow.
@@ -51,6 +52,12 @@ def row_cells(session: AdjudicationSession, index: int, item: Disagreement) -> l
     ]
 
 
+def neighbouring_pairs(session: AdjudicationSession) -> list[tuple[str, str]]:
+    """The disagreements after and before the current one: prepared while the adjudicator reads."""
+    index, items = session.index, session.items
+    return [(items[i].query, items[i].document) for i in (index + 1, index - 1) if 0 <= i < len(items)]
+
+
 def summary_text(session: AdjudicationSession, decided: int) -> Text:
     """Who is A and B, the adjudicator, Cohen's kappa over every pair, and how many are decided."""
     a, b = session.result.annotators
@@ -70,26 +77,36 @@ def summary_text(session: AdjudicationSession, decided: int) -> Text:
     )
 
 
-def pair_text(definition: ProtocolDefinition, item: Disagreement) -> Text:
-    """The query (text, need), the relevance criterion and the document in full."""
+def context_text(
+    definition: ProtocolDefinition,
+    item: Disagreement,
+    annotators: tuple[str, str],
+    place: tuple[int, int],
+    *,
+    full: bool,
+) -> Text:
+    """What the adjudicator decides by, above the document: where in the queue, the query, the
+    relevance criterion, the need (``full`` only) and each annotator's label and note, one line
+    each (the screen cuts them to its width unless ``full``: the document gets the rows)."""
     query = definition.queries[item.query]
-    return Text.assemble(
+    index, total = place
+    text = Text.assemble(
+        (f"{index + 1}/{total} ", "bold"),
         ("query ", "dim"),
-        (item.query, "bold"),
+        (printable(item.query), "bold"),
+        (" document ", "dim"),
+        (printable(item.document), "bold"),
         "  ",
         printable(query.shown_text),
         "\n",
-        *((("need ", "dim"), printable(query.need), "\n") if query.need else ()),
         ("relevance ", "dim"),
         printable(definition.relevance),
         "\n",
-        ("document ", "dim"),
-        (item.document, "bold"),
-        "  ",
-        printable(
-            definition.documents.get(item.document, "(no text for this document in the protocol)"), multiline=True
-        ),
+        *((("need ", "dim"), printable(query.need), "\n") if query.need and full else ()),
+        labels_text(annotators, item),
     )
+    text.rstrip()
+    return text
 
 
 def labels_text(annotators: tuple[str, str], item: Disagreement) -> Text:
