@@ -220,6 +220,8 @@ def test_unknown_protocol_keys_and_scales_are_read_as_tomllib_reads_them() -> No
         "[qrels.q1]\nd1 = 1\nd2 = 0\n\n[qrels.q2]\nd2 = 1\nd1 = 0\n",
         "[qrels.q1]\nd1 = 1\nd2 = 0\n\n[qrels.q2]\nd1 = 1\nd3 = 0\n",
         "[qrels.q1]\nd1 = 3\nd2 = -1\n\n[qrels.q2]\nd1 = 9\nd2 = 0\n",
+        '[qrels."q1"]\n"d1" = 1\n"d2" = 0\n\n[qrels."q2"]\n"d3" = 1\n"d4" = 0\n',  # pooled: other keys, same length
+        '[qrels."q1"]\n"d1" = 1\n"d2" = 0\n\n[qrels."q2"]\n"d1" = 1\n"d3" = 0\n',  # the same first key only
     ],
 )
 def test_rows_of_the_same_or_other_keys(text: str) -> None:
@@ -243,3 +245,35 @@ def test_rows_of_the_same_or_other_keys(text: str) -> None:
 def test_what_tomllib_refuses_or_reads_otherwise_is_left_to_it(text: str) -> None:
     reading = check_contract(text)
     assert reading is None or reading.by_tomllib
+
+
+POOLS = '[pools]\n"q:1" = "d1 d2 d3"\n"q:2" = "d2\td4"\nq3 = ""\n'
+
+
+def test_a_pools_table_is_split_at_its_quotes() -> None:
+    """``[pools]``, a line of IDs for each query, is read by one split (no line by line reading)."""
+    body = POOLS.partition("\n")[2].replace("q3", '"q3"')
+    assert toml_layout._string_pairs(body) == [("q:1", "d1 d2 d3"), ("q:2", "d2\td4"), ("q3", "")]
+    check_read_whole(POOLS)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '"q:4" = "d1\\u0041"',  # an escape: json decodes it
+        '"q:4" = "d1" # comment',
+        '"q:4" = "a" = "b"',
+        '"q:4"= "d1"',
+        '"q:4" = "d1\x01"',  # a control character: tomllib refuses it
+        '"q:4" = "d1\x7f"',
+        '"q:1" = "d9"',  # a key twice
+        '"q:4" = "d1',
+        'q:4" = "d1"',
+        '"q:4" = """d1"""',
+        "",
+        "q4 = 'd1'",
+    ],
+)
+def test_a_pools_line_of_another_layout_is_never_misread(line: str) -> None:
+    check_contract(POOLS + line + "\n")
+    check_contract(POOLS.replace('"q:2"', line + '\n"q:2"'))
