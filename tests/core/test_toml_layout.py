@@ -277,3 +277,38 @@ def test_a_pools_table_is_split_at_its_quotes() -> None:
 def test_a_pools_line_of_another_layout_is_never_misread(line: str) -> None:
     check_contract(POOLS + line + "\n")
     check_contract(POOLS.replace('"q:2"', line + '\n"q:2"'))
+
+
+RECORDS = '[queries."q:1"]\ntext = "a b"\nsplit = "test"\n\n[queries."q:2"]\ntext = "c\td"\nsplit = ""\n'
+
+
+def test_records_of_strings_are_split_at_their_quotes() -> None:
+    """A protocol's queries and documents (bare keys, strings without escapes) are read by one split."""
+    bodies = ['text = "a b"\nsplit = "test"\n', 'text = "c\td"\nsplit = ""\n']
+    assert toml_layout._string_records(bodies, ["text", "split"]) == [
+        {"text": "a b", "split": "test"},
+        {"text": "c\td", "split": ""},
+    ]
+    check_read_whole(RECORDS)
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ('"c\td"', '"c\\u0041"'),  # an escape: json decodes it
+        ('"c\td"', '"c\x01"'),  # a control character: tomllib refuses it
+        ('split = ""', 'split = "" # comment'),
+        ('split = ""', 'split = ""\nsplit = "x"'),  # a key twice
+        ('split = ""', "split = 3"),
+        ('split = ""', '"split" = ""'),
+        ('split = ""', 'other = ""'),
+        ('text = "c\td"\n', ""),
+        ('text = "c\td"', 'text = """c"""'),
+        ('text = "c\td"', 'text = "c" = "d"'),
+        ('split = ""\n', 'split = ""\n\n\n'),
+    ],
+)
+def test_records_of_another_layout_are_never_misread(old: str, new: str) -> None:
+    text = RECORDS.replace(old, new)
+    assert text != RECORDS
+    check_contract(text)

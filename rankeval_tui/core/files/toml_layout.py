@@ -372,6 +372,12 @@ def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
     if not pairs or None in pairs:
         return None
     raw_keys = [pair.group(1) for pair in pairs if pair is not None]
+    if len(set(raw_keys)) != len(raw_keys):
+        raise _Unsupported  # a key twice
+    if all(key[0] != '"' and pair.group(2)[0] == '"' for key, pair in zip(raw_keys, pairs) if pair is not None):
+        records = _string_records(bodies, raw_keys)
+        if records is not None:
+            return records
     text = "\n".join(bodies)
     while "\n\n" in text:
         text = text.replace("\n\n", "\n")
@@ -382,9 +388,27 @@ def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
     fixed = sum(len(key) + 4 for key in raw_keys)
     if len(found) != len(bodies) or fixed * len(found) + sum(sum(map(len, column)) for column in columns) != len(text):
         return None
-    if len(set(names)) != len(names):
-        raise _Unsupported  # a key twice
     return list(map(dict, map(zip, repeat(names), zip(*map(_values, columns)))))
+
+
+def _string_records(bodies: list[str], keys: list[str]) -> list[dict[str, Any]] | None:
+    """Records of bare keys and strings without escapes (``text = "..."`` then ``split = "..."``
+    in every body: a protocol's queries and documents), split at their quotes in C; None for
+    other bodies. Split so, their text is the first key's opening ``KEY = ``, then a string and
+    the next line's opening by turns, each opening known from ``keys``, and ``"\\n"`` last; no
+    string holds a newline (one a string), a backslash or a control character but a tab."""
+    text = "".join(bodies)
+    parts = text.split('"')
+    openings = [f"\n{key} = " for key in keys[1:]] + [f"\n{keys[0]} = "]
+    expected = [f"{keys[0]} = ", *openings * len(bodies)]
+    expected[-1] = "\n"
+    if parts[0::2] != expected or text.count("\n") != len(parts) // 2:
+        return None
+    data = text.encode()
+    if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
+        return None
+    strings = iter(parts[1::2])
+    return list(map(dict, map(zip, repeat(keys), zip(*[strings] * len(keys)))))
 
 
 _DECODER = json.JSONDecoder(strict=False)
