@@ -240,6 +240,10 @@ def test_rows_of_the_same_or_other_keys(text: str) -> None:
         '[qrels.q1]\n"ab = 0\ncd" = 1\n',  # quotes that do not pair up
         '[qrels.q1]\n"a"b" = 0\n"c" = 1\n',  # a quote inside a key
         "[qrels.q1]\nd1 = 0\nd 2 = 1\n",  # a space in a bare key
+        '[qrels.q1]\n"d1" = 0\n"d\x01" = 1\n',  # a control character in a key
+        '[qrels.q1]\n"d1" = 0\n"d\\u0041" = 1\n',  # an escape in a key
+        "[qrels.q1]\nd1 = 0\nd\u00e9 = 1\n",  # a key not bare
+        "[qrels.q1]\nd1 = 0\n = 1\n",  # an empty bare key
     ],
 )
 def test_what_tomllib_refuses_or_reads_otherwise_is_left_to_it(text: str) -> None:

@@ -232,25 +232,21 @@ def _int_rows(bodies: list[str]) -> list[dict[str, Any]] | None:
     """Bodies of ``key = D`` lines, D one digit (a qrels file's rows: binary or graded labels),
     read together by whole-text operations in C; None for other bodies (``_records`` or line by
     line then). Rows with the first row's keys (an exhaustive file) share its key strings."""
-    first = _label_cells(bodies[0])
+    first = _label_cells(bodies[:1])
     if first is None:
         return None
-    keys, _ = first
-    same = _same_keys_labels(bodies, keys)
+    same = _same_keys_labels(bodies, first[0])
     if same is not None:
         return same
-    ended = all(map(str.endswith, bodies, repeat("\n")))  # else no blank line followed a body
-    cells = _label_cells(("" if ended else "\n").join(bodies))
+    cells = _label_cells(bodies)
     if cells is None:
         return None
-    all_keys, marks = cells
-    separator = '" = ' if bodies[0][:1] == '"' else " = "
-    counts = list(map(str.count, bodies, repeat(separator)))
-    if sum(counts) != len(all_keys):
-        return None  # a key holding the separator
-    key_iter, label_iter = iter(all_keys), iter(list(map(_MARK_LABELS.__getitem__, marks)))  # marks: one a pair
-    rows = [dict(zip(islice(key_iter, count), islice(label_iter, count))) for count in counts]
-    if sum(map(len, rows)) != len(all_keys):
+    keys, labels = cells
+    key_iter, label_iter = iter(keys), iter(labels)
+    rows = [
+        dict(zip(islice(key_iter, count), islice(label_iter, count))) for count in map(str.count, bodies, repeat("\n"))
+    ]
+    if sum(map(len, rows)) != len(keys):
         raise _Unsupported  # a key twice in a row
     return rows
 
@@ -299,57 +295,36 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
     return list(map(dict, map(row_of.__getitem__, bodies)))  # a table of its own for each query
 
 
-_MARKS = "\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19"
-"""One mark per label digit: control characters no key of this layout holds (checked)."""
-_MARK_LABELS = {mark: label for label, mark in enumerate(_MARKS)}
-_KEEP_MARKS = bytes(b for b in range(256) if chr(b) not in _MARKS)
-_MARKS_TO_END = str.maketrans({**dict.fromkeys(_MARKS, "\x00"), '"': None})
+_LABEL_ENDS = {f" = {digit}\n": digit for digit in range(10)}
 _NOT_IN_KEYS = bytes([*range(0x09), *range(0x0B, 0x20), 0x5C, 0x7F])
-"""Bytes no key of these bodies holds: a control character (a quoted key may hold a tab) or
-a backslash (no escape to decode)."""
-_BARE_KEY_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-" + _MARKS.encode()
+"""Bytes no key or plain string holds: a control character (a quoted key may hold a tab) or a
+backslash (no escape to decode)."""
+_BARE_KEY_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
 
-def _label_cells(text: str) -> tuple[list[str], list[str]] | None:
-    """The keys of ``text``'s pair lines and their label marks, when its lines are all
-    ``"KEY" = D`` (a basic string without escapes) or all ``KEY = D`` (a bare key), D a digit,
-    with blank lines; None otherwise.
+def _label_cells(bodies: list[str]) -> tuple[list[str], list[int]] | None:
+    """The keys and labels of bodies whose lines are all ``"KEY" = D`` (a basic string without
+    escapes) or all ``KEY = D`` (a bare key), D a digit; None otherwise.
 
-    Each line's `` = D`` and newline become D's mark; no newline may be left, so every line
-    ended so. Quoted keys: split at the quotes, the marked text is ``"K"m"K"m...``, each key
-    between two quotes, each mark alone between a key and the next (no quote inside a key).
-    Bare keys: split at the marks, each holds only the bare key characters. Nothing in a key
-    needs decoding (no backslash, no control character, no mark), so the keys are the text's own."""
-    while "\n\n" in text:
-        text = text.replace("\n\n", "\n")
-    text = text.lstrip("\n")
-    lines = text.count("\n")
-    data = text.encode("utf-8")
+    Bare keys are quoted first. Split at the quotes, the text is ``"", K, " = D\\n", K, ...``:
+    each second part must be a label's line end, and each other one is a key holding no quote
+    (the split), backslash or control character (checked) and no newline (one newline a pair)."""
+    text = "".join(bodies)
+    bare = text[:1] != '"'
+    if bare:
+        if '"' in text:
+            return None
+        text = '"' + text.replace(" = ", '" = ').replace("\n", '\n"')[:-1]
+    data = text.encode()
     if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
         return None
-    marked = text.replace(" = 0\n", _MARKS[0]).replace(" = 1\n", _MARKS[1])
-    for digit in range(2, 10):
-        if "\n" not in marked:
-            break
-        marked = marked.replace(f" = {digit}\n", _MARKS[digit])
-    if "\n" in marked or not marked:
-        return None if marked else ([], [])
-    if marked[0] == '"':
-        parts = marked.split('"')  # "", K, m, K, m, ..., K, m
-        keys, marks = parts[1::2], parts[2::2]
-        used = set(marks)
-        if parts[0] or len(keys) != len(marks) or not used <= _MARK_LABELS.keys():
-            return None
-        if len(marks) != lines:
-            return None  # a mark inside a key (one mark a line): a line did not end with its label
-        return keys, marks
-    if marked.encode("ascii", "replace").translate(None, _BARE_KEY_BYTES):
+    parts = text.split('"')
+    keys, labels = parts[1::2], list(map(_LABEL_ENDS.get, parts[2::2]))
+    if parts[0] or len(keys) != len(labels) or None in labels or text.count("\n") != len(keys):
+        return None
+    if bare and ("" in keys or "".join(keys).encode().translate(None, _BARE_KEY_BYTES)):
         return None  # not a bare key
-    marks = list(marked.encode("ascii", "replace").translate(None, _KEEP_MARKS).decode())
-    keys = marked.translate(_MARKS_TO_END).split("\x00")
-    if keys.pop() != "" or len(keys) != len(marks) or "" in keys:
-        return None  # an empty key
-    return keys, marks
+    return keys, labels  # type: ignore[return-value]  # no None among them
 
 
 class _Integers(dict[str, int]):
