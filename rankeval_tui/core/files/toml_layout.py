@@ -134,10 +134,11 @@ def _paths(headers: list[str]) -> tuple[list[str], list[str | None]]:
         parts = list(map(_header_parts, headers))
     tops = _strings(list(map(itemgetter(0), parts)))
     raw_subs = list(map(itemgetter(1), parts))
-    if "" not in raw_subs and _DEEP not in raw_subs:  # every header [table.key]
-        return tops, list(_strings(raw_subs))
-    seconds = iter(_strings([sub for sub in raw_subs if sub and sub is not _DEEP]))
-    return tops, [None if not sub else sub if sub is _DEEP else next(seconds) for sub in raw_subs]
+    return tops, list(map(_NOT_A_KEY.get, raw_subs, _strings(raw_subs)))
+
+
+_NOT_A_KEY: dict[str, str | None] = {"": None, _DEEP: _DEEP}
+"""A header's second part that is not a key: none (``[table]``), or a header for tomllib."""
 
 
 def _header_parts(header: str) -> tuple[str, str]:
