@@ -31,7 +31,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from itertools import accumulate, chain, groupby, islice, repeat
+from itertools import accumulate, chain, compress, groupby, islice, repeat
 from operator import itemgetter
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
@@ -289,7 +289,12 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
         return None
     if len(set(keys)) != len(keys):
         raise _Unsupported  # a key twice
-    rows = list(map(dict, map(zip, repeat(keys), map(map, repeat(_DIGIT_LABELS.__getitem__), labels))))
+    zeros = dict.fromkeys(keys, 0)
+    rows = []
+    for text_labels in labels:  # each row a copy of the zeros (a table cloned whole), its other labels set
+        row, values = zeros.copy(), list(map(_DIGIT_LABELS.__getitem__, text_labels))
+        row.update(compress(zip(keys, values), values))
+        rows.append(row)
     if len(rows) == len(bodies):
         return rows
     row_of = dict(zip(distinct, rows))
