@@ -223,6 +223,7 @@ def test_unknown_protocol_keys_and_scales_are_read_as_tomllib_reads_them() -> No
         '[qrels."q1"]\n"d1" = 1\n"d2" = 0\n\n[qrels."q2"]\n"d3" = 1\n"d4" = 0\n',  # pooled: other keys, same length
         '[qrels."q1"]\n"d1" = 1\n"d2" = 0\n\n[qrels."q2"]\n"d1" = 1\n"d3" = 0\n',  # the same first key only
         '[qrels.q1]\n"d1" = 0\n"d\\u0041" = 1\n',  # an escape in a key: decoded
+        "[qrels.q1]\nd1 = 3\nd2 = 0\nd3 = 1\n\n[qrels.q2]\nd1 = 0\nd2 = 2\nd3 = 9\n",  # exhaustive, graded
     ],
 )
 def test_rows_of_the_same_or_other_keys(text: str) -> None:
@@ -244,6 +245,8 @@ def test_rows_of_the_same_or_other_keys(text: str) -> None:
         '[qrels.q1]\n"d1" = 0\n"d\x01" = 1\n',  # a control character in a key
         "[qrels.q1]\nd1 = 0\nd\u00e9 = 1\n",  # a key not bare
         "[qrels.q1]\nd1 = 0\n = 1\n",  # an empty bare key
+        '[q.a]\nx = 1\n"x" = 2\n\n[q.b]\nx = 1\n"x" = 2\n',  # a key twice in records, bare then quoted
+        '[q.a]\nx = "1"\nx = "2"\n\n[q.b]\nx = "1"\nx = "2"\n',  # a key twice in records of strings
     ],
 )
 def test_what_tomllib_refuses_or_reads_otherwise_is_left_to_it(text: str) -> None:

@@ -353,7 +353,8 @@ def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
     if not pairs or None in pairs:
         return None
     raw_keys = [pair.group(1) for pair in pairs if pair is not None]
-    if len(set(raw_keys)) != len(raw_keys):
+    names = _strings(raw_keys)
+    if len(set(names)) != len(names):
         raise _Unsupported  # a key twice
     if all(key[0] != '"' and pair.group(2)[0] == '"' for key, pair in zip(raw_keys, pairs) if pair is not None):
         records = _string_records(bodies, raw_keys)
@@ -365,7 +366,6 @@ def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
     text = text.strip("\n") + "\n"
     found = re.findall("".join(f"{re.escape(key)} = ({_VALUE})\n" for key in raw_keys), text)
     columns = [found] if len(raw_keys) == 1 else list(map(list, zip(*found)))
-    names = _strings(raw_keys)
     fixed = sum(len(key) + 4 for key in raw_keys)
     if len(found) != len(bodies) or fixed * len(found) + sum(sum(map(len, column)) for column in columns) != len(text):
         return None
