@@ -6,11 +6,14 @@ or a basic string), a blank line between tables. A qrels file is a million such 
 ``tomllib`` reads them one character at a time; here whole runs of sections are read with a few
 regular expressions and string operations in C:
 
-- rows of integer labels (``[qrels."q:1001"]`` then ``"d17" = 0`` lines): every line of a run of
-  them split at once, the rows cut by their line counts;
-- records (``[documents."d1"]`` then ``text = "..."``, the same fields in every section): one
-  match per section of a pattern made from the first one;
-- any other section of that grammar (``[protocol]``, a ``[pools]`` table, comments) line by line.
+- rows of integer labels (``[qrels."q:1001"]`` then ``"d17" = 0`` lines): a run of them split
+  at its quotes at once, the rows cut by their line counts; an exhaustive file's distinct rows
+  read once;
+- records (``[documents."d1"]`` then ``text = "..."``, the same fields in every section): split
+  at their quotes when every value is a plain string, else one match per section of a pattern
+  made from the first one;
+- a table of plain strings (``[pools]``: ``"q:1" = "d1 d2 ..."``) split at its quotes;
+- any other section of that grammar (``[protocol]``, comments, arrays) line by line.
 
 Each top-level table is read fast only when every section of it is in that grammar; the
 sections of any other top-level table (``[[provenance.growth]]``, an array, a dotted key, a
