@@ -18,8 +18,10 @@ import json
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rankeval_tui.core.annotation.agreement import Agreement, agreement_of_files
+from rankeval_tui.core.annotation.label_rankings import LabelRankings, rank_under_both
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, PairedRow, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, Run
@@ -28,26 +30,33 @@ from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, resolve_
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import comparisons, render_json
 from rankeval_tui.core.evaluation.stats import PairedStatistics, paired_statistics
-from rankeval_tui.core.files import load_protocol_and_qrels
+from rankeval_tui.core.files import load_definition, load_protocol_and_qrels
 from rankeval_tui.core.files import load_run as _load_run
 from rankeval_tui.core.files.baseline import BaselineChoice, choose_report_baseline
 from rankeval_tui.core.files.demo import BUNDLED_DEMO
+
+if TYPE_CHECKING:
+    from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
 
 DEMO_PROTOCOL = BUNDLED_DEMO
 """The seed tutorial's fixture bundled with the package (read it; copy it with ``rankeval-tui demo DIR`` to judge)."""
 
 __all__ = [
     "DEMO_PROTOCOL",
+    "Agreement",
     "BaselineChoice",
     "Comparison",
     "ContractError",
     "PairedRow",
+    "LabelRankings",
     "PairedStatistics",
     "Protocol",
     "QueryRow",
     "Report",
     "Run",
+    "agreement",
     "compare",
+    "change_bounds",
     "choose_baseline",
     "compare_all",
     "comparison_rows",
@@ -56,6 +65,7 @@ __all__ = [
     "load_run",
     "mean_rows",
     "report_json",
+    "rankings_under_labels",
     "rows",
     "statistics",
 ]
@@ -83,6 +93,17 @@ def evaluate(protocol: Protocol, run: Run, metrics: Iterable[str] = ("R", "RR"))
     """Score ``run``: the CLI's evaluator, with metrics named as on ``score --metrics``
     (``R@10``, ``nDCG@10``, or ``nDCG`` for the protocol's k)."""
     return evaluate_metrics(protocol, run, resolve_metrics(metrics, protocol.k))
+
+
+def change_bounds(
+    protocol: Protocol, baseline: Run, candidate: Run, metrics: Iterable[str] = ("R", "RR")
+) -> DeltaReport:
+    """``score --bounds --baseline``: the exact range of the change candidate - baseline of each
+    metric, per query and mean, over every 0/1 labelling of the two runs' unjudged top-k pairs
+    (each labelled once for both); ``verdict_text(report.mean("rr"), ...)`` words it."""
+    from rankeval_tui.core.evaluation.delta_bounds import compare_bounds
+
+    return compare_bounds(protocol, baseline, candidate, resolve_metrics(metrics, protocol.k))
 
 
 def statistics(comparisons: Comparison | Sequence[Comparison], **settings: Any) -> PairedStatistics:
@@ -188,3 +209,18 @@ def compare_all(
     """Every report against the baseline of ``choose_baseline``, as ``score`` pairs them."""
     choice = choose_baseline(reports, baseline, protocol_dir=protocol_dir)
     return comparisons(reports, choice.name if choice is not None else None)
+
+
+def agreement(directory: str | Path, a: str | Path, b: str | Path) -> Agreement:
+    """Two annotators' label files of one protocol compared as ``agree`` compares them (complete
+    files pair by pair, a partial one on the overlap); ``.to_json()`` is ``agree --format json``."""
+    return agreement_of_files(load_definition(Path(directory)), a, b)
+
+
+def rankings_under_labels(
+    directory: str | Path, a: str | Path, b: str | Path, runs: Sequence[Run], metrics: Iterable[str] = ("R", "RR")
+) -> LabelRankings:
+    """``agree --runs``: every run scored under A's labels and under B's (both complete) by the
+    one evaluator, and per metric the two orderings compared (Kendall's tau-b, tau_AP, order changes)."""
+    under_a, under_b = load_protocol(directory, qrels=a), load_protocol(directory, qrels=b)
+    return rank_under_both(under_a, under_b, runs, resolve_metrics(metrics, under_a.k), agreement(directory, a, b))

@@ -6,12 +6,15 @@ import json
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 from rankeval_tui import api
 from rankeval_tui.core.evaluation import compare as compare_module
 from rankeval_tui.core.evaluation import evaluate as evaluate_module
+from rankeval_tui.core.evaluation.delta_bounds import verdict_text
+from tests.cli.test_pools_cli import make
 from tests.cli.test_report_json import schema
 from tests.schema_check import validate
 
@@ -63,3 +66,30 @@ def test_rows_exact_and_float() -> None:
         {"run": "fixture_A", "eligible_queries": 3, "total_queries": 4, "missing_queries": 1,
          "RR@2": Fraction(1, 2), "Success@2": Fraction(2, 3)}
     ]  # fmt: skip
+
+
+def test_change_bounds_is_the_cli_comparison_on_a_gap(tmp_path: Path) -> None:
+    directory = make(tmp_path)
+    protocol = api.load_protocol(directory)
+    bm25 = api.load_run(directory / "runs" / "bm25.trec")
+    change = api.change_bounds(protocol, bm25, api.load_run(tmp_path / "dense.trec"), ["R@2", "RR@2"])
+    assert (change.mean("rr").low, change.mean("rr").high) == (Fraction(-3, 4), Fraction(0))
+    assert verdict_text(change.mean("rr"), change.unjudged_pairs) == "undecided (2 unjudged pairs can change it)"
+
+
+def test_agreement_and_rankings_under_labels_are_agrees(tmp_path) -> None:
+    from tests.cli.helpers import run_cli
+
+    seed = api.DEMO_PROTOCOL
+    labels = (seed / "qrels.toml").read_text(encoding="utf-8")
+    alice = tmp_path / "alice.toml"
+    alice.write_text(labels, encoding="utf-8")
+    bob = tmp_path / "bob.toml"
+    bob.write_text(labels.replace("[qrels.q3]\nd1 = 0\nd2 = 0", "[qrels.q3]\nd1 = 0\nd2 = 1"), encoding="utf-8")
+    result = api.agreement(seed, alice, bob)
+    cli = json.loads(run_cli("agree", seed, alice, bob, "--runs", "--format", "json").stdout)
+    assert {"protocol": "help-docs-zh", **result.to_json()} == {k: v for k, v in cli.items() if k != "rankings"}
+    assert result.overall.pairs == 30 and len(result.disagreements) == 1
+    runs = [api.load_run(seed / "runs" / f"{name}.json") for name in ("all_empty", "fixture_A", "fixture_B")]
+    rankings = api.rankings_under_labels(seed, alice, bob, runs)
+    assert rankings.to_json() == cli["rankings"]

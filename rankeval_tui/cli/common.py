@@ -22,6 +22,7 @@ from rankeval_tui.core.evaluation.metrics import (
     resolve_metrics,
 )
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.run_check import query_id_mismatch
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import (
     QrelsFile,
@@ -183,7 +184,7 @@ def add_metrics_argument(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME@k,...",
         help=f"metrics to show, compare and test, comma-separated ir_measures names ({names}), e.g. "
-        "R@10,RR@10,nDCG@10; the cutoff must be the protocol's k and may be left out (default: R,RR)",
+        "R@10,RR@10,nDCG@10; each cutoff at most k, left out: k (default: R,RR)",
     )
 
 
@@ -282,14 +283,16 @@ def run_specs(args: argparse.Namespace) -> list[tuple[str | None, Path]]:
     return specs
 
 
-def by_score(args: argparse.Namespace) -> bool:
-    """``--score-order``: TREC runs in trec_eval's order (commands without the flag: rank order)."""
-    return bool(getattr(args, "score_order", False))
+def by_score(args: argparse.Namespace, protocol: Protocol | None = None) -> bool:
+    """``--score-order``, or the protocol's ``tie_order = "score"``: TREC runs in trec_eval's order
+    (else rank order)."""
+    recorded = protocol is not None and protocol.definition.tie_order == "score"
+    return recorded or bool(getattr(args, "score_order", False))
 
 
 def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Run]:
     """Every run named on the command line (or found in runs/), adapted when --chunk-map is given."""
-    runs = [load_run(path, name, by_score=by_score(args)) for name, path in run_specs(args)]
+    runs = [load_run(path, name, by_score=by_score(args, protocol)) for name, path in run_specs(args)]
     check_unique_run_names(runs)
     if args.chunk_map is not None:
         from rankeval_tui.core.evaluation.adapter import adapt_for_protocol  # chunk runs only
@@ -301,9 +304,15 @@ def load_runs_from_args(args: argparse.Namespace, protocol: Protocol) -> list[Ru
             )
             for run in runs
         ]
+    selected = set(protocol.selected_queries)
+    judged = [query for query in protocol.selected_queries if protocol.relevant[query]]
     for run in runs:
         for warning in run.warnings:
             say(f"warning: {warning}", file=sys.stderr)
+        # Queries outside the split are refused by the scoring itself, in one line.
+        mismatch = query_id_mismatch(run.name, [q for q in run.rankings if q in selected], judged)
+        if mismatch is not None:
+            say(f"warning: {mismatch}", file=sys.stderr)
         ties = tie_order_report(protocol, run)
         if ties is not None:
             details = ties.details() if getattr(args, "tie_order_details", False) else []

@@ -72,7 +72,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PATH",
         help="qrels whose journal to carry over (default: PROTOCOL/qrels.toml)",
     )
+    parser.add_argument(
+        "--unlisted-as-zero",
+        action="store_true",
+        help="record in protocol.toml the collection's declaration that every pair its qrels do not list is 0 "
+        "(counted as 'unlisted' in every report; a new protocol hash), on its own",
+    )
     parser.set_defaults(func=run_grow)
+
+
+def run_declare_unlisted(args: argparse.Namespace) -> int:
+    """``grow --unlisted-as-zero``: the declaration added to protocol.toml, every other part and
+    every label kept. It changes no label's meaning (the binding), so open journals stay bound."""
+    from dataclasses import replace
+    from datetime import datetime, timezone
+
+    from rankeval_tui.core.files.atomic import atomic_write_text
+    from rankeval_tui.core.files.demo import refuse_writes_into_demo
+    from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, definition_to_toml
+
+    if args.corpus or args.queries or args.run or args.gap:
+        raise ContractError("--unlisted-as-zero is grown on its own: give it without --corpus, --queries, --run, --gap")
+    qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    with read_under_lock(args.protocol, qrels_path) as definition:
+        if definition.unlisted_as_zero:
+            return nothing_new(args.protocol, definition, qrels_path, "protocol.toml declares unlisted pairs 0 already")
+        refuse_writes_into_demo(args.protocol / PROTOCOL_FILE, "growing")
+        record = {"at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "declared": "unlisted_as_zero"}
+        growth = [*definition.provenance.get("growth", []), record]
+        declared = replace(definition, unlisted_as_zero=True, provenance={**definition.provenance, "growth": growth})
+        atomic_write_text(args.protocol / PROTOCOL_FILE, definition_to_toml(declared))
+    say(
+        f"declared in {args.protocol / PROTOCOL_FILE}: every pair the qrels do not list is 0 by the collection's "
+        "declaration (unlisted_as_zero; a new protocol hash)"
+    )
+    return 0
 
 
 def run_gap_growth(args: argparse.Namespace) -> int:
@@ -122,6 +156,8 @@ def run_gap_growth(args: argparse.Namespace) -> int:
 
 
 def run_grow(args: argparse.Namespace) -> int:
+    if args.unlisted_as_zero:
+        return run_declare_unlisted(args)
     pooled_texts = (args.corpus is not None or args.queries is not None) and not args.run
     if args.gap or (pooled_texts and load_definition(args.protocol).pools is not None):
         return run_gap_growth(args)  # a pooled protocol grows by its pools (and the texts of pooled documents)

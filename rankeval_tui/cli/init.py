@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import integer, positive_int
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import quote
+from rankeval_tui.core.evaluation.protocol import TIE_ORDERS
 from rankeval_tui.core.files.input_formats import formats_help
 from rankeval_tui.core.files.pooled_init import plan
 from rankeval_tui.core.files.protocol_files import RUNS_DIR
@@ -51,10 +53,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="V,V,...",
         help="labels on another scale: these values are 1, every other label 0 (e.g. 1,2,3 for Cranfield)",
     )
+    add_label_arguments(parser)
     parser.add_argument(
         "--run", action="append", default=[], metavar="[NAME=]PATH", help="a run to copy into DIR/runs/; repeatable"
     )
-    parser.add_argument("--k", type=positive_int, required=True, help="the cutoff of Recall@k and RR@k")
+    parser.add_argument(
+        "--k", type=positive_int, required=True, help="the deepest cutoff: metrics are scored at k or at most k"
+    )
+    parser.add_argument(
+        "--tie-order",
+        choices=TIE_ORDERS,
+        default="rank",
+        help="how TREC runs are ordered when scored: by their rank column (default) or as trec_eval orders them "
+        "(score descending, then document ID descending); recorded in protocol.toml",
+    )
     parser.add_argument(
         "--split", default="test", help="the split scored; every query's split unless the file has one (default test)"
     )
@@ -85,6 +97,40 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_init)
 
 
+def add_label_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--relevant-from``, ``--grades`` and ``--unlisted-as-zero``: what the labels declare."""
+    parser.add_argument(
+        "--relevant-from",
+        type=positive_int,
+        default=None,
+        metavar="T",
+        help="keep graded labels (integers >= 0) as a graded protocol: nDCG takes the grade as gain, the binary "
+        "measures count grade >= T relevant (trec_eval -l T)",
+    )
+    parser.add_argument(
+        "--grades",
+        type=word_list,
+        default=None,
+        metavar="W0,W1,...",
+        help="with --relevant-from: the words of grades 0, 1, ... (the judging screen's legend)",
+    )
+    parser.add_argument(
+        "--unlisted-as-zero",
+        action="store_true",
+        help="the collection declares every pair its qrels do not list non-relevant (as trec_eval reads them): "
+        "such pairs are labelled 0 by that declaration, recorded in protocol.toml and counted as 'unlisted' "
+        "in every report",
+    )
+
+
+def word_list(text: str) -> tuple[str, ...]:
+    """``not relevant,relevant,highly relevant``: the words of grades 0, 1, 2."""
+    words = tuple(word.strip() for word in text.split(","))
+    if len(words) < 2 or not all(words):
+        raise argparse.ArgumentTypeError(f"expected at least two words separated by commas, got {text!r}")
+    return words
+
+
 def integer_list(text: str) -> tuple[int, ...]:
     """``1,2,3`` or ``-1,4``: the label values read as relevant."""
     try:
@@ -112,12 +158,18 @@ def run_init(args: argparse.Namespace) -> int:
         seed=args.seed,
         pool_depth=args.pool_depth if args.pool_depth is not None else args.union_pool_depth,
         union_pool=args.union_pool_depth is not None,
+        relevant_from=args.relevant_from,
+        grade_words=args.grades,
+        unlisted_as_zero=args.unlisted_as_zero,
+        tie_order=args.tie_order,
     )
     planned = plan(request)
     write_protocol(planned)
     definition = planned.definition
     for notice in planned.notices:
         say(f"notice: {notice}")
+    for warning in planned.warnings:
+        say(f"warning: {warning}", file=sys.stderr)
     in_split = len(definition.selected_queries)
     if definition.pools is not None:
         say(
@@ -132,10 +184,18 @@ def run_init(args: argparse.Namespace) -> int:
             f"({in_split} in split {definition.split!r}), k {definition.k}, "
             f"runs: {', '.join(planned.run_files) or 'none'}"
         )
-    say(
-        f"labels: {planned.label_count} imported, {planned.hole_count} of {definition.pair_count} pairs to judge "
-        f"(never filled with 0)"
-    )
+    if definition.unlisted_as_zero:
+        say(
+            f"labels: {planned.label_count} imported; every pair the qrels do not list is 0 by the collection's "
+            "declaration (unlisted_as_zero, counted as unlisted in every report)"
+        )
+    else:
+        say(
+            f"labels: {planned.label_count} imported, {planned.hole_count} of {definition.pair_count} pairs to judge "
+            f"(never filled with 0)"
+        )
+    if definition.scale is not None:
+        say(f"scale: grades 0 to {definition.scale.top}, relevant from {definition.scale.relevant_from}")
     say(f"next: {next_command(planned)}")
     return 0
 

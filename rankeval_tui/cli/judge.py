@@ -23,11 +23,12 @@ from rankeval_tui.cli.common import (
     judge_command,
     require_terminal,
 )
+from rankeval_tui.cli.judge_audit import add_audit_arguments, audit_plan
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
-from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession, Order
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.evaluation.evaluate import check_run
+from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument, run_files
 
@@ -79,6 +80,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --holes-first: the runs whose top k come first (default: every file in PROTOCOL/runs/)",
     )
     parser.add_argument(
+        "--decide",
+        nargs=2,
+        default=None,
+        metavar=("A", "B"),
+        help="pooled protocol: ask first the holes whose labels decide whether run B is better than run A "
+        "(names of runs/ files or [NAME=]PATH); the status line says when the verdict is decided. "
+        "Only the visiting order changes; no run is shown",
+    )
+    parser.add_argument(
         "--break-lock",
         action="store_true",
         help="remove a lock this host cannot check (another host, unreadable); a lock of a process "
@@ -93,6 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="adjudicate the pairs two annotators label differently (with -o; --annotator "
         "names the adjudicator); see also the adjudicate command",
     )
+    add_audit_arguments(parser)
     add_output_option(
         parser,
         "QRELS.toml",
@@ -116,24 +127,48 @@ def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> 
     return top_k_pairs(definition, [run.rankings for run in runs], definition.k)
 
 
+def decide_runs(definition: ProtocolDefinition, args: argparse.Namespace) -> list[Run]:
+    """The two runs of ``--decide``: a name of a runs/ file, or ``[NAME=]PATH``; each checked."""
+    by_name = {path.stem: path for path in run_files(args.protocol)}
+    specs = [
+        (name, by_name[name]) if name in by_name else parse_run_argument(name, args.protocol) for name in args.decide
+    ]
+    runs = [load_run(path, name) for name, path in specs]
+    for run in runs:
+        check_run(definition, run)
+    if runs[0].name == runs[1].name:
+        raise ContractError(f"--decide needs two different runs, got {runs[0].name!r} twice")
+    return runs
+
+
 def run_judge(args: argparse.Namespace) -> int:
     if args.adjudicate is not None or args.output is not None or args.force:
         from rankeval_tui.cli.adjudicate import run_from_judge  # the adjudication queue
 
         return run_from_judge(args)
     definition = load_definition(args.protocol)
+    if args.decide is not None:
+        if args.holes_first is not None or args.run or args.audit is not None or args.sample is not None:
+            raise ContractError("--decide sets the order itself: no --holes-first, --run, --audit or --sample with it")
+        return judge_to_decide(args, definition, decide_runs(definition, args))
+    audit = None
+    if args.audit is not None or args.sample is not None:  # a blind sample: its own queue, never the labels audited
+        definition, audit = audit_plan(args, definition)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     # A pooled protocol judges by value: the pairs inside some run's top k first, when it has runs.
-    follows_runs = args.holes_first is not None or (
-        definition.pools is not None and bool(args.run or run_files(args.protocol))
+    follows_runs = audit is None and (
+        args.holes_first is not None or (definition.pools is not None and bool(args.run or run_files(args.protocol)))
     )
     if args.run and not follows_runs:
         raise ContractError("--run applies to --holes-first only")
     # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
     priority = holes_in_top_k(definition, args) if follows_runs else None
+    order: Order | None = "shuffled" if audit is not None else args.order
     session = JudgingSession.open(
-        definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
+        definition, qrels_path, order=order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
+    if audit is not None:  # kept in the file written: partial, and which labels it audits
+        session.marks.base_provenance.update(audit)
     if priority is not None:
         try:
             first = session.order_holes(priority)
@@ -155,6 +190,11 @@ def run_judge(args: argparse.Namespace) -> int:
             ),
             file=sys.stderr,
         )
+    return open_judging_screen(args, session, qrels_path)
+
+
+def open_judging_screen(args: argparse.Namespace, session: JudgingSession, qrels_path: Path) -> int:
+    """The judging screen on the open session, then the session finished (qrels written when complete)."""
     for warning in session.warnings:
         say(f"warning: {warning}", file=sys.stderr)
     say(session.start_summary(), file=sys.stderr)
@@ -174,3 +214,30 @@ def run_judge(args: argparse.Namespace) -> int:
         code = finish_judging(session, judge_command(args.protocol, args.qrels))
     hangup = result if isinstance(result, int) and result > 128 else 0  # 128 + SIGHUP/SIGTERM
     return code or hangup
+
+
+def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, runs: list[Run]) -> int:
+    """``judge --decide A B``: the holes in the order that decides B - A (core/annotation/decide_order.py)."""
+    from rankeval_tui.core.annotation.decide_order import DecideQueue, refuse_outside_pools
+
+    refuse_outside_pools(definition, runs, definition.k)  # before the session: nothing left behind
+    qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    session = JudgingSession.open(
+        definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
+    )
+    try:
+        queue = DecideQueue(definition, runs[0], runs[1], session.marks.labels)
+        session.order_holes(queue)
+    except BaseException:
+        session.abandon()
+        raise
+    try:
+        require_terminal()
+    except ContractError:
+        session.abandon()
+        raise
+    say(
+        f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status(session.marks.labels)}",
+        file=sys.stderr,
+    )
+    return open_judging_screen(args, session, qrels_path)

@@ -21,11 +21,17 @@ from rankeval_tui.cli.common import (
     integer,
     load_protocol_and_qrels_from_args,
     load_runs_from_args,
-    metrics_from_args,
     positive_int,
     protocol_dir,
 )
 from rankeval_tui.cli.say import say
+from rankeval_tui.cli.score_fill import (
+    add_fill_arguments,
+    count_filled,
+    filled_text,
+    load_filled_protocol_from_args,
+    refuse_allow_filled_alone,
+)
 from rankeval_tui.core.annotation.adjudicated import adjudicated_queries
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.evaluate import Report, evaluate, exact_fields
@@ -44,7 +50,7 @@ from rankeval_tui.core.evaluation.paired_defaults import (
     TEST_ALIASES,
 )
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.render import comparisons, cutoff_json, render_json, render_text
+from rankeval_tui.core.evaluation.render import NO_CI, comparisons, cutoff_json, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
@@ -55,7 +61,9 @@ from rankeval_tui.core.wording import exact_and_decimal
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:  # stats is imported when statistics are asked for (start-up of a plain score)
     from rankeval_tui.core.evaluation.stats import PairedStatistics
+    from rankeval_tui.core.files import QrelsFile
     from rankeval_tui.core.files.baseline import BaselineChoice
+    from rankeval_tui.core.files.filling import Filling
 
 
 def parse_gate(text: str) -> tuple[str, Fraction]:
@@ -220,6 +228,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="exit 1 if any run's mean is below VALUE (recall=0.6, mrr=1/2, nDCG@10=0.45); repeatable",
     )
     add_statistics_arguments(parser)
+    add_fill_arguments(parser)
     parser.set_defaults(func=run_score)
 
 
@@ -237,28 +246,6 @@ def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fracti
     return failures
 
 
-def run_bounds(args: argparse.Namespace, protocol: Protocol) -> int:
-    """``score --bounds``: ranges, never one number, for runs with unjudged top-k pairs. Its
-    modules are imported here, by the one option that needs them: every ``score`` (every CLI
-    call: the parser registers each command) would otherwise load them."""
-    from rankeval_tui.core.evaluation.bounds import bounds
-    from rankeval_tui.core.evaluation.render_bounds import render_bounds_json, render_bounds_text
-
-    if protocol.kind != "pooled":
-        raise ContractError("--bounds is for a pooled protocol: an exhaustive protocol has no unjudged pair to bound")
-    if args.fail_under or wants_statistics(args) or args.ignore_other_splits:
-        raise ContractError("--bounds prints ranges: no gate, baseline, statistics or --ignore-other-splits with it")
-    metrics = metrics_from_args(args, protocol)
-    reports = [bounds(protocol, run, metrics) for run in load_runs_from_args(args, protocol)]
-    if args.format == "json":
-        print(render_bounds_json(protocol, reports))
-    else:
-        sys.stdout.write(
-            render_bounds_text(protocol, reports, markdown=args.format == "markdown", fractions=args.fractions)
-        )
-    return 0
-
-
 def sample_count(text: str) -> int:
     """argparse type of --samples: 1 to ``MAX_SAMPLES``, said in one line (far more ran the draws
     out of memory, a numpy traceback)."""
@@ -274,6 +261,10 @@ def sample_count(text: str) -> int:
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
         if args.bounds:
+            if getattr(args, "fill_from", None) is not None:
+                raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
+            from rankeval_tui.cli.score_bounds import run_bounds  # the one option that needs its modules
+
             return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
         return score_command(args)
 
@@ -352,10 +343,18 @@ def compare_runs(args: argparse.Namespace, reports: list[Report]) -> Comparison:
     return comparison
 
 
+def load_scored_protocol(args: argparse.Namespace) -> tuple[Protocol, QrelsFile, Filling | None]:
+    """The protocol as ``score`` reads it; with ``--fill-from``, its holes filled (``cli.score_fill``)."""
+    if getattr(args, "fill_from", None) is None:
+        refuse_allow_filled_alone(args)
+        return (*load_protocol_and_qrels_from_args(args), None)
+    return load_filled_protocol_from_args(args)
+
+
 def score_command(args: argparse.Namespace) -> int:
     """Read, score every run at every cutoff (the whole input validated before any output),
     compare, then write the report and the gates' verdicts: exit 1 when a gate failed."""
-    protocol, qrels = load_protocol_and_qrels_from_args(args)
+    protocol, qrels, filling = load_scored_protocol(args)
     plan = plan_metrics(args, protocol)
     protocol = plan.protocol
     runs = load_runs_from_args(args, protocol)
@@ -367,6 +366,9 @@ def score_command(args: argparse.Namespace) -> int:
     ]
     comparison = compare_runs(args, reports)
     threshold_failures = gate_failures(reports, plan.gates)
+    filled, filled_failures = count_filled(args, filling, runs, protocol)
+    if filling is not None:
+        comparison.extra["filled"] = filling.to_json(filled, protocol.k)
     report_text = partial(
         render_text,
         baseline=comparison.baseline,
@@ -379,9 +381,12 @@ def score_command(args: argparse.Namespace) -> int:
         verdict = []
         if args.fail_under:
             verdict += gate_verdict("Threshold gate (--fail-under)", threshold_failures)
+        if filling is not None:
+            verdict += gate_verdict("Filled labels (--fill-from)", filled_failures)
         if args.fail_on_regression:
             verdict += gate_verdict("Regression gate", comparison.regressions)
-        append_step_summary(report_text(protocol, reports, markdown=True) + "\n".join(verdict) + "\n")
+        summary_text = report_text(protocol, reports, markdown=True) + filled_text(filling, filled, protocol.k)
+        append_step_summary(summary_text + "\n".join(verdict) + "\n")
     if args.format == "json":
         if at_cutoffs:
             comparison.extra["other_cutoffs"] = {str(p.k): cutoff_json(p, r) for p, r in at_cutoffs}
@@ -397,12 +402,17 @@ def score_command(args: argparse.Namespace) -> int:
         )
     else:
         markdown = args.format == "markdown"
-        sys.stdout.write(report_text(protocol, reports, markdown=markdown))
+        sys.stdout.write(report_text(protocol, reports, markdown=markdown) + filled_text(filling, filled, protocol.k))
+        # Statistics are computed at k only: with --test given, the other cutoffs' charts say so.
+        no_ci = f"at k={protocol.k} only (--test)" if args.test is not None else NO_CI
         for at_k, at_reports in at_cutoffs:  # each cutoff its own protocol: its own header and hash
             sys.stdout.write(
-                "\n" + render_text(at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions)
+                "\n"
+                + render_text(
+                    at_k, at_reports, comparison.baseline, markdown=markdown, fractions=args.fractions, no_ci=no_ci
+                )
             )
-    failures = threshold_failures + comparison.regressions
+    failures = threshold_failures + comparison.regressions + filled_failures
     for failure in failures:
         say(failure, file=sys.stderr)
     return 1 if failures else 0

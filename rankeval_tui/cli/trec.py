@@ -28,9 +28,11 @@ from rankeval_tui.core.files import (
     qrels_to_toml,
     write_qrels,
 )
+from rankeval_tui.core.files.atomic import atomic_write_text
+from rankeval_tui.core.files.label_import import annotator_words, check_annotator, import_labels, stated_provenance
 from rankeval_tui.core.files.outputs import QRELS, RUN
-from rankeval_tui.core.files.tomlio import read_utf8
-from rankeval_tui.core.files.trec import parse_trec_qrels, qrels_to_trec, run_to_trec
+from rankeval_tui.core.files.safe_read import read_input_bytes
+from rankeval_tui.core.files.trec import qrels_to_trec, run_to_trec
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,11 +61,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     imp = qrels_commands.add_parser(
         "import",
-        help="TREC qrels -> exhaustive qrels.toml, or an error",
-        description="Every (query, document) pair of the protocol must be judged; graded labels need --threshold.",
+        help="TREC qrels or JSONL labels -> exhaustive qrels.toml, or one annotator's labels file",
+        description="Every (query, document) pair of the protocol must be judged (unless --partial); graded "
+        "labels need --threshold. Reads TREC qrels or JSONL {qid, docid, judgment, reasoning?}, told by content. "
+        "With --annotator/--partial/--provenance the file is one annotator's labels, kept apart: "
+        "never the protocol's qrels.toml (an annotator named model:NAME is a model).",
     )
     add_protocol_directory(imp)
     imp.add_argument("trec_qrels", type=Path, metavar="QRELS.txt")
+    imp.add_argument("--annotator", default=None, metavar="NAME", help="whose labels (model:NAME for a model)")
+    imp.add_argument(
+        "--partial",
+        action="store_true",
+        help="the file may label only some pairs: it holds those, none filled in (never the protocol's qrels.toml)",
+    )
+    imp.add_argument(
+        "--provenance",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="record how the labels were made, as stated (repeatable: model=..., prompt_sha256=..., temperature=...)",
+    )
     imp.add_argument(
         "--threshold",
         type=positive_int,
@@ -106,20 +124,38 @@ def run_qrels_export(args: argparse.Namespace) -> int:
 
 
 def run_qrels_import(args: argparse.Namespace) -> int:
-    # Writing the protocol's own qrels.toml is what import is for (docs/formats.md); --force if it exists.
-    check_output(args, inputs=[(args.trec_qrels, "the TREC qrels file")], may_replace=[QRELS])
+    stated = stated_provenance(args.provenance)
+    if args.annotator is not None:
+        check_annotator(args.annotator)
+    # Writing the protocol's own qrels.toml is what import is for (docs/formats.md); --force if it
+    # exists. One annotator's labels (a model's, a partial file) are kept apart from it, always.
+    apart = args.partial or args.annotator is not None or bool(stated)
+    check_output(args, inputs=[(args.trec_qrels, "the TREC qrels file")], may_replace=[] if apart else [QRELS])
     definition = load_definition(args.protocol)
-    qrels = parse_trec_qrels(read_utf8(args.trec_qrels), definition, path=args.trec_qrels, threshold=args.threshold)
+    qrels = import_labels(
+        read_input_bytes(args.trec_qrels),
+        definition,
+        path=args.trec_qrels,
+        threshold=args.threshold,
+        partial=args.partial,
+        annotator=args.annotator,
+        stated=stated,
+    )
     pairs = sum(len(row) for row in qrels.labels.values())
     if args.output is None:
         sys.stdout.write(qrels_to_toml(qrels, definition))
+        return 0
+    if args.partial:
+        atomic_write_text(args.output, qrels_to_toml(qrels, definition))
     else:
         write_qrels(args.output, qrels, definition)
-        say(
-            f"wrote {args.output}: {pairs} judged pairs"
-            + (f", threshold rel >= {args.threshold} -> 1" if args.threshold is not None else ""),
-            file=sys.stderr,
-        )
+    counted = f"{pairs} of {definition.pair_count} pairs judged (partial)" if args.partial else f"{pairs} judged pairs"
+    say(
+        f"wrote {args.output}: {counted}"
+        + (f", threshold rel >= {args.threshold} -> 1" if args.threshold is not None else "")
+        + (f", annotator {annotator_words(args.annotator)}" if args.annotator is not None else ""),
+        file=sys.stderr,
+    )
     return 0
 
 

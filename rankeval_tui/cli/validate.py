@@ -95,7 +95,8 @@ def print_validation(result: Validation, limit: int, journal: JudgingState | Non
         if definition.pools is not None:
             line += f", pooled: {counted(len(definition.document_ids), 'pooled document')} ({definition.pool_rule})"
         if result.protocol is not None:
-            line += f", {counted(definition.pair_count, 'judged pair')}, sha256 {result.protocol.protocol_sha256}"
+            pairs = "pair" if definition.unlisted_as_zero else "judged pair"  # some 0 by declaration: counted below
+            line += f", {counted(definition.pair_count, pairs)}, sha256 {result.protocol.protocol_sha256}"
         say(line)
     for path, run in result.runs:  # a run is only ever valid against a definition
         if run is not None:
@@ -132,6 +133,13 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             say(f"  {query!r}: {count} of {len(definition.documents_of(query))} unjudged")
         if len(result.holes) > HOLE_ROWS_SHOWN:
             say(f"  ... and {counted(len(result.holes) - HOLE_ROWS_SHOWN, 'more query')} with holes")
+    if definition.unlisted_as_zero:
+        declared = sum(result.unlisted.values())
+        say(
+            f"unlisted: {declared} of {counted(definition.pair_count, 'pair')} without a label, each 0 by the "
+            f"collection's declaration (unlisted_as_zero), kept apart from the {definition.pair_count - declared} "
+            "labelled; so is every pair outside the qrels"
+        )
     provenance = result.qrels.provenance if result.qrels is not None else {}
     if journal is None and "pace" not in provenance:
         return  # nothing timed: the pace module (statistics, random) is not imported

@@ -203,10 +203,11 @@ class Preread:
         if self.runs is not None:
             self.runs.cancel()
 
-    def runs_for(self, specs: tuple[RunSpec, ...]) -> tuple[LoadedRun, ...]:
-        """The prefetched runs when they are the ones asked for, else ``specs`` read here."""
-        if self.runs is not None and self.runs.specs == specs:
+    def runs_for(self, specs: tuple[RunSpec, ...], by_score: bool = False) -> tuple[LoadedRun, ...]:
+        """The prefetched runs when they are the ones asked for, read in that order (``by_score``:
+        trec_eval's, the protocol's tie order), else ``specs`` read here."""
+        if self.runs is not None and self.runs.specs == specs and self.runs.by_score == by_score:
             return self.runs.loaded()
         if self.runs is not None:
             self.runs.cancel()
-        return read_runs(specs)
+        return read_runs(specs, by_score=by_score)

@@ -126,7 +126,8 @@ class ScoringSession(SessionViews):
         )
         given = tuple(run_specs or ())
         specs = given or tuple((None, p) for p in run_files(protocol_dir))
-        loaded = preread.runs_for(specs) if preread is not None else read_runs(specs)  # first: a child waits on it
+        by_score = base.definition.tie_order == "score"  # the protocol's tie order: a rank column may be constant
+        loaded = preread.runs_for(specs, by_score) if preread is not None else read_runs(specs, by_score=by_score)
         chunk_map = load_chunk_map(chunk_map_path) if chunk_map_path is not None else None
         protocol = base.with_overrides(k, split)
         chosen = metrics_at(named, protocol.k) if named else tuple(metrics) or PRIMARY

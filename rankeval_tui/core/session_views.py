@@ -84,10 +84,11 @@ class SessionViews:
         raise KeyError(name)
 
     def tie_order_summaries(self) -> list[str]:
-        """One line per accepted TREC run that trec_eval would rank otherwise (``core.evaluation.tie_order``):
-        what the screen says once, in a notification, never in its rows."""
+        """One line per accepted TREC run whose values trec_eval's order would change
+        (``core.evaluation.tie_order``): what the screen says once, in a status line under its rows."""
         reports = (tie_order_report(self.protocol, s.run, self.metrics) for s in self.accepted if s.run is not None)
-        return [report.summary() for report in reports if report is not None]
+        lines = (report.status_line() for report in reports if report is not None)
+        return [line for line in lines if line is not None]
 
     def comparison(self, baseline: str, candidate: str, like: Comparison | None = None) -> Comparison:
         """``core.evaluation.compare`` of two accepted runs (both were scored under ``self.protocol``);

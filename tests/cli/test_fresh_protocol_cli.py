@@ -101,7 +101,8 @@ def test_validate_on_a_broken_protocol_reports_no_run_as_ok(tmp_path: Path) -> N
     result = run_cli("validate", partial)
     assert result.returncode == 2
     assert result.stdout.splitlines() == [
-        f"error: {protocol}: [protocol]: unknown key 'relevence' (known: name, k, split, relevance, description, kind, pool_rule)",
+        f"error: {protocol}: [protocol]: unknown key 'relevence' (known: name, k, split, relevance, description, kind, "
+        "pool_rule, grades, relevant_from, unlisted_as_zero, tie_order)",
         "note: qrels and runs not checked against the protocol: protocol.toml must be valid first",
         "1 problem; fix it and run validate again",
     ]

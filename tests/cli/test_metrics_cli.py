@@ -63,7 +63,7 @@ def test_json_measures_of_every_metric() -> None:
 @pytest.mark.parametrize(
     "args, fragments",
     [
-        (["--metrics", "nDCG@10"], ["metric 'nDCG@10'", "cutoff 10 is not the protocol's k (2)", "--k 10"]),
+        (["--metrics", "nDCG@10"], ["metric 'nDCG@10'", "cutoff 10 is above k (2): a cutoff is at most k", "--k 10"]),
         (["--metrics", "nDCG@3", "--k", "3", "--fail-under", "P@2=0.1"], ["metric 'P@2'", "k (3)"]),
         (["--metrics", "R,ndgc"], ["unknown metric 'ndgc'", "nDCG"]),
         (["--metrics", "P@0"], ["cutoff after @"]),
@@ -117,7 +117,9 @@ def test_regression_gate_weighs_every_chosen_metric() -> None:
 
 
 def test_inspect_checks_metric_names_before_the_app_opens() -> None:
-    assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDCG@5"), "cutoff 5 is not the protocol's k (2)")
+    assert_one_line_error(
+        run_cli("inspect", SEED, "--metrics", "nDCG@5"), "cutoff 5 is above k (2): a cutoff is at most k"
+    )
     assert_one_line_error(run_cli("inspect", SEED, "--metrics", "nDGC"), "unknown metric 'nDGC'")
 
 

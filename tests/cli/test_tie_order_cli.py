@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.evaluation.metrics import METRIC_IDS
-from rankeval_tui.core.files import load_protocol
+from rankeval_tui.core.evaluation.tie_order import tie_order_report
+from rankeval_tui.core.files import load_protocol, load_run
 from tests.cli.helpers import run_cli
 
 
@@ -77,3 +79,17 @@ def test_score_order_scores_as_trec_eval_orders(tied) -> None:
     assert report["mrr_at_k"] == str(expected.mrr_at_k) and report["recall_at_k"] == str(expected.recall_at_k)
     default = json.loads(run_cli("score", directory, "--run", path, "--format", "json").stdout)["runs"]["tied"]
     assert default["mrr_at_k"] != report["mrr_at_k"]  # the option changes what is scored
+
+
+def test_the_screens_line_names_only_runs_whose_values_change(tied) -> None:
+    """The status line counts and names the queries whose value changes; a run whose tie order
+    changes no value gets no line on screen (stderr's summary still says it)."""
+    directory, path, scored = tied
+    protocol = load_protocol(directory)
+    report = tie_order_report(protocol, load_run(path, "tied"), METRIC_IDS)
+    assert report is not None and report.changed
+    line = report.status_line()
+    assert line is not None and "\n" not in line
+    assert f"{len(report.changed)} quer" in line and repr(report.changed[0][0]) in line
+    unchanged = replace(report, changed=())
+    assert unchanged.status_line() is None and "0 of them" in unchanged.summary()

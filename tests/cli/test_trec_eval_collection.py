@@ -152,4 +152,4 @@ def test_several_cutoffs_in_one_call_give_trec_evals_values(tmp_path):
     assert alone["protocol"]["protocol_sha256"] == at_five["protocol_sha256"]
     assert alone["runs"]["results"]["measures"]["p"] == measures["p"]
     deeper = run_cli("score", directory, "--metrics", "P@10,P@20")
-    assert_one_line_error(deeper, "cutoff 20 is not the protocol's k (10)", "--k 20")
+    assert_one_line_error(deeper, "cutoff 20 is above k (10): a cutoff is at most k", "--k 20")

@@ -96,7 +96,8 @@ def test_validate_lists_every_problem_of_protocol_toml(partial: Path) -> None:
     result = validate_directory(partial, None, [])
     rules = [problem.rule for problem in result.problems]
     assert rules == [
-        "unknown key 'relevence' (known: name, k, split, relevance, description, kind, pool_rule)",
+        "unknown key 'relevence' (known: name, k, split, relevance, description, kind, pool_rule, grades, "
+        "relevant_from, unlisted_as_zero, tie_order)",
         "unknown key 'url' (known: text, title)",  # a title is known since init keeps them
         "missing required key 'text'",
         "missing required key 'split'",

@@ -64,7 +64,7 @@ def test_k_cannot_go_below_a_metric_named_with_its_cutoff(seed_dir: Path) -> Non
 
 
 def test_a_cutoff_above_k_is_refused_when_named() -> None:
-    with pytest.raises(ContractError, match="cutoff 3 is not the protocol's k \\(2\\)"):
+    with pytest.raises(ContractError, match="cutoff 3 is above k \\(2\\): a cutoff is at most k"):
         named_metrics(["P@3"], 2)
     assert named_metrics(["P@1", "p@1", "P"], 2) == (("p", 1), ("p", None))
 

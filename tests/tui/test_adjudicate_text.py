@@ -30,3 +30,11 @@ def test_long_reasons_are_cut_to_the_column_with_an_ellipsis() -> None:
     reason = "x" * (REASON_WIDTH + 5)
     assert short(reason, REASON_WIDTH) == "x" * (REASON_WIDTH - 1) + "…"
     assert short("short", REASON_WIDTH) == "short"
+
+
+def test_a_model_annotator_is_marked_as_one():
+    from rankeval_tui.tui.widgets.adjudicate_text import labels_text
+
+    item = Disagreement("q1", "d1", (1, 0), ("because", None))
+    shown = labels_text(("model:umbrela", "alice"), item).plain
+    assert "model:umbrela (a model): 1 relevant" in shown and "alice: 0 not relevant" in shown

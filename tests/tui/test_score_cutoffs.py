@@ -131,7 +131,7 @@ async def test_trec_eval_collection_p_at_5_column_is_trec_evals_p_5(tmp_path: Pa
 
 def test_app_refuses_a_cutoff_above_k_in_one_line(seed_dir: Path) -> None:
     refused = run_cli(seed_dir, "--metrics", "R@1,R@3")
-    assert_one_line_error(refused, "R@3", "cutoff 3 is not the protocol's k (2)", "--k 3")
+    assert_one_line_error(refused, "R@3", "cutoff 3 is above k (2): a cutoff is at most k", "--k 3")
 
 
 DEMO = REPO / "protocols" / "help-docs-zh"

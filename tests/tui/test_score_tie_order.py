@@ -20,7 +20,8 @@ async def test_tie_order_said_once_in_a_status_line_not_a_toast(tied) -> None:  
         notice = app.screen.query_one(LaunchNotice)
         said = str(notice.render())
         assert notice.display and said.count("ranked otherwise by trec_eval") == 1
-        assert "run 'tied'" in said and "score --score-order" in said
+        assert "run 'tied'" in said and "score --score-order" in said and "change a value at k=" in said
+        assert notice.region.height == 1  # one line, cut to the width: the table keeps its rows
         table = app.screen.query_one("#score-run-table")
         assert not notice.region.overlaps(table.region)  # under the table, not over it
         runs = str(app.screen.query_one("#score-runs", Static).render())

@@ -275,7 +275,7 @@ class AdjudicationSession:
         if item is None:
             raise ContractError("nothing to adjudicate: the annotators agree on every pair")
         check_chosen(pair, item)
-        decision = Decision(checked_label(final), checked_reason(reason))
+        decision = Decision(checked_label(final, self.definition.top_grade), checked_reason(reason))
         if self.journal is not None:
             self.journal.append(
                 {

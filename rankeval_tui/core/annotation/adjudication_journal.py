@@ -122,7 +122,9 @@ def _resume(
         pair = (query, document)
         if pair not in queue:
             raise ContractError(f"decision for a pair not in the queue: {quote(pair)}")
-        decisions[pair] = Decision(checked_label(entry.get("final")), checked_reason(entry.get("reason")))
+        decisions[pair] = Decision(
+            checked_label(entry.get("final"), definition.top_grade), checked_reason(entry.get("reason"))
+        )
 
     replay_entries(contents, path, replay)
     journal = Journal(path)

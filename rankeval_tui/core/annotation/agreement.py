@@ -9,8 +9,13 @@ undefined with the reason, never filled in. Per query this is common (a query wh
 annotators marked every document 0), which is exactly what a reviewer needs to see.
 
 Both files are read against the same ``ProtocolDefinition`` (so the corpus and queries are the
-same by construction) and must judge the same pairs: a coverage difference is a ContractError
-that names the pairs, before any number is computed.
+same by construction). Two complete files must judge the same pairs: a coverage difference is a
+ContractError that names the pairs, before any number is computed. A file that says it is partial
+(``[provenance] partial = true``: a model's labels, a sample) is compared on the overlap, the
+pairs both judged, and the output says how many pairs that is and how many each judged alone.
+
+On a graded scale (``grades.Scale``) binary kappa is at ``relevant_from``, and the grade-by-grade
+matrix and weighted kappas stand beside it.
 """
 
 from __future__ import annotations
@@ -21,12 +26,15 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from rankeval_tui.core.annotation.audit import audit_seed, bootstrap_intervals
 from rankeval_tui.core.annotation.binding import check_same_criterion
+from rankeval_tui.core.annotation.grades import BINARY, GradeCounts, Scale
 from rankeval_tui.core.annotation.pace import Pace
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
+from rankeval_tui.core.files.label_import import file_is_partial, is_model
 
 Pair = tuple[str, str]
 """(query ID, document ID)."""
@@ -84,6 +92,16 @@ class Confusion:
         counts = {(1, 1): 0, (1, 0): 0, (0, 1): 0, (0, 0): 0}
         for pair in labels:
             counts[pair] += 1
+        return cls(counts[1, 1], counts[1, 0], counts[0, 1], counts[0, 0])
+
+    @classmethod
+    def at_threshold(cls, grades: GradeCounts) -> Confusion:
+        """Binary counts from a grade matrix: relevant is grade >= the scale's ``relevant_from``."""
+        counts = {(1, 1): 0, (1, 0): 0, (0, 1): 0, (0, 0): 0}
+        relevant = grades.scale.relevant
+        for a, row in enumerate(grades.counts):
+            for b, count in enumerate(row):
+                counts[relevant(a), relevant(b)] += count
         return cls(counts[1, 1], counts[1, 0], counts[0, 1], counts[0, 0])
 
     @property
@@ -174,6 +192,26 @@ class Disagreement:
 
 
 @dataclass(frozen=True)
+class Coverage:
+    """Which pairs each file judged, when at least one is partial: the overlap is what is compared."""
+
+    overlap: int
+    only: tuple[int, int]
+    """Pairs judged in A only, in B only (not compared)."""
+    partial: tuple[bool, bool]
+    protocol_pairs: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "overlap": self.overlap,
+            "only_a": self.only[0],
+            "only_b": self.only[1],
+            "partial": list(self.partial),
+            "protocol_pairs": self.protocol_pairs,
+        }
+
+
+@dataclass(frozen=True)
 class Agreement:
     """Two annotators' labels compared pair by pair, overall and per query."""
 
@@ -184,13 +222,41 @@ class Agreement:
     sources: tuple[str | None, str | None] = (None, None)
     paces: tuple[Pace | None, Pace | None] = (None, None)
     """Each annotator's pace as their judged qrels record it (``[provenance.pace]``), if they do."""
+    scale: Scale = BINARY
+    grades: GradeCounts | None = None
+    """The grade-by-grade matrix over every compared pair (None only when built by hand)."""
+    per_query_grades: Mapping[str, GradeCounts] | None = None
+    coverage: Coverage | None = None
+    """None when both files are complete (every pair compared)."""
+    bootstrap: Mapping[str, Any] | None = None
+    """When one file is an audit sample: kappa's percentile bootstrap intervals (``audit.bootstrap_intervals``)."""
+
+    @property
+    def models(self) -> tuple[bool, bool]:
+        return is_model(self.annotators[0]), is_model(self.annotators[1])
+
+    @property
+    def extended(self) -> bool:
+        """Whether there is more to say than binary kappa on two complete files by people: a graded
+        scale, a partial file, a model. Without it, the output is the one this command always gave."""
+        return self.scale.graded or self.coverage is not None or any(self.models)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"annotators": list(self.annotators), "files": list(self.sources)}
         data["pace"] = [None if p is None else p.as_provenance() for p in self.paces]
+        if self.extended:
+            data["annotator_kinds"] = ["model" if model else "person" for model in self.models]
+            data["scale"] = self.scale.to_json()
+            data["coverage"] = None if self.coverage is None else self.coverage.to_json()
+            data["grades"] = None if self.grades is None else self.grades.to_json()
+            if self.bootstrap is not None:
+                data["bootstrap"] = dict(self.bootstrap)
         data.update(kappa_json(self.overall))
         data["disagreements"] = [d.to_json() for d in self.disagreements]
         data["per_query"] = {q: kappa_json(c) for q, c in self.per_query.items()}
+        if self.extended and self.per_query_grades is not None:
+            for query, grades in self.per_query_grades.items():
+                data["per_query"][query]["grades"] = grades.to_json()
         return data
 
 
@@ -213,25 +279,67 @@ def agreement(
     b: QrelsFile,
     annotators: tuple[str, str] = ("A", "B"),
     sources: tuple[str | None, str | None] = (None, None),
+    scale: Scale = BINARY,
 ) -> Agreement:
-    """Compare two exhaustive qrels of ``definition``; every query of every split counts,
-    because labels are a property of the pair, not of the split being scored."""
-    check_same_coverage(definition, [(sources[0] or annotators[0], a), (sources[1] or annotators[1], b)])
-    for source, qrels in ((sources[0], a), (sources[1], b)):
-        check_qrels(definition, qrels.labels, file=source)
-    per_query: dict[str, Confusion] = {}
+    """Compare two qrels of ``definition``: every pair when both are complete (coverage checked),
+    the overlap when either says it is partial. Every query of every split counts, because labels
+    are a property of the pair, not of the split being scored."""
+    partial = (file_is_partial(a), file_is_partial(b))
+    names = (sources[0] or annotators[0], sources[1] or annotators[1])
+    if not any(partial):
+        check_same_coverage(definition, [(names[0], a), (names[1], b)])
+        for source, qrels in ((sources[0], a), (sources[1], b)):
+            if not scale.graded:  # the 0/1 check, worded as every reader of binary qrels words it
+                check_qrels(definition, qrels.labels, file=source)
+    for name, qrels in zip(names, (a, b), strict=True):
+        check_grades(qrels, scale, name)
+    per_query: dict[str, GradeCounts] = {}
     disagreements: list[Disagreement] = []
+    only = [0, 0]
     for query in definition.queries:
         row_a, row_b = a.labels.get(query, {}), b.labels.get(query, {})  # pooled: an empty pool has no row
-        documents = definition.documents_of(query)
-        pairs = [(row_a[doc], row_b[doc]) for doc in documents]
-        per_query[query] = Confusion.of(pairs)
+        documents = [doc for doc in definition.documents_of(query) if doc in row_a and doc in row_b]
+        only[0] += len(row_a) - len(documents)
+        only[1] += len(row_b) - len(documents)
+        if documents or not any(partial):
+            per_query[query] = GradeCounts.of(scale, ((row_a[doc], row_b[doc]) for doc in documents))
         for doc in documents:
             if row_a[doc] != row_b[doc]:
                 notes = (a.notes.get(query, {}).get(doc), b.notes.get(query, {}).get(doc))
                 disagreements.append(Disagreement(query, doc, (row_a[doc], row_b[doc]), notes))
-    overall = Confusion(*(sum(getattr(c, f) for c in per_query.values()) for f in ("a1_b1", "a1_b0", "a0_b1", "a0_b0")))
-    return Agreement(annotators, overall, per_query, tuple(disagreements), sources)
+    overall = GradeCounts.total(scale, per_query.values())
+    coverage = None
+    if any(partial):
+        if not overall.pairs:
+            raise ContractError(
+                f"no pair is judged in both files ({names[0]}: {only[0]} pairs, {names[1]}: {only[1]} pairs): "
+                "agreement needs an overlap"
+            )
+        coverage = Coverage(overall.pairs, (only[0], only[1]), partial, definition.pair_count)
+    return Agreement(
+        annotators,
+        Confusion.at_threshold(overall),
+        {query: Confusion.at_threshold(grades) for query, grades in per_query.items()},
+        tuple(disagreements),
+        sources,
+        scale=scale,
+        grades=overall,
+        per_query_grades=per_query,
+        coverage=coverage,
+    )
+
+
+def check_grades(qrels: QrelsFile, scale: Scale, file: str) -> None:
+    """Every label an integer grade of ``scale``: else one error naming the file and the pair."""
+    grades = set(scale.grades)
+    for query, row in qrels.labels.items():
+        for doc, label in row.items():
+            if type(label) is not int or label not in grades:
+                raise ContractError(
+                    f"label {label!r} is not a grade of the scale 0..{scale.top}",
+                    file=file,
+                    where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
+                )
 
 
 def check_same_coverage(definition: ProtocolDefinition, files: Sequence[tuple[str, QrelsFile]]) -> None:
@@ -259,24 +367,37 @@ def check_same_coverage(definition: ProtocolDefinition, files: Sequence[tuple[st
     )
 
 
-def read_pair(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> tuple[QrelsFile, QrelsFile]:
+def read_pair(
+    definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, *, overlap: bool = False
+) -> tuple[QrelsFile, QrelsFile]:
     """Read two annotators' files against one definition, coverage checked together (so the
-    error names the differing pairs instead of the first gap of the first file)."""
+    error names the differing pairs instead of the first gap of the first file). With ``overlap``
+    (``agree``), a file that says it is partial is not checked for coverage: it is compared on the
+    overlap. Adjudication keeps the check: its output is exhaustive qrels."""
     if Path(path_a).exists() and Path(path_a).resolve() == Path(path_b).resolve():
         raise ContractError("the same file is given for both annotators", file=path_a)
     a = read_qrels_file(path_a, definition, exhaustive=False)
     b = read_qrels_file(path_b, definition, exhaustive=False)
     for path, qrels in ((path_a, a), (path_b, b)):  # agreement between two criteria means nothing
         check_same_criterion(qrels.provenance, definition, Path(path))
-    check_same_coverage(definition, [(str(path_a), a), (str(path_b), b)])
+    if not (overlap and (file_is_partial(a) or file_is_partial(b))):
+        check_same_coverage(definition, [(str(path_a), a), (str(path_b), b)])
     return a, b
 
 
-def agreement_of_files(definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path) -> Agreement:
-    """``agree``'s core: two qrels files of one protocol -> ``Agreement``."""
-    a, b = read_pair(definition, path_a, path_b)
+def agreement_of_files(
+    definition: ProtocolDefinition, path_a: str | Path, path_b: str | Path, scale: Scale | None = None
+) -> Agreement:
+    """``agree``'s core: two qrels files of one protocol -> ``Agreement``, on the protocol's own
+    scale unless ``scale`` is given."""
+    scale = scale or Scale(definition.top_grade, definition.relevant_from)
+    a, b = read_pair(definition, path_a, path_b, overlap=True)
     names = (annotator_name(a, Path(path_a).stem), annotator_name(b, Path(path_b).stem))
     if names[0] == names[1]:
         names = (f"{names[0]} ({Path(path_a).name})", f"{names[1]} ({Path(path_b).name})")
     paces = (Pace.from_provenance(a.provenance.get("pace")), Pace.from_provenance(b.provenance.get("pace")))
-    return replace(agreement(definition, a, b, names, (str(path_a), str(path_b))), paces=paces)
+    result = replace(agreement(definition, a, b, names, (str(path_a), str(path_b)), scale), paces=paces)
+    seed = audit_seed(a.provenance, b.provenance)
+    if seed is None or result.grades is None:
+        return result
+    return replace(result, bootstrap=bootstrap_intervals(result.grades, seed))

@@ -26,7 +26,8 @@ from rankeval_tui.core.files.atomic import atomic_write_bytes
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
 LABEL_SCALE = (0, 1)
-"""The values a judgment can take. Binary today; hashed so a graded scale can never replay a 0/1 journal."""
+"""The values a judgment takes on the binary scale; a graded protocol's scale is its grades'
+words, hashed so a graded scale can never replay a 0/1 journal (nor another graded one's)."""
 
 PARTS = ("documents", "queries", "relevance", "labels")
 """Everything that changes what a label means. k and split are not here: they change no pair."""
@@ -56,7 +57,7 @@ def definition_parts(definition: ProtocolDefinition) -> dict[str, str]:
         "documents": sha256_json(documents),
         "queries": sha256_json({q: meta.canonical() for q, meta in definition.queries.items()}),
         "relevance": sha256_json(definition.relevance),
-        "labels": sha256_json(list(LABEL_SCALE)),
+        "labels": sha256_json(list(LABEL_SCALE) if definition.scale is None else {"grades": definition.scale.words}),
     }
 
 

@@ -99,7 +99,7 @@ class ChangeLog:
             query, doc = self.marks.check_pair(entry.get("q"), entry.get("d"))
             value = entry.get("v")
             if op == "label":
-                value = checked_label(value)
+                value = checked_label(value, self.marks.definition.top_grade)
             elif op == "note" and value is not None and type(value) is not str:
                 raise ContractError(f"note must be a string or null, got {quote(value)}")
             elif op == "disputed" and type(value) is not bool:

@@ -70,3 +70,7 @@ class HoleQueue:
 
     def remaining(self, labels: Mapping[str, Mapping[str, int]]) -> int:
         return sum(1 for query, doc in self.pairs if doc not in labels.get(query, {}))
+
+    def status(self, labels: Mapping[str, Mapping[str, int]]) -> str | None:
+        """What the order has to say on the status line after a judgment (``decide_order``); nothing here."""
+        return None

@@ -97,9 +97,10 @@ class JudgingState:
     # ------------------------------------------------------------ recording
 
     def label(self, value: int) -> Change:
-        """Record 0 or 1 for the current pair, then move to the next pair."""
+        """Record 0 or 1 (a grade on a graded protocol) for the current pair, then move to the next pair."""
         query, doc = self.cursor.current
-        change = self.changes.record(Change("label", query, doc, self.marks.label_of(query, doc), checked_label(value)))
+        label = checked_label(value, self.definition.top_grade)
+        change = self.changes.record(Change("label", query, doc, self.marks.label_of(query, doc), label))
         if self.cursor.hole_queue is not None and not self.marks.complete:
             self.next_unjudged()  # journals the position: replay's step(1) is then corrected
         else:
@@ -160,15 +161,15 @@ class JudgingState:
         """Holes left in some run's top k (``order_holes``; None in display order): at 0 the scores are determined."""
         return None if self.cursor.hole_queue is None else self.cursor.hole_queue.remaining(self.marks.labels)
 
-    def order_holes(self, pairs: list[tuple[str, str]]) -> int:
-        """Visit the holes among ``pairs`` first (``judge --holes-first``), starting now; returns
-        how many of them are holes. Only navigation: nothing about labels changes."""
-        for query, doc in pairs:
+    def order_holes(self, pairs: list[tuple[str, str]] | HoleQueue) -> int:
+        """Visit the holes of ``pairs`` first (--holes-first; a queue in its order: --decide); returns how many."""
+        queue = pairs if isinstance(pairs, HoleQueue) else HoleQueue(pairs)
+        for query, doc in queue.pairs:
             self.marks.check_pair(query, doc)
-        self.cursor.hole_queue = HoleQueue(pairs)
+        self.cursor.hole_queue = queue
         if not self.marks.complete:
             self.next_unjudged()
-        return self.cursor.hole_queue.remaining(self.marks.labels)
+        return queue.remaining(self.marks.labels)
 
     # ------------------------------------------------------------ output
 

@@ -46,7 +46,9 @@ class PairLabels:
 
     @property
     def complete(self) -> bool:
-        return self.judged == self.total
+        """Every pair has a label: judged, or (``unlisted_as_zero``) 0 by the collection's
+        declaration until an annotator judges it, so the qrels can be written at any point."""
+        return self.judged == self.total or self.definition.unlisted_as_zero
 
     def label_of(self, query: str, doc: str) -> int | None:
         return self.labels.get(query, {}).get(doc)
@@ -106,7 +108,7 @@ class PairLabels:
         for query, row in base["labels"].items():
             for doc, value in row.items():
                 self.check_pair(query, doc)
-                self.set("label", query, doc, checked_label(value))
+                self.set("label", query, doc, checked_label(value, self.definition.top_grade))
         for query, row in base.get("notes", {}).items():
             for doc, text in row.items():
                 self.check_pair(query, doc)
@@ -124,8 +126,10 @@ def nonempty_rows(table: dict[str, dict[str, V]]) -> dict[str, dict[str, V]]:
     return {query: dict(row) for query, row in table.items() if row}
 
 
-def checked_label(value: object) -> int:
-    """Only the integers 0 and 1 are labels (``True`` is not)."""
-    if type(value) is not int or value not in (0, 1):
-        raise ContractError(f"labels must be integer 0 or 1, got {quote(value)}")
+def checked_label(value: object, top: int = 1) -> int:
+    """Only the integers 0 to ``top`` are labels: 0 and 1 on the binary scale, a graded
+    protocol's grades otherwise (``True`` is not a label)."""
+    if type(value) is not int or not 0 <= value <= top:
+        rule = "integer 0 or 1" if top == 1 else f"an integer grade 0 to {top}"
+        raise ContractError(f"labels must be {rule}, got {quote(value)}")
     return value

@@ -269,16 +269,23 @@ def binary_labels(qrels: Mapping[str, Mapping[str, int]]) -> bool:
 
 
 def canonical_parts(
-    definition: Definition, qrels: Mapping[str, Mapping[str, int]], relevant: Mapping[str, frozenset[str]]
+    definition: Definition,
+    qrels: Mapping[str, Mapping[str, int]],
+    relevant: Mapping[str, frozenset[str]],
+    *,
+    plain: bool = True,
 ) -> tuple[bytes, tuple[bytes | bytearray, ...]]:
     """The protocol's canonical text without k and split, UTF-8: the corpus's text, and the
     pieces between ``"k":K`` and ``,"split":S`` (``,"kind":"pooled"`` for that kind, the qrels'
-    and queries' texts with their keys) in order, each handed to sha256 as it is."""
+    and queries' texts with their keys) in order, each handed to sha256 as it is.
+
+    ``plain``: every label 0 or 1 and every row whole, as the fast paths assume; a graded scale
+    or unlisted pairs go to ``canonical_json`` itself."""
     queries = sorted_names(definition.queries)
     documents = sorted_names(definition.documents)
     table: list[bytes | bytearray] | list[bytes] | None = None
-    if queries is None or not binary_labels(qrels):
-        pass  # graded labels: the rows below write each relevant label as 1
+    if not plain or queries is None or not binary_labels(qrels):
+        pass  # a graded scale, unlisted pairs or labels other than 0/1: canonical_json below
     elif definition.pools is not None:
         table = canonical_pooled_qrels(qrels, queries, relevant)
     elif documents is not None:

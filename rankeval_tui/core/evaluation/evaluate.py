@@ -16,7 +16,7 @@ from itertools import compress, repeat
 from operator import attrgetter, itemgetter, not_
 from pathlib import Path
 
-from rankeval_tui.core.evaluation.gaps import refuse_gap
+from rankeval_tui.core.evaluation.gaps import refuse_gap, unlisted_pairs
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, exact_ratio, extra_values, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
 
@@ -24,6 +24,7 @@ from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.run_check import Run as Run
 from rankeval_tui.core.evaluation.run_check import check_run as check_run
 from rankeval_tui.core.evaluation.run_check import first_duplicate as first_duplicate
+from rankeval_tui.core.evaluation.run_check import in_tie_order
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
@@ -125,6 +126,10 @@ class Report:
     pooled: bool = False
     """Scored under a pooled protocol: a query without a relevant document has none *in its pool*
     (reported as such), and Recall@k's denominator is the relevant documents of the pool."""
+    unlisted: int | None = None
+    """Under a protocol that declares unlisted pairs 0: how many of the run's top-k pairs (over
+    the split's queries) the qrels do not list, so are labelled 0 by that declaration, not by a
+    judge. None when the protocol declares nothing (every pair scored was judged)."""
 
     def mean(self, metric: MetricId) -> Fraction | None:
         """The mean of ``metric`` over the eligible queries (None when none is eligible)."""
@@ -179,6 +184,8 @@ class Report:
             data["set_aside_queries"] = dict(self.set_aside)
         if self.pooled:  # the same queries as no_relevant_queries, named for what they are here
             data["no_relevant_in_pool_queries"] = self.no_relevant_queries
+        if self.unlisted is not None:
+            data["unlisted_pairs"] = self.unlisted
         if self.source is not None:
             data["source"] = str(self.source)
         return data
@@ -244,9 +251,10 @@ def score_query(
     k: int,
     missing: bool,
     extra: Sequence[MetricId] = (),
+    gains: Mapping[str, int] | None = None,
 ) -> QueryRow:
     """One query's row: ``score_rows`` of that query alone."""
-    return score_rows([query], [ranking], [relevant], k, [missing], extra)[0]
+    return score_rows([query], [ranking], [relevant], k, [missing], extra, None if gains is None else [gains])[0]
 
 
 def score_rows(
@@ -256,13 +264,15 @@ def score_rows(
     k: int,
     missing: Sequence[bool],
     extra: Sequence[MetricId] = (),
+    gains: Sequence[Mapping[str, int]] | None = None,
 ) -> list[QueryRow]:
     """The rows of ``queries`` (with their rankings, relevant sets and whether the run lacked
     them, position by position): column by column, each column one ``map`` or comprehension, so
     the work per query is a few C calls instead of a Python call with its locals
     (``benchmarks/bench_evaluator.py`` measures ``evaluate``). Only a query with a hit is scanned
     for its first one.
-    Rankings no longer than k are their own tops (a run as deep as k: no copy of each)."""
+    Rankings no longer than k are their own tops (a run as deep as k: no copy of each).
+    ``gains``: each query's grades on a graded protocol (nDCG's gains), None on the binary scale."""
     returned = list(map(len, rankings))
     tops = list(map(itemgetter(slice(None, k)), rankings)) if max(returned, default=0) > k else rankings
     hits = list(map(len, map(frozenset.intersection, relevant, tops)))
@@ -275,7 +285,9 @@ def score_rows(
     recalls = [exact_ratio(found, size) if size else None for found, size in zip(hits, sizes)]
     rrs = [(exact_ratio(1, first) if first else zero) if size else None for first, size in zip(firsts, sizes)]
     extras: Iterable[tuple[tuple[MetricId, Fraction | None], ...]] = (
-        map(partial(extra_values, extra), tops, relevant, repeat(k), hits, firsts) if extra else repeat(())
+        map(partial(extra_values, extra), tops, relevant, repeat(k), hits, firsts, gains or repeat(None))
+        if extra
+        else repeat(())
     )
     fields = zip(queries, missing, returned, sizes, hits, firsts, recalls, rrs, extras)
     return list(map(tuple.__new__, repeat(QueryRow), fields))  # every field given: no Python __new__ a row
@@ -289,7 +301,9 @@ def evaluate(
     protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY, *, at_other_k: Report | None = None
 ) -> Report:
     """Score ``run`` under ``protocol``. Raises ``ContractError`` before computing anything
-    (under a pooled protocol also when a top-k pair of the run lies outside its query's pool).
+    (under a pooled protocol also when a top-k pair of the run lies outside its query's pool,
+    unless the protocol declares unlisted pairs 0: then they are counted, ``Report.unlisted``).
+    A TREC run is scored in the protocol's tie order (``in_tie_order``).
 
     ``metrics`` are ids of core/evaluation/metrics.py; Recall@k and RR@k are computed whatever
     is asked (the seed's report keys), the others only when asked, so they cost nothing otherwise.
@@ -301,10 +315,15 @@ def evaluate(
     """
     chosen = ordered_metrics(metrics)
     extra = tuple(metric for metric in chosen if metric not in PRIMARY)
+    run = in_tie_order(protocol.definition, run)
     if at_other_k is None:
         check_run(protocol.definition, run)
     k = protocol.k
-    refuse_gap(protocol.definition, run.name, run.rankings, run.source, k, protocol.qrels)  # rows: the pools
+    unlisted = None
+    if protocol.definition.unlisted_as_zero:  # no gap: what the qrels leave out is 0 by declaration
+        unlisted = unlisted_pairs(protocol.selected_queries, run.rankings, k, protocol.qrels)
+    else:
+        refuse_gap(protocol.definition, run.name, run.rankings, run.source, k, protocol.qrels)  # rows: the pools
     relevant = protocol.relevant
     rankings = run.rankings
     if (
@@ -329,6 +348,7 @@ def evaluate(
                 k,
                 list(map(not_, map(rankings.__contains__, queries))),
                 extra,
+                None if protocol.gains is None else list(map(protocol.gains.__getitem__, queries)),
             )
         )
     eligible = list(compress(rows, map(RELEVANT, rows)))
@@ -350,4 +370,5 @@ def evaluate(
         metrics=chosen or PRIMARY,
         extra_means=extra_means,
         pooled=protocol.definition.pools is not None,
+        unlisted=unlisted,
     )

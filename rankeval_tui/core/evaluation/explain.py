@@ -11,7 +11,7 @@ tests/core/test_explain.py checks it equals the report's value, as Fractions, on
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
@@ -21,6 +21,7 @@ from rankeval_tui.core.evaluation.metrics import (
     DISCOUNT_SCALE,
     MetricId,
     discount,
+    graded_ideal_dcg,
     ideal_dcg,
     precision_at_ranks,
     relevant_ranks,
@@ -65,10 +66,16 @@ class Explanation:
 
 
 def explain(
-    row: QueryRow, ranking: Sequence[str] | None, relevant: frozenset[str], k: int, metric: MetricId
+    row: QueryRow,
+    ranking: Sequence[str] | None,
+    relevant: frozenset[str],
+    k: int,
+    metric: MetricId,
+    gains: Mapping[str, int] | None = None,
 ) -> Explanation:
     """``metric``'s parts for the query of ``row`` (the evaluator's row of the run's report);
-    ``ranking`` is the run's full ranking for it (None: the run has none, scored 0)."""
+    ``ranking`` is the run's full ranking for it (None: the run has none, scored 0); ``gains``:
+    the query's grades on a graded protocol (nDCG's gains, ``Protocol.gains_of``)."""
     ranking = ranking or ()
     returned = relevant_ranks(ranking, relevant)
     ranks = tuple(rank for rank in returned if rank <= k)
@@ -90,6 +97,11 @@ def explain(
     elif metric == "ap":  # the precision at each relevant rank / relevant
         terms = [Term(f"P@{rank}", precision) for rank, precision in zip(ranks, precision_at_ranks(ranks))]
         denominator = Fraction(row.relevant)
+    elif metric == "ndcg" and gains is not None:  # each grade times its rank's discount
+        graded = [(rank, gains.get(doc, 0)) for rank, doc in enumerate(ranking[:k], 1)]
+        terms = [gain_term(rank, gain) for rank, gain in graded if gain]
+        ideal = [gain_term(rank, gain) for rank, gain in enumerate(sorted(gains.values(), reverse=True)[:k], 1)]
+        denominator = Fraction(graded_ideal_dcg(gains, k), DISCOUNT_SCALE)
     elif metric == "ndcg":  # DCG / ideal DCG, discounts rounded as the evaluator rounds them
         terms = [Term(f"1/log2({rank}+1)", Fraction(discount(rank), DISCOUNT_SCALE)) for rank in ranks]
         best = min(row.relevant, k)
@@ -133,3 +145,8 @@ def rank_changes(baseline: Sequence[str] | None, candidate: Sequence[str] | None
     base = {doc: rank for rank, doc in enumerate(baseline or (), 1)}
     cand = {doc: rank for rank, doc in enumerate(candidate or (), 1)}
     return {doc: RankChange(doc, base.get(doc), cand.get(doc)) for doc in {**base, **cand}}
+
+
+def gain_term(rank: int, gain: int) -> Term:
+    """A graded DCG's term: ``3/log2(2+1)``, the grade times the rank's rounded discount."""
+    return Term(f"{gain}/log2({rank}+1)", Fraction(gain * discount(rank), DISCOUNT_SCALE))

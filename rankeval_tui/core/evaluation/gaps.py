@@ -44,6 +44,18 @@ def run_gap(
 NO_POOL: frozenset[str] = frozenset()
 
 
+def unlisted_pairs(
+    queries: Sequence[str], rankings: Mapping[str, Sequence[str]], k: int, qrels: Mapping[str, Container[str]]
+) -> int:
+    """The top-``k`` pairs of a run over ``queries`` that the qrels do not list: under a protocol
+    that declares unlisted pairs 0 they are labelled 0 by that declaration, not by a judge, and
+    every report counts them (the same pairs a pooled protocol without it refuses as its gap)."""
+    return sum(
+        len(top) - sum(map(row.__contains__, top))
+        for top, row in ((rankings.get(query, ())[:k], qrels.get(query, NO_POOL)) for query in queries)
+    )
+
+
 def gap_command(definition: ProtocolDefinition, run_source: Path | None, k: int) -> str:
     """The one command that adds a run's gap to the pools as holes (``judge`` asks them next)."""
     import shlex  # for an error's hint only: start-up

@@ -14,7 +14,7 @@ on nDCG is exact: DCG and ideal DCG are sums of those decimals, nDCG their exact
 from __future__ import annotations
 
 import decimal
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -115,8 +115,9 @@ DEFINITIONS: dict[MetricId, MetricDefinition] = {
             "nDCG",
             "nDCG@k",
             "nDCG@k",
-            "DCG@k / ideal DCG@k, gain 1 per relevant document, discount 1/log2(rank+1) rounded half-even to "
-            f"{DISCOUNT_PLACES} decimal places; ideal: min(relevant, k) relevant documents at ranks 1..",
+            "DCG@k / ideal DCG@k, gain 1 per relevant document (on a graded protocol: the grade, as trec_eval's "
+            "ndcg_cut), discount 1/log2(rank+1) rounded half-even to "
+            f"{DISCOUNT_PLACES} decimal places; ideal: the best gains at ranks 1..k",
             formula="DCG / ideal DCG",
             trec_eval="ndcg_cut",
         ),
@@ -181,6 +182,11 @@ def resolve_metrics(names: Iterable[str], k: int) -> tuple[MetricId, ...]:
             metric, cutoff = parse_metric_name(name)
         except ValueError as error:
             raise ContractError(str(error)) from None
+        if cutoff is not None and cutoff > k:
+            raise ContractError(
+                f"metric {name.strip()!r}: cutoff {cutoff} is above k ({k}): a cutoff is at most k, "
+                f"the depth the protocol was made complete at; score at that cutoff with --k {cutoff}"
+            )
         if cutoff is not None and cutoff != k:
             raise ContractError(
                 f"metric {name.strip()!r}: cutoff {cutoff} is not the protocol's k ({k}); "
@@ -276,13 +282,34 @@ def dcg(ranks: Sequence[int]) -> int:
     return sum(discount(rank) for rank in ranks)
 
 
+def graded_dcg(top: Sequence[str], gains: Mapping[str, int]) -> int:
+    """nDCG's numerator on a graded scale, scaled by ``DISCOUNT_SCALE``: each document's grade
+    times its rank's discount (trec_eval's ndcg_cut: the label is the gain, 0 for the unlabelled)."""
+    return sum(gains.get(doc, 0) * discount(rank) for rank, doc in enumerate(top, 1))
+
+
+def graded_ideal_dcg(gains: Mapping[str, int], k: int) -> int:
+    """The ideal graded DCG@k: the query's grades above 0, highest first, at ranks 1..k (every
+    labelled document, whatever ``relevant_from``, as trec_eval's ndcg_cut builds its ideal)."""
+    best = sorted(gains.values(), reverse=True)[:k]
+    return sum(grade * discount(rank) for rank, grade in enumerate(best, 1))
+
+
 def extra_values(
-    metrics: Sequence[MetricId], top: Sequence[str], relevant: frozenset[str], k: int, hits: int, first: int | None
+    metrics: Sequence[MetricId],
+    top: Sequence[str],
+    relevant: frozenset[str],
+    k: int,
+    hits: int,
+    first: int | None,
+    gains: Mapping[str, int] | None = None,
 ) -> tuple[tuple[MetricId, Fraction | None], ...]:
     """The values of the non-primary ``metrics`` for one query, from its top-k ranking.
 
     ``hits`` and ``first`` (the first relevant rank) are what the evaluator already counted;
     None for every metric when the query has no relevant document (0/0 is not a score).
+    ``gains``: the query's grades above 0 on a graded protocol (nDCG's gains), None on the
+    binary scale (gain 1 per relevant document).
     """
     if not relevant:
         return tuple((metric, None) for metric in metrics)
@@ -296,6 +323,8 @@ def extra_values(
         elif metric == "ap":
             # sum over hits j = 1..: precision at the j-th hit's rank, j / rank_j; over all relevant.
             value = sum(precision_at_ranks(ranks), Fraction(0)) / len(relevant)
+        elif metric == "ndcg" and gains is not None:
+            value = Fraction(graded_dcg(top, gains), graded_ideal_dcg(gains, k))
         elif metric == "ndcg":
             value = exact_ratio(dcg(ranks), ideal_dcg(min(len(relevant), k)))
         else:

@@ -64,22 +64,30 @@ def rows_list_pools(pools: Mapping[str, tuple[str, ...]], rows: Mapping[str, Map
     )
 
 
-def all_binary(qrels: Mapping[str, Mapping[str, object]]) -> bool:
-    """Whether every label of every row is the int 0 or 1, in two passes in C over all labels
-    (``check_binary_row`` per row was 100,000 calls on a tall protocol); False says only "look
-    row by row" (``check_binary_row`` names the first bad label)."""
+def all_binary(qrels: Mapping[str, Mapping[str, object]], top: int = 1) -> bool:
+    """Whether every label of every row is an int from 0 to ``top`` (1: the binary scale; a
+    graded protocol's highest grade), in two passes in C over all labels (``check_binary_row``
+    per row was 100,000 calls on a tall protocol); False says only "look row by row"
+    (``check_binary_row`` names the first bad label)."""
     labels = list(chain.from_iterable(map(methodcaller("values"), qrels.values())))
-    return set(map(type, labels)) <= {int} and set(labels) <= {0, 1}
+    return set(map(type, labels)) <= {int} and set(labels) <= set(range(top + 1))
 
 
-def check_binary_row(query: str, row: Mapping[str, object], file: str | Path | None) -> None:
-    """Every label of a row an int 0 or 1: at C speed when valid; else the first bad one named."""
-    if set(map(type, row.values())) <= {int} and set(row.values()) <= {0, 1}:
+def label_rule(top: int) -> str:
+    """The rule a label breaks, in words: the seed's for the binary scale."""
+    return "qrels labels must be integer 0 or 1" if top == 1 else f"qrels labels must be an integer grade 0 to {top}"
+
+
+def check_binary_row(query: str, row: Mapping[str, object], file: str | Path | None, top: int = 1) -> None:
+    """Every label of a row an int from 0 to ``top`` (0 or 1 by default): at C speed when valid;
+    else the first bad one named."""
+    grades = range(top + 1)
+    if set(map(type, row.values())) <= {int} and set(row.values()) <= set(grades):
         return
     for doc, label in row.items():
-        if type(label) is not int or label not in (0, 1):
+        if type(label) is not int or label not in grades:
             where = f"{describe_id('query', query)}, {describe_id('document', doc)}"
-            raise ContractError(f"qrels labels must be integer 0 or 1, got {quote(label)}", file=file, where=where)
+            raise ContractError(f"{label_rule(top)}, got {quote(label)}", file=file, where=where)
 
 
 OUTSIDE_THE_POOL = (
@@ -112,8 +120,12 @@ def check_pooled_qrels(
     qrels: Mapping[str, Mapping[str, object]],
     *,
     file: str | Path | None = None,
+    top: int = 1,
+    unlisted_as_zero: bool = False,
 ) -> None:
-    """Pooled qrels: every pair of every pool an explicit 0/1, nothing outside the pools.
+    """Pooled qrels: every pair of every pool an explicit label from 0 to ``top`` (0/1 unless the
+    protocol declares a scale), nothing outside the pools; with ``unlisted_as_zero`` a pool pair
+    may be unlisted (labelled 0 by the collection's declaration, never a hole).
 
     The common case is decided in C: the rows' queries are the pools' (an empty pool may have
     none) and each row's documents are exactly its pool; else the checks below name the first
@@ -121,7 +133,7 @@ def check_pooled_qrels(
     if (
         qrels.keys() <= pool_sets.keys()
         and all(map(eq, map(methodcaller("keys"), map(qrels.get, pool_sets, repeat(EMPTY_ROW))), pool_sets.values()))
-        and all_binary(qrels)
+        and all_binary(qrels, top)
     ):
         return
     violation = pool_violation(pool_sets, qrels, file=file)
@@ -129,7 +141,7 @@ def check_pooled_qrels(
         raise violation
     for query, pool in pools.items():
         row = qrels.get(query, {})
-        if len(row) != len(pool):
+        if len(row) != len(pool) and not unlisted_as_zero:
             unjudged = [doc for doc in pool if doc not in row]
             more = f" ({len(unjudged)} unjudged in this query)" if len(unjudged) > 1 else ""
             raise ContractError(
@@ -137,7 +149,7 @@ def check_pooled_qrels(
                 file=file,
                 where=f"{describe_id('query', query)}, {describe_id('document', unjudged[0])}",
             )
-        check_binary_row(query, row, file)
+        check_binary_row(query, row, file, top)
 
 
 EMPTY_ROW: Mapping[str, object] = MappingProxyType({})

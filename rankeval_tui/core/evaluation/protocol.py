@@ -77,6 +77,37 @@ class Query:
 
 Kind: TypeAlias = "Literal['exhaustive', 'pooled']"
 KINDS: tuple[Kind, ...] = ("exhaustive", "pooled")
+TieOrder: TypeAlias = "Literal['rank', 'score']"
+TIE_ORDERS: tuple[TieOrder, ...] = ("rank", "score")
+"""How a TREC run's lines are ordered: by its rank column (the default) or as trec_eval orders
+them (score descending, then document ID descending)."""
+
+
+@dataclass(frozen=True)
+class LabelScale:
+    """A graded scale declared by the protocol: grade ``g`` is ``words[g]`` (0 to ``top``), and
+    the binary measures (Recall, RR, P, Success, AP) count a document relevant at a grade of at
+    least ``relevant_from`` (trec_eval's ``-l``); nDCG takes the grade itself as gain."""
+
+    words: tuple[str, ...]
+    relevant_from: int
+
+    def __post_init__(self) -> None:
+        if type(self.words) is not tuple or len(self.words) < 2 or not set(map(type, self.words)) <= {str}:
+            raise ContractError("a scale needs a word for each grade from 0, at least two grades")
+        if type(self.relevant_from) is not int or not 1 <= self.relevant_from <= self.top:
+            raise ContractError(
+                f"relevant_from must be an integer grade from 1 to {self.top}, got {quote(self.relevant_from)}"
+            )
+
+    @property
+    def top(self) -> int:
+        """The highest grade."""
+        return len(self.words) - 1
+
+    def canonical(self) -> str:
+        """The scale's part of the protocol hash, between the queries and the split (sorted keys)."""
+        return f',"relevant_from":{self.relevant_from},"scale":{canonical_json(list(self.words))}'
 
 
 def check_k(k: object, *, file: str | Path | None = None) -> int:
@@ -108,9 +139,19 @@ class ProtocolDefinition:
     ``documents`` then holds the texts known, which may be none: scoring needs no text."""
     pool_rule: str | None = None
     """How the pools were made, in words (pooled kind only; shown beside every pooled score)."""
+    scale: LabelScale | None = None
+    """None: the binary scale 0/1 (the seed's). Else the declared grades (hashed only when given)."""
+    unlisted_as_zero: bool = False
+    """The collection declares every pair its qrels do not list non-relevant: such a pair is
+    labelled 0 by that declaration (counted as "unlisted" in every report), never a hole.
+    Hashed only when set."""
+    tie_order: TieOrder = "rank"
+    """How TREC runs are ordered when scored under this protocol (not hashed: runs are not)."""
 
     def __post_init__(self) -> None:
         check_k(self.k, file=self.source)
+        if self.tie_order not in TIE_ORDERS:
+            raise ContractError(f"tie_order must be rank or score, got {quote(self.tie_order)}", file=self.source)
         if self.pools is None:
             if self.pool_rule is not None:
                 raise ContractError("pool_rule is for a pooled protocol only", file=self.source)
@@ -145,6 +186,16 @@ class ProtocolDefinition:
     @property
     def kind(self) -> Kind:
         return "exhaustive" if self.pools is None else "pooled"
+
+    @property
+    def top_grade(self) -> int:
+        """The highest label: 1 on the binary scale."""
+        return 1 if self.scale is None else self.scale.top
+
+    @property
+    def relevant_from(self) -> int:
+        """The lowest label the binary measures count as relevant: 1 on the binary scale."""
+        return 1 if self.scale is None else self.scale.relevant_from
 
     @cached_property
     def document_ids(self) -> frozenset[str]:
@@ -203,11 +254,24 @@ def check_qrels(
     kind: every document of the query's pool, none outside it).
 
     A missing pair is unjudged, never an implicit 0; ``True``/``False`` are refused although
-    Python would add them up as 1 and 0.
+    Python would add them up as 1 and 0. A graded protocol takes its grades 0 to its top one; a
+    protocol that declares unlisted pairs 0 (``unlisted_as_zero``) takes rows that list some of
+    the pairs only.
     """
+    top = definition.top_grade
     if definition.pools is not None:  # rows in pool order: no pool set built (``rows_list_pools``)
-        if not (rows_list_pools(definition.pools, qrels) and all_binary(qrels)):
-            check_pooled_qrels(definition.pools, definition.pool_sets, qrels, file=file)
+        if not (rows_list_pools(definition.pools, qrels) and all_binary(qrels, top)):
+            check_pooled_qrels(
+                definition.pools,
+                definition.pool_sets,
+                qrels,
+                file=file,
+                top=top,
+                unlisted_as_zero=definition.unlisted_as_zero,
+            )
+        return
+    if definition.unlisted_as_zero:
+        check_listed_qrels(definition, qrels, file=file)
         return
     corpus = definition.document_ids
     # The common case in C: every query has a row, every row's documents are the corpus, every
@@ -216,7 +280,7 @@ def check_qrels(
     if (
         qrels.keys() == definition.queries.keys()
         and rows_within(qrels.values(), corpus, whole=True)
-        and all_binary(qrels)
+        and all_binary(qrels, top)
     ):
         return
     if set(qrels) != set(definition.queries):
@@ -244,7 +308,25 @@ def check_qrels(
                 file=file,
                 where=where,
             )
-        check_binary_row(query, row, file)
+        check_binary_row(query, row, file, top)
+
+
+def check_listed_qrels(
+    definition: ProtocolDefinition, qrels: Mapping[str, Mapping[str, object]], *, file: str | Path | None = None
+) -> None:
+    """Exhaustive qrels of a collection that declares its unlisted pairs 0: each row lists some
+    documents of the corpus, each with a label on the scale; a query may have no row."""
+    for query, row in qrels.items():
+        if query not in definition.queries:
+            raise ContractError("qrels name an unknown query", file=file, where=describe_id("query", query))
+        if not row.keys() <= definition.document_ids:
+            unknown = next(doc for doc in row if doc not in definition.document_ids)
+            raise ContractError(
+                "unknown document: not in the corpus",
+                file=file,
+                where=f"{describe_id('query', query)}, {describe_id('document', unknown)}",
+            )
+        check_binary_row(query, row, file, definition.top_grade)
 
 
 def rows_within(rows: Iterable[Mapping[str, object]], documents: frozenset[str], *, whole: bool = False) -> bool:
@@ -305,11 +387,32 @@ class Protocol:
         ``compress`` keeps the documents whose label is truthy, at C speed: the same set as
         ``label == 1`` because ``check_qrels`` (on construction) allows only the ints 0 and 1.
         """
-        relevant = {q: frozenset(compress(row, row.values())) for q, row in self.qrels.items()}
-        if self.definition.pools is not None:  # a query with an empty pool may have no row
+        definition = self.definition
+        if definition.scale is None:
+            relevant = {q: frozenset(compress(row, row.values())) for q, row in self.qrels.items()}
+        else:
+            lowest = definition.scale.relevant_from
+            relevant = {
+                q: frozenset(doc for doc, grade in row.items() if grade >= lowest) for q, row in self.qrels.items()
+            }
+        if definition.pools is not None or definition.unlisted_as_zero:  # a query may have no row
             empty: frozenset[str] = frozenset()
             return {q: relevant.get(q, empty) for q in self.queries}
         return relevant
+
+    @cached_property
+    def gains(self) -> dict[str, dict[str, int]] | None:
+        """Per query, each document's grade where above 0 (nDCG's gains, as trec_eval's
+        ndcg_cut takes the label as gain); None on the binary scale, whose gain is 1 per
+        relevant document."""
+        if self.definition.scale is None:
+            return None
+        return {q: {doc: grade for doc, grade in self.qrels.get(q, {}).items() if grade > 0} for q in self.queries}
+
+    def gains_of(self, query: str) -> Mapping[str, int] | None:
+        """``gains`` of one query (None on the binary scale)."""
+        gains = self.gains
+        return None if gains is None else gains[query]
 
     @cached_property
     def protocol_sha256(self) -> str:
@@ -318,7 +421,9 @@ class Protocol:
         The run is deliberately not part of it: two runs scored under one hash are comparable.
         A pooled protocol adds ``"kind":"pooled"`` (so the exhaustive kind's text, and hash, is
         the seed's): its qrels are exactly its pools' pairs (``check_pooled_qrels``), so hashing
-        the qrels hashes the pools, every query's row written, ``{}`` for an empty pool. The text
+        the qrels hashes the pools, every query's row written, ``{}`` for an empty pool. A graded
+        scale adds ``"relevant_from"`` and ``"scale"`` (its words), a declaration of unlisted
+        pairs ``"unlisted_as_zero":true``: a protocol without them keeps its hash. The text
         is byte for byte ``json.dumps({corpus, queries, qrels, split, k}, sort_keys=True,
         ensure_ascii=False, separators=(",", ":"))``, built part by part from whole-list pieces
         (core/evaluation/canonical.py), because one ``json.dumps`` of it was a large share of every
@@ -328,7 +433,8 @@ class Protocol:
         digest = digest.copy()
         digest.update(canonical_json(self.k).encode("utf-8"))
         deque(map(digest.update, middle), maxlen=0)  # in C: the qrels come in a piece per key and row
-        digest.update((',"split":' + canonical_json(self.split) + "}").encode("utf-8"))
+        unlisted = ',"unlisted_as_zero":true' if self.definition.unlisted_as_zero else ""
+        digest.update((',"split":' + canonical_json(self.split) + unlisted + "}").encode("utf-8"))
         return digest.hexdigest()
 
     @cached_property
@@ -338,7 +444,11 @@ class Protocol:
         queries' text, each as it was built (no joined copy). Shared by ``with_k`` /
         ``with_split`` copies, so a k change hashes the bytes again instead of building the qrels'
         text again (``benchmarks/bench_scoring.py`` measures a k change)."""
-        corpus, middle = canonical_parts(self.definition, self.qrels, self.relevant)
+        definition = self.definition
+        plain = definition.scale is None and not definition.unlisted_as_zero
+        corpus, middle = canonical_parts(definition, self.qrels, self.relevant, plain=plain)
+        if definition.scale is not None:
+            middle = (*middle, definition.scale.canonical().encode("utf-8"))
         digest = hashlib.sha256(b'{"corpus":')
         digest.update(corpus)
         digest.update(b',"k":')

@@ -31,7 +31,7 @@ from rankeval_tui.core.evaluation.evaluate import (
 )
 from rankeval_tui.core.evaluation.json_text import Columns, column_text, dumps_indented, map_distinct
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS, MetricId, label, mean_label
-from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 from rankeval_tui.core.evaluation.splits import set_aside_words
 from rankeval_tui.core.evaluation.text_grid import grid as grid
 from rankeval_tui.core.evaluation.text_grid import grid_columns
@@ -70,9 +70,15 @@ def shown_delta(value: Fraction | None, fractions: bool, places: int = 4) -> str
     return f"{float(value):+.{places}f}"
 
 
+NO_CI = "--test bootstrap"
+"""What a chart without a CI says: the option that draws one."""
+
+
 RECALL_DENOMINATOR = {
     "exhaustive": "the relevant documents of the query in the whole corpus",
     "pooled": "the relevant documents in the query's pool (judged pairs only; unjudged pairs are never read as 0)",
+    "unlisted": "the relevant documents the qrels list for the query (every unlisted pair is 0 by the "
+    "collection's declaration)",
 }
 """What Recall@k divides by, per protocol kind: every output of a pooled protocol says it."""
 
@@ -113,7 +119,41 @@ def protocol_json(protocol: Protocol, adjudicated: Collection[str] | None = None
             "pooled_pairs": protocol.definition.pair_count,
             "recall_denominator": RECALL_DENOMINATOR["pooled"],
         }
+    return data | settings_json(protocol.definition)
+
+
+def settings_json(definition: ProtocolDefinition) -> dict[str, Any]:
+    """The protocol's declared settings, each only where set (a protocol without them: no key)."""
+    data: dict[str, Any] = {}
+    if definition.scale is not None:
+        data["scale"] = {"grades": list(definition.scale.words), "relevant_from": definition.scale.relevant_from}
+    if definition.unlisted_as_zero:
+        data["unlisted_as_zero"] = True
+        data["recall_denominator"] = RECALL_DENOMINATOR["unlisted"]
+    if definition.tie_order != "rank":
+        data["tie_order"] = definition.tie_order
     return data
+
+
+def settings_lines(definition: ProtocolDefinition) -> list[str]:
+    """The declared settings in words, under the header of every text output (none: no line)."""
+    lines = []
+    if definition.scale is not None:
+        scale = definition.scale
+        words = ", ".join(f"{grade} {word}" for grade, word in enumerate(scale.words))
+        lines.append(
+            f"scale: grades 0-{scale.top} ({words}); relevant from grade {scale.relevant_from}; nDCG's gain is the grade"
+        )
+    if definition.unlisted_as_zero:
+        lines.append(
+            "unlisted: every pair the qrels do not list is 0 by the collection's declaration (unlisted_as_zero), "
+            "not judged; each run's count below"
+        )
+    if definition.tie_order != "rank":
+        lines.append(
+            "tie order: score (TREC runs ordered as trec_eval orders them: score, then document ID descending)"
+        )
+    return lines
 
 
 def comparison_json(comparison: Comparison, statistics: PairedStatistics | None = None) -> dict[str, Any]:
@@ -295,6 +335,13 @@ def report_block(
     lines.append(f"mean {means}   {over}")
     if markdown:
         lines.append("")
+    if report.unlisted is not None:
+        lines.append(
+            f"unlisted: {counted(report.unlisted, f'top-{k} pair')} of this run labelled 0 by the collection's "
+            "declaration, not judged"
+        )
+        if markdown:
+            lines.append("")
     lines.append("missing_queries: " + ids_text(report.missing_queries, markdown))
     if markdown:
         lines.append("")
@@ -307,7 +354,11 @@ VERDICT_WORDS = {"n/a": "no relevant", "regression": "WORSE", "improved": "bette
 
 
 def comparison_block(
-    comparison: Comparison, markdown: bool, statistics: PairedStatistics | None = None, fractions: bool = False
+    comparison: Comparison,
+    markdown: bool,
+    statistics: PairedStatistics | None = None,
+    fractions: bool = False,
+    no_ci: str = NO_CI,
 ) -> list[str]:
     base, cand = comparison.baseline, comparison.candidate
     k = base.k
@@ -338,7 +389,7 @@ def comparison_block(
     lines += grid(header, rows, markdown)
     if markdown:
         lines.append("")
-    lines += delta_charts(comparison, statistics, markdown)
+    lines += delta_charts(comparison, statistics, markdown, no_ci)
     for metric in metrics:
         counts = comparison.counts(metric)
         worse = comparison.regressions(metric)
@@ -360,17 +411,22 @@ def comparison_block(
 def kind_lines(protocol: Protocol, markdown: bool) -> list[str]:
     """What a pooled protocol measured, under the header of every text output."""
     definition = protocol.definition
+    pairs = "judged pair" if not definition.unlisted_as_zero else "pooled pair"
+    denominator = RECALL_DENOMINATOR["unlisted" if definition.unlisted_as_zero else "pooled"]
     lines = [
-        f"kind pooled: {counted(definition.pair_count, 'judged pair')}; {field_text(markdown)(definition.pool_rule or 'pool rule not recorded')}",
-        f"Recall@k's denominator: {RECALL_DENOMINATOR['pooled']}",
+        f"kind pooled: {counted(definition.pair_count, pairs)}; {field_text(markdown)(definition.pool_rule or 'pool rule not recorded')}",
+        f"Recall@k's denominator: {denominator}",
     ]
     return [line for text in lines for line in (text, "")] if markdown else [*lines, ""]
 
 
-def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, markdown: bool) -> list[str]:
+def delta_charts(
+    comparison: Comparison, statistics: PairedStatistics | None, markdown: bool, no_ci: str = NO_CI
+) -> list[str]:
     """The distribution of each metric's per-query deltas, drawn as the scoring screen draws it
     (``core.evaluation.histogram``), with the bootstrap CI when ``--test bootstrap`` computed it;
-    fenced in Markdown so the step summary keeps the columns."""
+    fenced in Markdown so the step summary keeps the columns. ``no_ci``: what a chart without one
+    says (the option, or why it has none where the option was given)."""
     from rankeval_tui.core.evaluation.histogram import comparison_charts  # tables only: start-up of JSON
 
     mine = None if statistics is None else statistics.get(comparison.candidate.run)
@@ -379,7 +435,7 @@ def delta_charts(comparison: Comparison, statistics: PairedStatistics | None, ma
         boot = None if mine is None else mine.metrics[metric].bootstrap
         if boot is not None:
             intervals[metric] = (boot.low, boot.high, boot.confidence)
-    lines = comparison_charts(comparison, intervals, no_ci="--test bootstrap")
+    lines = comparison_charts(comparison, intervals, no_ci=no_ci)
     return ["```text", *lines, "```", ""] if markdown else [*lines, ""]
 
 
@@ -392,6 +448,7 @@ def render_text(
     adjudicated: Collection[str] | None = None,
     fractions: bool = False,
     baseline_note: str | None = None,
+    no_ci: str = NO_CI,
 ) -> str:
     """With ``adjudicated``, a line ``adjudicated_queries: ...`` under the header and
     ``adjudicated`` in those queries' status cells; with ``fractions``, exact values beside
@@ -405,6 +462,8 @@ def render_text(
     lines = [("## " if markdown else "") + head, ""]
     if protocol.kind == "pooled":
         lines += kind_lines(protocol, markdown)
+    if settings := settings_lines(protocol.definition):
+        lines += [line for text in settings for line in (text, "")] if markdown else [*settings, ""]
     if adjudicated is not None:
         lines += ["adjudicated_queries: " + ids_text(adjudicated_in(protocol, adjudicated), markdown), ""]
     for report in reports:
@@ -414,7 +473,7 @@ def render_text(
     if pairs and baseline_note:
         lines += [field(baseline_note), ""]
     for comparison in pairs:
-        lines += comparison_block(comparison, markdown, statistics, fractions)
+        lines += comparison_block(comparison, markdown, statistics, fractions, no_ci)
         lines.append("")
     # The protocol's name and the run names come from files a protocol's sender wrote.
     return printable("\n".join(lines).rstrip() + "\n", multiline=True)

@@ -9,11 +9,12 @@ from typing import Any
 
 from rankeval_tui import __version__
 from rankeval_tui.core.evaluation.bounds import Bound, BoundsReport
+from rankeval_tui.core.evaluation.delta_bounds import UNDECIDED, DeltaReport, open_pairs, verdict, verdict_text
 from rankeval_tui.core.evaluation.evaluate import exact_fields
 from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
-from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown
+from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown, shown_delta
 from rankeval_tui.core.terminal_text import field_text, printable
 from rankeval_tui.core.wording import counted
 
@@ -82,9 +83,15 @@ def bound_json(bound: Bound) -> dict[str, Any]:
     }
 
 
-def render_bounds_json(protocol: Protocol, reports: Sequence[BoundsReport]) -> str:
+def render_bounds_json(
+    protocol: Protocol,
+    reports: Sequence[BoundsReport],
+    changes: Sequence[DeltaReport] = (),
+    extra: dict[str, Any] | None = None,
+) -> str:
     """``bounds`` instead of ``runs``: per run, metric, query and mean, the exact low and high
-    (``"output": "bounds"``; not the report schema's layout, docs/metrics.md describes it)."""
+    (``"output": "bounds"``; not the report schema's layout, docs/metrics.md describes it);
+    with a baseline, ``delta_bounds`` (the change's ranges) and ``extra`` (the gate)."""
     metrics = tuple(dict.fromkeys(m for r in reports for m in r.metrics))
     data: dict[str, Any] = {
         "output": "bounds",
@@ -108,4 +115,93 @@ def render_bounds_json(protocol: Protocol, reports: Sequence[BoundsReport]) -> s
             for report in reports
         },
     }
+    if changes:
+        data["delta_bounds"] = delta_reports_json(changes)
+    data.update(extra or {})
     return dumps_indented(data)
+
+
+def delta_text(bound: Bound, fractions: bool) -> str:
+    """``+0.2500``, ``[-0.5000, +0.5000]``, ``or excluded`` where a labelling leaves no relevant document."""
+    if bound.low is None:
+        return NO_VALUE
+    text = (
+        shown_delta(bound.low, fractions)
+        if bound.low == bound.high
+        else f"[{shown_delta(bound.low, fractions)}, {shown_delta(bound.high, fractions)}]"
+    )
+    return f"{text} or excluded" if bound.undefined_possible else text
+
+
+def short_verdict(bound: Bound, pairs: int) -> str:
+    """The per-query column: ``better``, ``worse``, ``no change``, ``undecided (2)``."""
+    said = verdict(bound)
+    return f"{said} ({pairs})" if said == UNDECIDED else said
+
+
+def delta_block(report: DeltaReport, markdown: bool, fractions: bool) -> list[str]:
+    k = report.k
+    field = field_text(markdown)
+    title = (
+        f"change {field(report.candidate)} - {field(report.baseline)}: BOUNDS over every 0/1 labelling of "
+        f"{counted(report.unjudged_pairs, 'unjudged top-' + str(k) + ' pair')}, each labelled once for both runs"
+    )
+    lines = [f"### {title}" if markdown else title]
+    if markdown:
+        lines.append("")
+    header = ["query", "unjudged"]
+    for metric in report.metrics:
+        header += [f"change {label(metric, k)}", "verdict"]
+    rows = []
+    for row in report.rows:
+        cells = [field(row.query), str(len(row.top) + row.outside)]
+        for metric in report.metrics:
+            cells += [delta_text(row.bound(metric), fractions), short_verdict(row.bound(metric), len(row.top))]
+        rows.append(cells)
+    lines += grid(header, rows, markdown)
+    if markdown:
+        lines.append("")
+    for metric in report.metrics:
+        mean = report.mean(metric)
+        lines.append(
+            f"mean change {mean_label(metric, k)} = {delta_text(mean, fractions)}: "
+            f"{verdict_text(mean, open_pairs(report, metric))}"
+        )
+    return lines
+
+
+def render_delta_text(reports: Sequence[DeltaReport], *, markdown: bool = False, fractions: bool = False) -> str:
+    lines: list[str] = []
+    for report in reports:
+        lines += ["", *delta_block(report, markdown, fractions)]
+    return printable("\n".join(lines) + "\n", multiline=True)
+
+
+def delta_json(bound: Bound, pairs: int) -> dict[str, Any]:
+    return {
+        **exact_fields("delta_low", bound.low),
+        **exact_fields("delta_high", bound.high),
+        "excluded_possible": bound.undefined_possible,
+        "verdict": verdict_text(bound, pairs),
+    }
+
+
+def delta_reports_json(reports: Sequence[DeltaReport]) -> dict[str, Any]:
+    """``delta_bounds``: per candidate, metric, query and mean, the exact range of the change."""
+    return {
+        report.candidate: {
+            "baseline": report.baseline,
+            "unjudged_pairs": report.unjudged_pairs,
+            "measures": {
+                metric: {
+                    "mean_delta": delta_json(report.mean(metric), open_pairs(report, metric)),
+                    "per_query_delta": [
+                        {"query": row.query, "unjudged": list(row.top), **delta_json(row.bound(metric), len(row.top))}
+                        for row in report.rows
+                    ],
+                }
+                for metric in report.metrics
+            },
+        }
+        for report in reports
+    }

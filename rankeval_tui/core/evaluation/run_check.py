@@ -6,8 +6,8 @@ Apart from evaluate.py so the evaluator stays readable; ``evaluate``, ``validate
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, describe_id, quote, raise_problem
@@ -32,6 +32,29 @@ class Run:
     where it had a core to spare (``core.preread``), so ``check_run`` checks the corpus only."""
 
 
+def in_tie_order(definition: ProtocolDefinition, run: Run) -> Run:
+    """``run`` ordered as the protocol's ``tie_order`` says: under ``score`` each query whose rank
+    order differs from trec_eval's takes trec_eval's (the order its reader kept beside it), so a
+    protocol that records the setting is scored so by every command, the app and the API alike."""
+    if definition.tie_order != "score" or not run.score_order:
+        return run
+    return replace(run, rankings={**run.rankings, **run.score_order}, score_order={})
+
+
+def sample_hint(definition: ProtocolDefinition) -> str:
+    """For a protocol that keeps a sample of the queries (``init --sample-queries``): how to cut a
+    full run to it, as init cut the runs it was given; else nothing."""
+    made = definition.provenance.get("queries")
+    size = made.get("sample_size") if isinstance(made, dict) else None
+    if not isinstance(size, int):
+        return ""
+    return (
+        f"; this protocol keeps a sample of {size} queries (init --sample-queries, [provenance.queries] in "
+        "protocol.toml): give the run's rankings of those queries only, as init cut the runs it was given "
+        "(runs/*.json)"
+    )
+
+
 def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = raise_problem) -> None:
     """Validate the whole run before any number is computed (the seed's rule).
 
@@ -53,7 +76,7 @@ def check_run(definition: ProtocolDefinition, run: Run, *, report: Reporter = ra
                     f"{quote(definition.queries[query].split)}, not {quote(definition.split)}"
                 )
             else:
-                rule = "unknown or wrong-split query: not in the protocol"
+                rule = "unknown or wrong-split query: not in the protocol" + sample_hint(definition)
             report(ContractError(rule, file=run.source, where=where))
     # A pooled protocol has no closed corpus: a document outside every pool is unjudged, which
     # matters only in the top k (``gaps``), not unknown.
@@ -116,3 +139,23 @@ def first_duplicate(ranking: Sequence[str]) -> str:
             return doc
         seen.add(doc)
     raise ValueError("no duplicate")
+
+
+def query_id_mismatch(run_name: str, run_queries: Collection[str], judged: Collection[str]) -> str | None:
+    """A warning when at most half of a run's query IDs are among the judged queries' (the
+    qrels'): ``01`` against ``1``, ``q1`` against ``1``, a run of another collection. Such a
+    run scores 0 on every judged query it lacks and nothing on its own, row after row, with no
+    error; the warning names an ID of each side so the mismatch shows. None when most match."""
+    if not run_queries or not judged:
+        return None
+    known = set(judged)
+    matching = sum(map(known.__contains__, run_queries))
+    if matching * 2 > len(run_queries):
+        return None
+    theirs = next(query for query in run_queries if query not in known)
+    ours = next(iter(judged))
+    return (
+        f"run {quote(run_name)}: {matching} of its {len(run_queries)} query IDs are among the {len(known)} "
+        f"judged queries' (the run has {quote(theirs)}, the qrels {quote(ours)}): check the IDs "
+        "(leading zeros, prefixes) before reading its scores"
+    )

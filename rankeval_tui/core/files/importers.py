@@ -264,6 +264,7 @@ def read_labels(
     documents: Collection[str] | None,
     threshold: int | None = None,
     relevant_values: Collection[int] | None = None,
+    keep_grades: bool = False,
 ) -> ImportedLabels:
     """TREC or BEIR qrels -> explicit 0/1 labels of the pairs the file names, nothing else.
 
@@ -272,6 +273,7 @@ def read_labels(
     negatives are 0 as trec_eval reads them; without a rule an unknown query or document, a pair
     given twice, a negative, graded or non-integer label is refused with its line. ``queries`` or
     ``documents`` None: the file defines them (a pooled protocol made from qrels), only IDs checked.
+    ``keep_grades``: labels are grades, kept as they are (integers >= 0; ``--relevant-from``).
     """
     if threshold is not None and (type(threshold) is not int or threshold < 1):
         raise ContractError(f"--threshold must be an integer >= 1, got {quote(threshold)}", file=path)
@@ -279,7 +281,7 @@ def read_labels(
     if threshold is not None or relevant_values is not None:
         rule = LabelRule(threshold, None if relevant_values is None else frozenset(relevant_values))
     text = read_utf8(path)
-    fast = None if rule is not None else read_binary_qrels(text, queries, documents)
+    fast = None if rule is not None or keep_grades else read_binary_qrels(text, queries, documents)
     if fast is not None:
         return ImportedLabels(fast, "trec", sum(map(len, fast.values())))
     header_number, line = first_line(text, path, "qrels")
@@ -304,7 +306,9 @@ def read_labels(
                     where=where,
                 )
             query, _, doc, rel_text = fields
-        rel = checked_judgment(query, doc, rel_text, known, documents, line_of, number, path, threshold, rule)
+        rel = checked_judgment(
+            query, doc, rel_text, known, documents, line_of, number, path, threshold, rule, keep_grades
+        )
         graded += rel > 1
         label = rel if rule is None else rule.binary(rel)
         mapped += label != rel

@@ -16,6 +16,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
+from rankeval_tui.core.evaluation.run_check import query_id_mismatch
 from rankeval_tui.core.files.importers import (
     ImportedCorpus,
     ImportedLabels,
@@ -31,6 +32,7 @@ from rankeval_tui.core.files.protocol_init import (
     check_options,
     check_target,
     chosen_queries,
+    declared_settings,
     kept_labels,
     load_runs,
     plan_protocol,
@@ -89,11 +91,18 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         source=directory / PROTOCOL_FILE,
         pools={q: tuple(pool) for q, pool in pools.items()},
         pool_rule=pool_rule(request, runs),
+        **declared_settings(request, labels),
     )
     files = planned_run_files(runs, queries, request.sample_queries is not None, None)
-    gapped = [name for name, run in zip(files, runs) if run_gap(definition, run.rankings, definition.k)]
+    gapped = [
+        name
+        for name, run in zip(files, runs)
+        if not definition.unlisted_as_zero and run_gap(definition, run.rankings, definition.k)
+    ]  # under the declaration a gap is scored (unlisted pairs are 0), not refused
     notices = pooled_notices(request, corpus, runs)
-    return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices, gapped)
+    warnings = id_warnings(runs, labels)
+    qrels = planned_qrels(request, labels, kept)
+    return PlannedProtocol(directory, definition, qrels, files, notices, gapped, warnings)
 
 
 def read_pooled_inputs(
@@ -108,7 +117,21 @@ def read_pooled_inputs(
     runs = load_runs(request, known, ids)
     if request.qrels is None:
         return imported, corpus, runs, None
-    return imported, corpus, runs, read_labels(request.qrels, known, ids, request.threshold, request.relevant_values)
+    keep_grades = request.relevant_from is not None
+    return (
+        imported,
+        corpus,
+        runs,
+        read_labels(request.qrels, known, ids, request.threshold, request.relevant_values, keep_grades),
+    )
+
+
+def id_warnings(runs: list[Run], labels: ImportedLabels | None) -> list[str]:
+    """A warning per run whose query IDs mostly miss the qrels' (``01`` against ``1``)."""
+    if labels is None:
+        return []
+    found = (query_id_mismatch(run.name, list(run.rankings), list(labels.labels)) for run in runs)
+    return [warning for warning in found if warning is not None]
 
 
 def pooled_notices(request: InitRequest, corpus: ImportedCorpus | None, runs: list[Run]) -> list[str]:

@@ -23,8 +23,15 @@ from operator import eq, itemgetter, le
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError, Reporter, brief, describe_id, quote, raise_problem
-from rankeval_tui.core.evaluation.pools import OUTSIDE_THE_POOL, pool_violation
-from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query, check_qrels, rows_within
+from rankeval_tui.core.evaluation.pools import OUTSIDE_THE_POOL, label_rule, pool_violation
+from rankeval_tui.core.evaluation.protocol import (
+    LabelScale,
+    Protocol,
+    ProtocolDefinition,
+    Query,
+    check_qrels,
+    rows_within,
+)
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.entries import check_table as check_table  # re-exported: additions reads entries
 from rankeval_tui.core.files.entries import valid_entries
@@ -48,7 +55,18 @@ RUN_SUFFIXES = (".json", ".trec", ".run", ".tsv")
 must not make every score fail; a TREC run named ``*.txt`` is scored with ``--run PATH``."""
 
 PROTOCOL_REQUIRED = {"name": str, "k": int, "split": str, "relevance": str}
-PROTOCOL_OPTIONAL = {"description": str, "kind": str, "pool_rule": str}
+PROTOCOL_OPTIONAL = {
+    "description": str,
+    "kind": str,
+    "pool_rule": str,
+    "grades": list,
+    "relevant_from": int,
+    "unlisted_as_zero": bool,
+    "tie_order": str,
+}
+"""``grades`` (a word per grade from 0) and ``relevant_from`` declare a graded scale;
+``unlisted_as_zero`` the collection's own rule that a pair its qrels do not list is 0;
+``tie_order`` (``rank`` or ``score``) how TREC runs are ordered. Each absent: the seed's meaning."""
 DOCUMENT_REQUIRED = {"text": str}
 DOCUMENT_OPTIONAL = {"title": str}
 PROTOCOL_TABLES = ("protocol", "documents", "queries", "provenance", POOLS_TABLE)
@@ -122,6 +140,7 @@ def load_definition(
             map(dict.get, metas, repeat("need")),
         )
         queries = dict(zip(entries, map(Query, texts, splits, needs)))
+    scale = None if header is None else header_scale(header, path, collect)
     if problems or header is None:
         raise ContractError(f"{counted(len(problems), 'problem')} in protocol.toml", file=path)
     return ProtocolDefinition(
@@ -137,7 +156,23 @@ def load_definition(
         provenance=provenance,
         pools=pools,
         pool_rule=header.get("pool_rule"),
+        scale=scale,
+        unlisted_as_zero=header.get("unlisted_as_zero", False),
+        tie_order=header.get("tie_order", "rank"),
     )
+
+
+def header_scale(header: Mapping[str, Any], path: Path, report: Reporter) -> LabelScale | None:
+    """The graded scale ``[protocol]`` declares (``grades``, ``relevant_from``), or None: binary."""
+    if "grades" not in header:
+        if "relevant_from" in header:
+            report(ContractError("relevant_from needs grades: the words of the scale", file=path, where="[protocol]"))
+        return None
+    try:
+        return LabelScale(tuple(header["grades"]), header.get("relevant_from", 1))
+    except ContractError as error:
+        report(ContractError(error.rule, file=path, where="[protocol]"))
+        return None
 
 
 def definition_to_toml(definition: ProtocolDefinition) -> str:
@@ -159,6 +194,13 @@ def definition_to_toml(definition: ProtocolDefinition) -> str:
         header["kind"] = "pooled"
         if definition.pool_rule is not None:
             header["pool_rule"] = definition.pool_rule
+    if definition.scale is not None:
+        header["grades"] = list(definition.scale.words)
+        header["relevant_from"] = definition.scale.relevant_from
+    if definition.unlisted_as_zero:
+        header["unlisted_as_zero"] = True
+    if definition.tie_order != "rank":
+        header["tie_order"] = definition.tie_order
     data: dict[str, Any] = {"protocol": header}
     if definition.provenance:
         data["provenance"] = dict(definition.provenance)
@@ -201,7 +243,7 @@ def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaust
     if exhaustive:
         check_qrels(definition, qrels.labels, file=path)
     else:
-        check_labels_only(qrels.labels, path)
+        check_labels_only(qrels.labels, path, top=definition.top_grade)
     return qrels
 
 
@@ -261,16 +303,18 @@ def read_qrels_tables(
 
 
 def check_labels_only(
-    labels: Mapping[str, Mapping[str, object]], path: Path, *, report: Reporter = raise_problem
+    labels: Mapping[str, Mapping[str, object]], path: Path, *, report: Reporter = raise_problem, top: int = 1
 ) -> None:
+    """Every label an int from 0 to ``top`` (the protocol's highest grade; 1 on the binary scale)."""
+    grades = set(range(top + 1))
     for query, row in labels.items():
-        if set(map(type, row.values())) <= {int} and set(row.values()) <= {0, 1}:
+        if set(map(type, row.values())) <= {int} and set(row.values()) <= grades:
             continue  # at C speed; the loop below names each bad label
         for doc, label in row.items():
-            if type(label) is not int or label not in (0, 1):
+            if type(label) is not int or label not in grades:
                 report(
                     ContractError(
-                        f"qrels labels must be integer 0 or 1, got {quote(label)}",
+                        f"{label_rule(top)}, got {quote(label)}",
                         file=path,
                         where=f"{describe_id('query', query)}, {describe_id('document', doc)}",
                     )

@@ -26,7 +26,7 @@ from typing import Any
 from rankeval_tui import __version__
 from rankeval_tui.core.errors import ContractError, describe_id, quote
 from rankeval_tui.core.evaluation.evaluate import Run, first_duplicate
-from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query, check_k
+from rankeval_tui.core.evaluation.protocol import LabelScale, ProtocolDefinition, Query, TieOrder, check_k
 from rankeval_tui.core.files.atomic import atomic_write_bytes, atomic_write_text
 from rankeval_tui.core.files.importers import (
     ImportedCorpus,
@@ -77,6 +77,33 @@ class InitRequest:
     union_pool: bool = False
     """``--union-pool-depth``: ``pool_depth`` chooses an exhaustive protocol's corpus (the union of
     every query's pool, each query judged on all of it) instead of per-query pools."""
+    relevant_from: int | None = None
+    """``--relevant-from T``: keep the qrels' grades (a graded protocol), relevant from grade T."""
+    grade_words: tuple[str, ...] | None = None
+    """``--grades``: the words of grades 0, 1, ... (default ``grade 0``, ``grade 1``, ...)."""
+    unlisted_as_zero: bool = False
+    """``--unlisted-as-zero``: every pair the qrels do not list is 0 by the collection's declaration."""
+    tie_order: TieOrder = "rank"
+    """``--tie-order``: how TREC runs are ordered when scored under the protocol."""
+
+
+def declared_settings(request: InitRequest, labels: ImportedLabels | None) -> dict[str, Any]:
+    """The protocol settings ``init`` was asked to declare, as ``ProtocolDefinition`` keywords:
+    the scale (its top grade the highest of ``--grades`` and the labels), the declaration of
+    unlisted pairs, the tie order."""
+    scale = None
+    if request.relevant_from is not None:
+        highest = max((max(row.values(), default=0) for row in (labels.labels if labels else {}).values()), default=0)
+        words = request.grade_words
+        if words is None:
+            words = tuple(f"grade {grade}" for grade in range(max(highest, request.relevant_from, 1) + 1))
+        elif highest > len(words) - 1:
+            raise ContractError(
+                f"--grades names {len(words)} grades (0 to {len(words) - 1}) but the qrels hold grade {highest}",
+                file=request.qrels,
+            )
+        scale = LabelScale(words, request.relevant_from)
+    return {"scale": scale, "unlisted_as_zero": request.unlisted_as_zero, "tie_order": request.tie_order}
 
 
 @dataclass
@@ -92,6 +119,8 @@ class PlannedProtocol:
     gapped_runs: list[str] = field(default_factory=list)
     """Run files in runs/ with top-k pairs outside the pools (a pooled protocol from labels alone):
     ``score`` refuses them until ``grow --gap`` adds those pairs as holes."""
+    warnings: list[str] = field(default_factory=list)
+    """What the user should check before trusting the scores (a run's query IDs that miss the qrels')."""
 
     @property
     def label_count(self) -> int:
@@ -99,7 +128,8 @@ class PlannedProtocol:
 
     @property
     def hole_count(self) -> int:
-        return self.definition.pair_count - self.label_count
+        """Pairs to judge: none under a declaration of unlisted pairs (they are 0 by it)."""
+        return 0 if self.definition.unlisted_as_zero else self.definition.pair_count - self.label_count
 
 
 def check_target(directory: Path) -> None:
@@ -112,6 +142,20 @@ def check_target(directory: Path) -> None:
         raise ContractError("parent directory does not exist", file=directory)
 
 
+def check_declared_options(request: InitRequest) -> None:
+    """``--relevant-from``, ``--grades`` and ``--unlisted-as-zero`` given as they can be used."""
+    if request.relevant_from is not None and (request.threshold is not None or request.relevant_values is not None):
+        raise ContractError(
+            "--relevant-from keeps the grades, --threshold and --relevant-values binarize them: give one"
+        )
+    if request.grade_words is not None and request.relevant_from is None:
+        raise ContractError("--grades needs --relevant-from T (the lowest grade the binary measures count relevant)")
+    if request.relevant_from is not None and request.relevant_from < 1:
+        raise ContractError(f"--relevant-from must be a grade >= 1, got {request.relevant_from}")
+    if request.unlisted_as_zero and request.qrels is None:
+        raise ContractError("--unlisted-as-zero needs --qrels: it declares what the qrels do not list")
+
+
 def check_options(request: InitRequest) -> None:
     check_k(request.k)
     if request.threshold is not None and request.qrels is None:
@@ -120,6 +164,7 @@ def check_options(request: InitRequest) -> None:
         raise ContractError("--relevant-values needs --qrels (it maps labels to 0/1)")
     if request.relevant_values is not None and request.threshold is not None:
         raise ContractError("--threshold and --relevant-values are two rules for one thing: give one")
+    check_declared_options(request)
     if request.corpus is None and request.qrels is None and request.pool_depth is None:
         raise ContractError(
             "without --corpus the protocol is pooled: its pools come from --qrels (the documents judged "
@@ -206,7 +251,14 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
     labels = (
         None
         if request.qrels is None
-        else read_labels(request.qrels, imported.queries, corpus.documents, request.threshold, request.relevant_values)
+        else read_labels(
+            request.qrels,
+            imported.queries,
+            corpus.documents,
+            request.threshold,
+            request.relevant_values,
+            request.relevant_from is not None,
+        )
     )
     notices = skipped_notices(request.corpus, corpus)
     queries = chosen_queries(request, dict(imported.queries), file=request.queries)
@@ -234,6 +286,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
             plan_sizes(corpus.documents, imported.queries, documents, queries, corpus.skipped_files),
         ),
         source=directory / PROTOCOL_FILE,
+        **declared_settings(request, labels),
     )
     cut = request.sample_queries is not None or request.pool_depth is not None
     if cut and runs:

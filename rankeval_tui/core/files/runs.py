@@ -282,7 +282,9 @@ def read_trec_lines(text: str, path: Path, by_score: bool) -> tuple[dict[str, li
             raise ContractError(f"score must be finite, got {quote(score_text)}", file=path, where=where)
         if rank < 0:
             raise ContractError(f"rank must be >= 0, got {rank}", file=path, where=where)
-        place_at_rank(entries.setdefault(query, {}), lines_of.setdefault(query, {}), query, doc, rank, number, path)
+        # Ordered by score, the rank column is not read: a constant one (all 0, all 1) is no clash.
+        place = number if by_score else rank
+        place_at_rank(entries.setdefault(query, {}), lines_of.setdefault(query, {}), query, doc, place, number, path)
         scores[query, doc] = score
     if not entries:
         raise ContractError("empty TREC run: no lines (write a JSON run {} for a run with no queries)", file=path)

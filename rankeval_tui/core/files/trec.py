@@ -13,7 +13,7 @@ Formats::
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,13 @@ def qrels_to_trec(protocol: Protocol, *, split_only: bool = False) -> str:
     """
     queries = protocol.selected_queries if split_only else tuple(protocol.queries)
     documents_of = protocol.definition.documents_of  # a pooled protocol: each query's pool
-    lines = [f"{query} 0 {doc} {protocol.qrels[query][doc]}" for query in queries for doc in documents_of(query)]
+    rows = protocol.qrels
+    if protocol.definition.unlisted_as_zero:  # the listed pairs: TREC reads the others as 0, as declared
+        lines = [
+            f"{q} 0 {doc} {rows[q][doc]}" for q in queries if q in rows for doc in documents_of(q) if doc in rows[q]
+        ]
+    else:
+        lines = [f"{query} 0 {doc} {rows[query][doc]}" for query in queries for doc in documents_of(query)]
     return "\n".join(lines) + "\n"
 
 
@@ -50,38 +56,102 @@ def qrels_to_trec(protocol: Protocol, *, split_only: bool = False) -> str:
 
 
 def parse_trec_qrels(
-    text: str, definition: ProtocolDefinition, *, path: str | Path | None = None, threshold: int | None = None
+    text: str,
+    definition: ProtocolDefinition,
+    *,
+    path: str | Path | None = None,
+    threshold: int | None = None,
+    partial: bool = False,
 ) -> QrelsFile:
     """TREC qrels -> exhaustive 0/1 ``QrelsFile``, or a ``ContractError``.
 
     Refused: a line without 4 fields, a non-integer or negative label, an unknown query or
     document, the same pair twice, a label above 1 without ``threshold`` (then every label
     ``rel >= threshold`` becomes 1 and the rest 0, and the threshold is recorded in
-    ``[provenance]``), and any pair of the protocol left unjudged (the count and the first few).
+    ``[provenance]``), and any pair of the protocol left unjudged (the count and the first few),
+    unless ``partial``: then the pairs the file lists are all it holds, none filled in.
     """
     file = None if path is None else Path(path)
-    if threshold is not None and (type(threshold) is not int or threshold < 1):
-        raise ContractError(f"--threshold must be an integer >= 1, got {quote(threshold)}", file=file)
-    labels: dict[str, dict[str, int]] = {}
-    line_of: dict[tuple[str, str], int] = {}
-    graded = 0
+    records = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
-        where = f"line {number}"
         fields = line.split()
         if len(fields) != 4:
             raise ContractError(
-                f"a TREC qrels line has 4 fields 'qid iter docid rel', got {len(fields)}", file=file, where=where
+                f"a TREC qrels line has 4 fields 'qid iter docid rel', got {len(fields)}",
+                file=file,
+                where=f"line {number}",
             )
         query, _, doc, rel_text = fields
-        known = (definition.queries, "the protocol")
-        rel = checked_judgment(query, doc, rel_text, known, definition.document_ids, line_of, number, file, threshold)
+        records.append(JudgmentRecord(number, query, doc, rel_text))
+    return judgments_to_qrels(records, definition, "trec", file=file, threshold=threshold, partial=partial)
+
+
+@dataclass(frozen=True)
+class JudgmentRecord:
+    """One judged pair as a label file states it: where (line), which pair, the label as written."""
+
+    line: int
+    query: str
+    document: str
+    label_text: str
+    reasoning: str | None = None
+
+
+def judgments_to_qrels(
+    records: Sequence[JudgmentRecord],
+    definition: ProtocolDefinition,
+    label_format: str,
+    *,
+    file: Path | None,
+    threshold: int | None,
+    partial: bool,
+) -> QrelsFile:
+    """The checks every imported label file passes (IDs of the protocol, no pair twice, integer
+    labels, graded ones only with a threshold), then exhaustive unless ``partial``. A record's
+    reasoning becomes the pair's note: beside the label, never in it. ``label_format`` is recorded."""
+    if threshold is not None and (type(threshold) is not int or threshold < 1):
+        raise ContractError(f"--threshold must be an integer >= 1, got {quote(threshold)}", file=file)
+    labels: dict[str, dict[str, int]] = {}
+    notes: dict[str, dict[str, str]] = {}
+    line_of: dict[tuple[str, str], int] = {}
+    graded = 0
+    graded_scale = definition.scale is not None and threshold is None  # the protocol's grades, kept
+    known = (definition.queries, "the protocol")
+    for record in records:
+        query, doc = record.query, record.document
+        rel = checked_judgment(
+            query,
+            doc,
+            record.label_text,
+            known,
+            definition.document_ids,
+            line_of,
+            record.line,
+            file,
+            threshold,
+            None,
+            graded_scale,
+        )
         graded += rel > 1
         labels.setdefault(query, {})[doc] = rel if threshold is None else int(rel >= threshold)
+        if record.reasoning:
+            notes.setdefault(query, {})[doc] = record.reasoning
     if definition.pools is not None and (outside := pool_violation(definition.pool_sets, labels, file=file)):
         raise outside  # the rows below are built from the pools: a label outside would be dropped
     unjudged = [(q, d) for q in definition.queries for d in definition.documents_of(q) if d not in labels.get(q, {})]
+    if partial or definition.unlisted_as_zero:  # under the declaration, an unlisted pair is 0 by it
+        ordered = {
+            q: {d: labels[q][d] for d in definition.documents_of(q) if d in labels[q]}
+            for q in definition.queries
+            if q in labels
+        }
+        if definition.unlisted_as_zero:  # a protocol's own qrels: labels on its scale
+            check_qrels(definition, ordered, file=file)
+        provenance: dict[str, Any] = {"imported_from": "" if file is None else file.name, "format": label_format}
+        add_threshold(provenance, threshold, graded)
+        return QrelsFile(labels=ordered, notes=notes, provenance=provenance)
     if unjudged:
         shown = ", ".join(f"{brief(q)}/{brief(d)}" for q, d in unjudged[:UNJUDGED_SHOWN])
         more = ", ..." if len(unjudged) > UNJUDGED_SHOWN else ""
@@ -93,12 +163,17 @@ def parse_trec_qrels(
         )
     ordered = {q: {d: labels[q][d] for d in definition.documents_of(q)} for q in definition.queries}
     check_qrels(definition, ordered, file=file)
-    provenance: dict[str, Any] = {"imported_from": "" if file is None else file.name, "format": "trec"}
+    provenance = {"imported_from": "" if file is None else file.name, "format": label_format}
+    add_threshold(provenance, threshold, graded)
+    return QrelsFile(labels=ordered, notes=notes, provenance=provenance)
+
+
+def add_threshold(provenance: dict[str, Any], threshold: int | None, graded: int) -> None:
+    """The binarizing rule, recorded beside the labels it made."""
     if threshold is not None:
         provenance["threshold"] = threshold
         provenance["threshold_rule"] = f"rel >= {threshold} -> 1, otherwise 0"
         provenance["graded_labels"] = graded
-    return QrelsFile(labels=ordered, provenance=provenance)
 
 
 @dataclass(frozen=True)
@@ -144,11 +219,13 @@ def checked_judgment(
     file: Path | None,
     threshold: int | None,
     rule: LabelRule | None = None,
+    graded: bool = False,
 ) -> int:
     """The relevance of one qrels line (``queries``: the known IDs and where they come from; None,
     like ``documents`` None, when the qrels file is what defines them), its line recorded in
     ``line_of``: IDs known, the pair not judged before, an integer >= 0 and above 1 only with a
-    ``threshold`` to map it, or any integer with a ``rule`` (the caller maps)."""
+    ``threshold`` to map it, any integer >= 0 when ``graded`` (grades kept: ``--relevant-from``),
+    or any integer with a ``rule`` (the caller maps)."""
     where = f"line {number}"
     check_id("query", query, file=file, where=where)
     check_id("document", doc, file=file, where=where)
@@ -174,10 +251,10 @@ def checked_judgment(
             where=where,
         )
     line_of[query, doc] = number
-    if rel > 1 and threshold is None and rule is None:
+    if rel > 1 and threshold is None and rule is None and not graded:
         raise ContractError(
             f"graded label {rel}: binary labels required; pass --threshold T to map rel >= T to 1 "
-            "and the rest to 0 explicitly",
+            "and the rest to 0 explicitly, or --relevant-from T to keep the grades",
             file=file,
             where=where,
         )

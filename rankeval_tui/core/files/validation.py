@@ -44,6 +44,9 @@ class Validation:
     """Built only when protocol.toml and the qrels are valid and complete (then the hash is known)."""
     problems: list[ContractError] = field(default_factory=list)
     holes: dict[str, int] = field(default_factory=dict)
+    unlisted: dict[str, int] = field(default_factory=dict)
+    """Under a protocol that declares unlisted pairs 0: per query, its pairs without a label, each
+    0 by that declaration (kept apart from the judged labels; judging one replaces it)."""
     runs: list[tuple[Path, Run | None]] = field(default_factory=list)
     """Each run file, with the run when it was checked against the definition and valid (never
     without a definition: a run read while protocol.toml is broken was not checked)."""
@@ -123,7 +126,7 @@ def check_qrels_file(result: Validation) -> None:
     except ContractError as error:  # not readable as TOML: nothing to count
         result.problems.append(error)
         return
-    check_labels_only(qrels.labels, result.qrels_path, report=result.problems.append)
+    check_labels_only(qrels.labels, result.qrels_path, report=result.problems.append, top=definition.top_grade)
     labels = qrels.labels
     if definition.pools is not None:  # a label outside its pool: a problem, and not counted as judging a hole
         pools = definition.pool_sets
@@ -132,6 +135,8 @@ def check_qrels_file(result: Validation) -> None:
             labels = {q: {d: v for d, v in row.items() if d in pools.get(q, ())} for q, row in labels.items()}
     result.qrels = qrels
     result.holes = holes_per_query(definition, labels)
+    if definition.unlisted_as_zero:  # not work to do: labels by the collection's declaration
+        result.unlisted, result.holes = result.holes, {}
     if not result.holes and len(result.problems) == before:
         result.protocol = Protocol(definition, qrels.labels, qrels_source=result.qrels_path)
 
@@ -150,6 +155,8 @@ def check_run_file(result: Validation, name: str | None, path: Path) -> None:
     check_run(result.definition, run, report=result.problems.append)
     result.runs.append((path, run if len(result.problems) == before else None))
     definition = result.definition
+    if definition.unlisted_as_zero:
+        return  # a pair outside the pools is 0 by declaration: score counts it as unlisted
     if len(result.problems) == before and (gap := run_gap(definition, run.rankings, definition.k)):
         pairs = sum(map(len, gap.values()))
         result.warnings.append(

@@ -15,11 +15,35 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ProgressBar, Static
 
 from rankeval_tui.core.annotation.judging import JudgingSession
-from rankeval_tui.core.evaluation.protocol import Query
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import floored_percent
 
 LABEL_TEXT = {None: ("unjudged", "bold yellow"), 0: ("0  not relevant", "bold"), 1: ("1  relevant", "bold green")}
+UNLISTED_TEXT = ("0  unlisted: by the collection's declaration", "dim")
+"""An unlabelled pair of a protocol that declares unlisted pairs 0: not judged, and said so."""
+
+
+def label_shown(label: int | None, definition: ProtocolDefinition) -> tuple[str, str]:
+    """A pair's label in words and its style: the binary scale's, a graded protocol's grade with
+    its word, or a declared zero (``unlisted_as_zero``) kept apart from a judged 0."""
+    if label is None:
+        return UNLISTED_TEXT if definition.unlisted_as_zero else LABEL_TEXT[None]
+    scale = definition.scale
+    if scale is None:
+        return LABEL_TEXT[label]
+    return f"{label}  {printable(scale.words[label])}", "bold green" if label >= scale.relevant_from else "bold"
+
+
+def grades_legend(definition: ProtocolDefinition) -> Text | None:
+    """``Grades (relevant from 2): 0 not relevant · 1 partly · 2 relevant`` for a graded protocol
+    (each grade's key is its number; one line while the head is folded, in full unfolded), None for
+    the binary one (its keys 0 and 1 are in the footer)."""
+    scale = definition.scale
+    if scale is None:
+        return None
+    words = " · ".join(f"{grade} {printable(word)}" for grade, word in enumerate(scale.words))
+    return Text.assemble(("Grades ", "bold"), (f"(relevant from {scale.relevant_from}): ", "dim"), words)
 
 
 class JudgeHead(Vertical):
@@ -28,16 +52,19 @@ class JudgeHead(Vertical):
     Starts folded (class ``-folded``: the need and the criterion one line each), so the document
     below keeps its lines at 80x24; ``toggle_fold`` shows them in full."""
 
-    def __init__(self, relevance: str, total: int) -> None:
+    def __init__(self, relevance: str, total: int, legend: Text | None = None) -> None:
         super().__init__(id="judge-head", classes="-folded")
         self.relevance = relevance
         self.total = total
+        self.legend = legend
         self.shown_query: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="judge-query")
         yield Static(id="judge-need")
         yield Static(Text.assemble(("Relevance: ", "bold"), printable(self.relevance)), id="judge-criterion")
+        if self.legend is not None:
+            yield Static(self.legend, id="judge-grades")
         with Horizontal(id="judge-progress"):
             yield Static(id="judge-query-count")
             yield ProgressBar(show_eta=False, show_percentage=False, id="judge-query-bar")
@@ -115,12 +142,13 @@ class StatusRow(Horizontal):
         yield Static(id="judge-pace")
 
 
-def pair_line(doc: str, label: int | None, *, imported: bool, disputed: bool, id_room: int = 0) -> Text:
+def pair_line(doc: str, label: tuple[str, str], *, imported: bool, disputed: bool, id_room: int = 0) -> Text:
     """``Document d2   label: unjudged   imported   DISPUTED``: one line, what the annotator must
     see. The position sits at the row's right and the note on its own line (at 80 columns both
     were cut off the end of this line); a document ID longer than ``id_room`` cells (0: no limit)
-    is cut in its middle, so its distinctive end and the label stay in view."""
-    label_text, label_style = LABEL_TEXT[label]
+    is cut in its middle, so its distinctive end and the label stay in view. ``label``: its
+    words and style (``label_shown``)."""
+    label_text, label_style = label
     if id_room and cell_len(doc) > id_room:
         doc = middle_cut(doc, id_room)
     line = Text.assemble(("Document ", "bold"), (doc, "bold"), "   label: ", (label_text, label_style))
@@ -152,7 +180,7 @@ def current_pair_line(session: JudgingSession, width: int = 0) -> tuple[Text, st
     position = (
         f"{session.cursor.doc_index + 1:,} of {len(session.cursor.docs_of[query]):,}"  # the query is named just above
     )
-    label = session.marks.label_of(query, doc)
+    label = label_shown(session.marks.label_of(query, doc), session.definition)
     imported, disputed = session.marks.is_imported(query, doc), session.marks.is_disputed(query, doc)
     rest = pair_line("", label, imported=imported, disputed=disputed).cell_len
     line = pair_line(doc, label, imported=imported, disputed=disputed, id_room=max(width - rest, 12) if width else 0)

@@ -14,6 +14,10 @@ QUERY_KEYS = Binding.Group("Query")
 JUDGE_BINDINGS: list[BindingType] = [
     Binding("1", "label(1)", "Relevant", tooltip="mark relevant (1) and move on", id="judge.relevant"),
     Binding("0", "label(0)", "Not relevant", tooltip="mark not relevant (0) and move on", id="judge.not_relevant"),
+    *(
+        Binding(str(grade), f"label({grade})", f"Grade {grade}", show=False, id=f"judge.grade_{grade}")
+        for grade in range(2, 10)
+    ),
     Binding(
         "left,h",
         "step(-1)",

@@ -40,7 +40,12 @@ def label_recorded(change: Change) -> str:
 
 def scorable(session: JudgingSession) -> str:
     """`` · scorable now: every top-k pair is judged``, or how many top-k holes are left to that
-    point; nothing when judging does not follow the runs' top k."""
+    point; nothing when judging does not follow the runs' top k. With ``judge --decide``, the
+    comparison's verdict instead: whether the labels so far decide it."""
+    queue = session.cursor.hole_queue
+    decision = queue.status(session.marks.labels) if queue is not None else None
+    if decision is not None:
+        return f" · {decision}"
     left = session.top_k_left
     if left is None:
         return ""

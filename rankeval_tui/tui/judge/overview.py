@@ -14,8 +14,10 @@ from textual.screen import Screen
 from textual.widgets import Header, Static
 
 from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.wording import counted
 from rankeval_tui.tui.judge.dialogs import JUDGING_FOOTNOTE
+from rankeval_tui.tui.judge.head import label_shown
 from rankeval_tui.tui.judge.label_matrix import LabelMatrix
 from rankeval_tui.tui.judge.matrix_cells import UNJUDGED, column_caption
 from rankeval_tui.tui.judge.messages import EVERY_PAIR_JUDGED
@@ -84,7 +86,7 @@ class OverviewScreen(Screen[tuple[str, str] | str | None]):
     def show_cell(self, query: str, doc: str, col: int) -> None:
         """Describe the cell under the cursor: its column (as numbered on the ruler), pair and state."""
         label = self.session.marks.label_of(query, doc)
-        state = {None: "unjudged", 0: "0 not relevant", 1: "1 relevant"}[label]
+        state = cell_state(label, self.session.definition)
         extra = "  disputed" if self.session.marks.is_disputed(query, doc) else ""
         imported = (
             "  imported" if self.session.marks.is_imported(query, doc) else ""
@@ -137,3 +139,14 @@ def columns_of(session: JudgingSession) -> str:
     if session.definition.pools is not None:
         return "its own pool"
     return counted(len(session.definition.documents), "document")
+
+
+BINARY_STATE = {None: "unjudged", 0: "0 not relevant", 1: "1 relevant"}
+
+
+def cell_state(label: int | None, definition: ProtocolDefinition) -> str:
+    """The cell line's words for a label: the binary scale's own, else as the pair line says it
+    (a graded protocol's grade and word, a declared zero of ``unlisted_as_zero``)."""
+    if definition.scale is None and (label is not None or not definition.unlisted_as_zero):
+        return BINARY_STATE[label]
+    return label_shown(label, definition)[0]

@@ -26,7 +26,7 @@ from rankeval_tui.tui.hangups import exit_on_hangup, stop_exiting_on_hangup
 from rankeval_tui.tui.judge.dialogs import JUDGING_FOOTNOTE, NoteScreen
 from rankeval_tui.tui.judge.document_text import PreparedDocuments, neighbours
 from rankeval_tui.tui.judge.document_view import DocumentView
-from rankeval_tui.tui.judge.head import JudgeHead, PairRow, StatusRow
+from rankeval_tui.tui.judge.head import JudgeHead, PairRow, StatusRow, grades_legend
 from rankeval_tui.tui.judge.keys import JUDGE_BINDINGS
 from rankeval_tui.tui.judge.messages import (
     EVERY_PAIR_JUDGED,
@@ -76,7 +76,8 @@ class JudgeScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
-        yield JudgeHead(self.session.definition.relevance, self.session.marks.total)
+        definition = self.session.definition
+        yield JudgeHead(definition.relevance, self.session.marks.total, grades_legend(definition))
         yield PairRow(id="judge-pair-row")
         yield Static(id="judge-note")
         yield DocumentView(id="judge-doc")
@@ -100,6 +101,13 @@ class JudgeScreen(Screen[None]):
         # the final qrels write and the journal's removal still run under the lock.
         if self.exit_app_on_quit:
             stop_exiting_on_hangup()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A grade key above the protocol's scale does nothing (2-9 on a binary protocol, as
+        before they were bound; a graded protocol takes every grade it declares)."""
+        if action == "label" and parameters and isinstance(grade := parameters[0], int):
+            return grade <= self.session.definition.top_grade
+        return True
 
     # ------------------------------------------------------------ drawing
 

@@ -32,7 +32,8 @@ def short(value: Fraction) -> str:
 def explanation_of(session: ScoringSession, query_id: str, name: str, metric: MetricId) -> Explanation:
     row = session.report(name).row(query_id)
     ranking = session.scored_run(name).rankings.get(query_id)
-    return explain(row, ranking, session.protocol.relevant[query_id], session.protocol.k, metric)
+    protocol = session.protocol
+    return explain(row, ranking, protocol.relevant[query_id], protocol.k, metric, protocol.gains_of(query_id))
 
 
 def explanation_text(session: ScoringSession, query_id: str, name: str, metric: MetricId) -> Text:

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from rankeval_tui.core.evaluation.explain import rank_changes
 from rankeval_tui.core.evaluation.metrics import label
-from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 from rankeval_tui.core.evaluation.render import row_status
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.terminal_text import printable
@@ -33,8 +33,9 @@ def ranking_header(compared: bool) -> tuple[str, ...]:
 
 
 def relevant_documents(protocol: Protocol, query_id: str) -> list[str]:
-    labels = protocol.qrels.get(query_id, {})
-    return [d for d in protocol.definition.documents_of(query_id) if labels[d] == 1]
+    """The query's relevant documents (label 1, or a grade from ``relevant_from``), in protocol order."""
+    relevant = protocol.relevant[query_id]
+    return [d for d in protocol.definition.documents_of(query_id) if d in relevant]
 
 
 def query_head(session: ScoringSession, query_id: str) -> Text:
@@ -87,11 +88,25 @@ def run_title(session: ScoringSession, query_id: str, name: str) -> Text:
     return text
 
 
-def label_cell(label: int | None) -> Text:
-    """``1 relevant``, ``0``, or (past k under a pooled protocol: outside the pool) ``unjudged``."""
+def label_cell(label: int | None, definition: ProtocolDefinition) -> Text:
+    """``1 relevant``, ``0``, or (past k under a pooled protocol: outside the pool) ``unjudged``;
+    a graded protocol's grade (``3 relevant`` from ``relevant_from`` up), and under
+    ``unlisted_as_zero`` an unlisted pair's ``0 unlisted`` (by declaration, not judged)."""
     if label is None:
+        if definition.unlisted_as_zero:
+            return Text("0 unlisted", style="italic dim")
         return Text("unjudged", style="italic dim")
-    return Text("1 relevant", style=STYLE_WIN) if label == 1 else Text("0", style="dim")
+    if label >= definition.relevant_from:
+        return Text(f"{label} relevant", style=STYLE_WIN)
+    return Text(str(label), style="dim")
+
+
+def label_number(label: int | None, definition: ProtocolDefinition) -> Text:
+    """The highlighted document's label, tersely: its number (green from ``relevant_from`` up),
+    ``unjudged``, or under ``unlisted_as_zero`` ``0 unlisted`` (by declaration, not judged)."""
+    if label is None:
+        return Text("0 unlisted" if definition.unlisted_as_zero else "unjudged", style="dim")
+    return Text(str(label), style=STYLE_WIN if label >= definition.relevant_from else "dim")
 
 
 def ranking_rows(
@@ -120,7 +135,7 @@ def ranking_rows(
         cells = (
             Text(str(rank), justify="right"),
             Text(doc),
-            label_cell(labels.get(doc)),
+            label_cell(labels.get(doc), protocol.definition),
             movement_cell(changes.get(doc), candidate_side)
             if other is not None
             else Text("← first relevant", style="bold")

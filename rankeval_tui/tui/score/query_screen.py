@@ -32,11 +32,11 @@ from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.judge.document_text import PreparedDocuments
 from rankeval_tui.tui.judge.document_view import DocumentView
 from rankeval_tui.tui.safe_text import safe_cell
-from rankeval_tui.tui.score.cells import STYLE_WIN
 from rankeval_tui.tui.score.explain_text import explanation_text
 from rankeval_tui.tui.score.query_panels import (
     CUTOFF_KEY,
     RANKING_KEYS,
+    label_number,
     query_head,
     ranking_header,
     ranking_rows,
@@ -254,7 +254,9 @@ class QueryScreen(Screen[None]):
             Text.assemble(
                 (printable(doc), "bold"),
                 ("  label ", "dim"),
-                ("unjudged" if label is None else str(label), STYLE_WIN if label else "dim"),
+                label_number(label, protocol.definition),
+                "  ",
+                printable(protocol.documents.get(doc, "(no text for this document in the protocol)"), multiline=True),
             )
         )
         self.query_one(DocumentView).show(self.documents.get(self.query_id, doc), key=(self.query_id, doc))

@@ -18,7 +18,7 @@ from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import ShownMetric
 from rankeval_tui.core.terminal_text import printable
-from rankeval_tui.core.wording import exact_and_decimal, fraction_fits
+from rankeval_tui.core.wording import counted, exact_and_decimal, fraction_fits
 from rankeval_tui.tui.score.cells import (
     STYLE_ADJUDICATED,
     STYLE_MISSING,
@@ -123,7 +123,9 @@ def run_summary(
     lists = (report.missing_queries, report.no_relevant_queries, adjudicated)
     text.append_text(
         Text.assemble(
-            f"   over {report.eligible_queries} eligible of {report.total_queries} queries\n",
+            f"   over {report.eligible_queries} eligible of {report.total_queries} queries",
+            unlisted_words(report),
+            "\n",
             ("missing_queries: ", "bold"),
             (named_or_counted(report.missing_queries), STYLE_MISSING),
             ("   no_relevant_in_pool_queries: " if report.pooled else "   no_relevant_queries: ", "bold"),
@@ -190,3 +192,11 @@ class RunView(ScoreView):
         )
         means = list(zip(shown, at_cutoffs)) if session.by_cutoff else ()
         summary.update(run_summary(report, session.adjudicated_queries(), means))
+
+
+def unlisted_words(report: Report) -> str:
+    """``   unlisted: 553 top-10 pairs 0 by declaration`` under a protocol that declares unlisted
+    pairs 0 (the run's pairs labelled by the collection's declaration, not judged), else nothing."""
+    if report.unlisted is None:
+        return ""
+    return f"   unlisted: {counted(report.unlisted, f'top-{report.k} pair')} 0 by declaration"

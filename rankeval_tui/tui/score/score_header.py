@@ -29,6 +29,7 @@ def header_text(session: ScoringSession) -> Text:
         (f"{len(protocol.selected_queries)} total / {session.eligible_queries} eligible", "bold"),
         (f"  (files say k {session.base.k}, split {printable(session.base.split)})" if changed else "", "yellow"),
         *pooled_words(protocol),
+        *settings_words(protocol),
     )
 
 
@@ -38,6 +39,20 @@ def pooled_words(protocol: Protocol) -> tuple[tuple[str, str], ...]:
     if protocol.kind != "pooled":
         return ()
     return (("  pooled: ", "dim"), (printable(protocol.definition.pool_rule or "pool rule not recorded"), "bold"))
+
+
+def settings_words(protocol: Protocol) -> tuple[tuple[str, str], ...]:
+    """The protocol's declared settings, tersely (nothing when none is set): ``  graded 0-3,
+    relevant from 2``, ``  unlisted: 0 by declaration``, ``  tie order: score``."""
+    definition = protocol.definition
+    words: list[tuple[str, str]] = []
+    if definition.scale is not None:
+        words += [("  graded ", "dim"), (f"0-{definition.scale.top}, relevant from {definition.relevant_from}", "bold")]
+    if definition.unlisted_as_zero:
+        words += [("  unlisted: ", "dim"), ("0 by declaration", "bold")]
+    if definition.tie_order != "rank":
+        words += [("  tie order: ", "dim"), (definition.tie_order, "bold")]
+    return tuple(words)
 
 
 RUNS_INDENT = len("runs: ")

@@ -14,6 +14,7 @@ from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.annotation.adjudication_journal import Decision
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.files.label_import import annotator_words
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
@@ -71,7 +72,7 @@ def summary_text(session: AdjudicationSession, decided: int) -> Text:
         state = f"{decided}/{len(session.items)} decided, {len(session.items) - decided} left"
     return Text.assemble(
         ("Adjudication ", "bold"),
-        printable(f"A = {a}, B = {b}; adjudicator {session.adjudicator}; "),
+        printable(f"A = {annotator_words(a)}, B = {annotator_words(b)}; adjudicator {session.adjudicator}; "),
         f"kappa {kappa}, {counted(overall.pairs, 'pair')}; ",
         (state, "bold"),
     )
@@ -114,7 +115,7 @@ def labels_text(annotators: tuple[str, str], item: Disagreement) -> Text:
     parts: list = []
     for name, label, note in zip(annotators, item.labels, item.notes):
         parts += [
-            (f"{printable(name)}: ", "bold"),
+            (f"{printable(annotator_words(name))}: ", "bold"),
             (f"{label} {'relevant' if label else 'not relevant'}", "green" if label else ""),
             ("  note: ", "dim"),
             printable(note) if note else ("(no note)", "dim"),

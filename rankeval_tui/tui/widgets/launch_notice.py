@@ -23,12 +23,17 @@ class LaunchNotice(Static):
     """One line per thing said (protocol text through ``printable``, never markup); hidden when
     there is nothing to say and ``SHOWN_SECONDS`` after it was said."""
 
-    DEFAULT_CSS = "LaunchNotice { display: none; height: auto; max-height: 3; padding: 0 1; color: $warning; }"
+    DEFAULT_CSS = """
+    LaunchNotice {
+        display: none; height: auto; max-height: 3; padding: 0 1; color: $warning;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    """
 
     def say(self, lines: Sequence[str]) -> None:
         if not lines:
             return
-        self.update(Text("\n".join(printable(line) for line in lines)))
+        self.update(Text("\n".join(printable(line) for line in lines)))  # a line each, cut to the width (CSS)
         self.display = True
         self.set_timer(SHOWN_SECONDS, self.hide)
 

@@ -1,0 +1,107 @@
+"""``judge --decide A B``: the holes asked in the order that decides the change B - A, the bounds
+recomputed after each label, and the status saying when the verdict is decided."""
+
+from __future__ import annotations
+
+import random
+
+from rankeval_tui.core.annotation.decide_order import DecideQueue
+from rankeval_tui.core.evaluation.delta_bounds import QueryCase, mean_delta, query_delta
+from rankeval_tui.core.evaluation.evaluate import Run
+from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
+
+
+def definition(pools, k):
+    return ProtocolDefinition(
+        name="d",
+        k=k,
+        split="test",
+        relevance="r",
+        documents={},
+        queries={q: Query(text=None, split="test") for q in pools},
+        pools={q: tuple(pool) for q, pool in pools.items()},
+    )
+
+
+def test_the_pair_that_moves_the_bounds_most_comes_first():
+    # q1: B puts the hole "n" at rank 1 where A has its judged relevant "r"; "s" is shared and
+    # lies at rank 2 in both, "o" is a hole in neither top 2. q2: both runs rank alike.
+    pools = {"q1": ["r", "n", "s", "o"], "q2": ["x", "y"]}
+    base = Run("A", {"q1": ["r", "s"], "q2": ["x", "y"]})
+    cand = Run("B", {"q1": ["n", "s"], "q2": ["x", "y"]})
+    labels = {"q1": {"r": 1}, "q2": {"x": 1, "y": 0}}
+    queue = DecideQueue(definition(pools, 2), base, cand, labels)
+    assert queue.next_hole(labels) == ("q1", "n")
+    assert queue.status(labels) == "B vs A undecided on Recall@2 and RR@2"
+    labels["q1"]["n"] = 1
+    asked = queue.next_hole(labels)
+    assert asked is not None and asked[1] != "n"
+    # the bounds the queue holds are the exact ones for the labels so far
+    case = QueryCase("q1", ["r", "s"], ["n", "s"], frozenset({"r", "n"}), ("s",), ("o",))
+    assert queue.rows["q1"] == query_delta(case, 2, ("recall", "rr"))
+
+
+def test_replaying_true_labels_ends_decided_and_says_so():
+    rng = random.Random(4)
+    docs = [f"d{i}" for i in range(12)]
+    pools, truth, base, cand = {}, {}, {}, {}
+    for q in (f"q{i}" for i in range(6)):
+        pools[q] = docs
+        truth[q] = {d: int(rng.random() < 0.3) for d in docs}
+        base[q] = rng.sample(docs, 4)
+        # B: the true relevant documents first, then A's
+        cand[q] = [d for d in docs if truth[q][d]][:2] + [d for d in base[q] if not truth[q][d]]
+    labels: dict[str, dict[str, int]] = {q: {} for q in pools}
+    queue = DecideQueue(definition(pools, 4), Run("A", base), Run("B", cand), labels)
+    asked = 0
+    while True:
+        pair = queue.next_hole(labels)  # recomputes from the labels so far
+        if queue.decided_after is not None:
+            break
+        assert pair is not None
+        labels[pair[0]][pair[1]] = truth[pair[0]][pair[1]]
+        asked += 1
+    assert queue.decided_after == asked < queue.pair_total
+    assert queue.status(labels).startswith(f"decided after {asked} of {queue.pair_total} pairs: B better than A on")
+    assert queue.status(labels).endswith("for every labelling of the rest")
+    for metric in ("recall", "rr"):
+        bound = mean_delta(list(queue.rows.values()), metric)
+        assert bound.low is not None and bound.low > 0
+
+
+def test_an_undo_recomputes_the_query():
+    pools = {"q1": ["r", "n"]}
+    labels = {"q1": {"r": 1}}
+    queue = DecideQueue(definition(pools, 2), Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]}), labels)
+    before = queue.rows["q1"]
+    labels["q1"]["n"] = 0
+    assert queue.next_hole(labels) is None
+    assert queue.rows["q1"] != before
+    del labels["q1"]["n"]
+    queue.reopened()
+    assert queue.next_hole(labels) == ("q1", "n") and queue.rows["q1"] == before
+
+
+def test_the_status_says_what_is_decided_already():
+    pools = {"q1": ["d1", "d2", "d3", "d8"]}
+    labels = {"q1": {"d1": 1, "d2": 0, "d3": 0}}
+    base, cand = Run("A", {"q1": ["d2", "d1", "d3"]}), Run("B", {"q1": ["d1", "d8", "d2"]})
+    queue = DecideQueue(definition(pools, 3), base, cand, labels)
+    assert queue.status(labels) == "B vs A undecided on Recall@3; B better than A on RR@3 already"
+    labels["q1"]["d8"] = 0
+    assert queue.status(labels) == (
+        "decided after 1 of 1 pair: B better than A on RR@3; no change on Recall@3 for every labelling of the rest"
+    )
+
+
+def test_a_graded_protocol_is_refused_not_bounded_on_0_1():
+    import dataclasses
+
+    import pytest
+
+    from rankeval_tui.core.errors import ContractError
+    from rankeval_tui.core.evaluation.protocol import LabelScale
+
+    graded = dataclasses.replace(definition({"q1": ["r", "n"]}, 2), scale=LabelScale(("no", "some", "yes"), 1))
+    with pytest.raises(ContractError, match="this protocol is graded"):
+        DecideQueue(graded, Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n"]}), {"q1": {"r": 1}})
