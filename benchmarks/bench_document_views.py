@@ -9,12 +9,16 @@ line-based ``DocumentView``. Target: p90 under 100 ms at 10,000 lines.
 Measured: the key pressed -> the first frame (the app's ``post_display_hook``) in which the
 document view has painted the new document (its ``drawn_key``); headless driver, so the
 terminal's own drawing is not included; the first key is a warm-up. Between keys the script
-waits ``--read`` seconds (the neighbouring disagreements are prepared meanwhile; the drill-down
-prepares nothing ahead). Beside the wall-clock percentiles: the process's CPU time (user +
+waits ``--read`` seconds (the neighbouring disagreements are prepared meanwhile, on the UI
+thread; the drill-down's next documents in a worker thread). Beside the wall-clock percentiles: the process's CPU time (user +
 system) over all timed keys, per key.
 
     /work/venv/bin/python benchmarks/bench_document_views.py [--lines 1000,10000] [--keys 15]
-        [--size 80x24] [--read 0.1]
+        [--size 80x24] [--read 0.1] [--before REV [--rounds 2]]
+
+``--before REV``: the same measurement of commit REV's code (``git archive``) and this
+checkout's, in turn, ``--rounds`` times, each a process of its own (``sidebyside``), with its CPU
+time (user + system) beside its table.
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import os
 import resource
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -33,6 +39,7 @@ from pathlib import Path
 import tomli_w
 
 from benchmarks.bench_judging_latency import percentile, write_protocol
+from benchmarks.sidebyside import code_env, compared_trees, run_process
 from rankeval_tui.core.annotation.adjudication import AdjudicationSession
 from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.files.tomllib_compat import tomllib
@@ -144,13 +151,32 @@ async def drill_down(
         return await timed_keys(app, pilot, clock, keys_pressed, read)
 
 
+def side_by_side(args: argparse.Namespace) -> int:
+    """This script without ``--before``, for REV's tree and this checkout's in turn."""
+    own = ["--lines", args.lines, "--keys", str(args.keys), "--size", args.size, "--read", str(args.read)]
+    with compared_trees(args.before) as trees, tempfile.TemporaryDirectory(prefix="pycache-") as pycache:
+        for round_number in range(1, args.rounds + 1):
+            for label, tree in reversed(list(trees.items())):  # the old code first
+                load = ", ".join(f"{n:.1f}" for n in os.getloadavg())
+                sample = run_process(
+                    [sys.executable, str(Path(__file__).resolve()), *own], code_env(tree, Path(pycache) / label)
+                )
+                print(f"== {label}, round {round_number}, load average {load}: process CPU {sample.cpu:.1f} s")
+                print(sample.stdout.decode().rstrip())
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--lines", default="1000,10000", help="document lengths, comma-separated")
     parser.add_argument("--keys", type=int, default=15, help="keys timed per case (after one warm-up key)")
     parser.add_argument("--size", default="80x24", help="terminal size, COLSxROWS")
     parser.add_argument("--read", type=float, default=0.1, help="seconds between a frame and the next key")
+    parser.add_argument("--before", metavar="REV", help="also time commit REV's code, in turn with this checkout's")
+    parser.add_argument("--rounds", type=int, default=2, help="with --before: rounds of the two in turn")
     args = parser.parse_args()
+    if args.before is not None:
+        return side_by_side(args)
     size = tuple(int(n) for n in args.size.split("x"))
     root = Path(tempfile.mkdtemp(prefix="bench-document-views-"))
     cases: dict[str, Callable] = {

@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate", "check protocol, qrels and runs; list every problem and the holes left to judge"),
     "adapt": ("adapt", "collapse a chunk run to a document run (first occurrence)"),
     "agree": ("agree", "inter-annotator agreement (Cohen's kappa) of two qrels files"),
+    "assign": ("assign", "split a protocol's queries between annotators (balanced, with a seeded overlap)"),
+    "status": ("status", "each assigned annotator's progress, pace and time left"),
     "merge": ("merge", "merge qrels shards of several annotators into one complete qrels"),
     "qrels": ("trec", "qrels in TREC format: export, import"),
     "run": ("trec", "runs in TREC format: export"),

@@ -25,12 +25,20 @@ from rankeval_tui.cli.common import (
 )
 from rankeval_tui.cli.judge_audit import add_audit_arguments, audit_plan
 from rankeval_tui.cli.say import say
+from rankeval_tui.core.annotation.assignment import (
+    AnnotatorSession,
+    assignment_path,
+    check_annotator_name,
+    labels_path,
+    read_assignment,
+)
 from rankeval_tui.core.annotation.hole_order import HOLE_ORDERS, top_k_pairs
 from rankeval_tui.core.annotation.judging import JudgingSession, Order
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument, run_files
+from rankeval_tui.core.files.safe_read import refuse_link
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -54,7 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--annotator",
         default=None,
         metavar="NAME",
-        help="recorded in provenance (default: your user name; a resumed journal keeps its own)",
+        help="recorded in provenance (default: your user name; a resumed journal keeps its own). With "
+        "PROTOCOL/assignments.toml (see assign): judge only NAME's queries, into PROTOCOL/labels/NAME.toml",
     )
     parser.add_argument(
         "--order",
@@ -113,8 +122,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_judge)
 
 
-def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> list[tuple[str, str]]:
-    """The pairs inside the runs' top k; every run is checked against the protocol first."""
+def holes_in_top_k(
+    definition: ProtocolDefinition, args: argparse.Namespace, judged: ProtocolDefinition
+) -> list[tuple[str, str]]:
+    """The pairs of ``judged`` (the protocol, or one annotator's queries of it) inside the runs'
+    top k; every run is checked against the whole protocol first."""
     if args.run:
         specs = [parse_run_argument(a, args.protocol) for a in args.run]
     else:
@@ -124,7 +136,28 @@ def holes_in_top_k(definition: ProtocolDefinition, args: argparse.Namespace) -> 
     runs = [load_run(path, name) for name, path in specs]
     for run in runs:
         check_run(definition, run)
-    return top_k_pairs(definition, [run.rankings for run in runs], definition.k)
+    pairs = top_k_pairs(definition, [run.rankings for run in runs], definition.k)
+    return pairs if judged is definition else [(q, doc) for q, doc in pairs if q in judged.queries]
+
+
+def assigned_queries(definition: ProtocolDefinition, args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The queries ``--annotator`` is assigned in PROTOCOL/assignments.toml; None without an
+    assignment (the annotator's name is then only recorded) or without ``--annotator``."""
+    if args.annotator is None:
+        return None
+    assignment = read_assignment(args.protocol, definition)
+    if assignment is None:
+        return None
+    if args.qrels is not None:
+        raise ContractError(
+            "an assigned annotator judges into PROTOCOL/labels/NAME.toml; --qrels does not apply",
+            file=assignment_path(args.protocol),
+        )
+    queries = assignment.queries_of(check_annotator_name(args.annotator), assignment_path(args.protocol))
+    labels = labels_path(args.protocol, args.annotator).parent
+    refuse_link(labels, "labels directory")
+    labels.mkdir(exist_ok=True)
+    return queries
 
 
 def decide_runs(definition: ProtocolDefinition, args: argparse.Namespace) -> list[Run]:
@@ -146,15 +179,23 @@ def run_judge(args: argparse.Namespace) -> int:
         from rankeval_tui.cli.adjudicate import run_from_judge  # the adjudication queue
 
         return run_from_judge(args)
-    definition = load_definition(args.protocol)
+    protocol_definition = definition = load_definition(args.protocol)
     if args.decide is not None:
         if args.holes_first is not None or args.run or args.audit is not None or args.sample is not None:
             raise ContractError("--decide sets the order itself: no --holes-first, --run, --audit or --sample with it")
+        if args.annotator is not None and read_assignment(args.protocol, definition) is not None:
+            raise ContractError("--decide orders the whole protocol's holes: not for an assigned --annotator")
         return judge_to_decide(args, definition, decide_runs(definition, args))
     audit = None
     if args.audit is not None or args.sample is not None:  # a blind sample: its own queue, never the labels audited
         definition, audit = audit_plan(args, definition)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
+    session_kind: type[JudgingSession] = JudgingSession
+    assigned = assigned_queries(definition, args) if audit is None else None
+    if assigned is not None:  # one annotator of a team: their queries, their labels file
+        definition = definition.with_queries(assigned)
+        qrels_path = labels_path(args.protocol, args.annotator)
+        session_kind = AnnotatorSession
     # A pooled protocol judges by value: the pairs inside some run's top k first, when it has runs.
     follows_runs = audit is None and (
         args.holes_first is not None or (definition.pools is not None and bool(args.run or run_files(args.protocol)))
@@ -162,9 +203,9 @@ def run_judge(args: argparse.Namespace) -> int:
     if args.run and not follows_runs:
         raise ContractError("--run applies to --holes-first only")
     # Runs are read before the session opens: a bad run leaves no lock and no journal behind.
-    priority = holes_in_top_k(definition, args) if follows_runs else None
+    priority = holes_in_top_k(protocol_definition, args, definition) if follows_runs else None
     order: Order | None = "shuffled" if audit is not None else args.order
-    session = JudgingSession.open(
+    session = session_kind.open(
         definition, qrels_path, order=order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
     if audit is not None:  # kept in the file written: partial, and which labels it audits
@@ -182,7 +223,8 @@ def run_judge(args: argparse.Namespace) -> int:
         raise
     if priority is not None:
         say(
-            f"{first} holes inside some run's top {definition.k} come first"
+            f"{first} holes inside some run's top {definition.k} come "
+            + ("next, after the pair where you left off" if session.resumed else "first")
             + (
                 " (pooled protocol: judged by value; scorable once they are judged)"
                 if definition.pools is not None
@@ -211,7 +253,9 @@ def open_judging_screen(args: argparse.Namespace, session: JudgingSession, qrels
         from rankeval_tui.tui.hangups import app_ended
 
         app_ended()  # a hangup's watchdog stands down: the app ended, the finish below runs
-        code = finish_judging(session, judge_command(args.protocol, args.qrels))
+        assigned = isinstance(session, AnnotatorSession)  # resumed by name: their labels file is not --qrels
+        resume = judge_command(args.protocol, args.qrels) + (f" --annotator {session.annotator}" if assigned else "")
+        code = finish_judging(session, resume)
     hangup = result if isinstance(result, int) and result > 128 else 0  # 128 + SIGHUP/SIGTERM
     return code or hangup
 

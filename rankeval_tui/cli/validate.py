@@ -151,7 +151,7 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             f"{result.qrels_path.name} is written when judging "
             + ("finishes" if journal.marks.complete else "finishes with every pair judged")
         )
-        say(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.clock.pace())} (this journal)")
+        say(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.pace())} (this journal)")
     recorded = Pace.from_provenance(provenance.get("pace"))
     if recorded is not None:
         say(f"pace: {provenance.get('annotator', 'annotator')}: {pace_line(recorded)} ({result.qrels_path.name})")

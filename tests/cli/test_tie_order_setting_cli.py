@@ -56,3 +56,35 @@ def test_under_the_rank_order_one_warning_line_names_the_changed_queries(tmp_pat
     assert rr(result) == {"q1": "1/2", "q2": "1"}
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and "1 of them change a value at k=2 (query 'q1')" in warnings[0], warnings
+
+
+def test_init_proposes_the_setting_when_a_runs_rank_column_disagrees_with_its_scores(tmp_path):
+    """q1's rank column puts d1 first where trec_eval's score order puts d2: init says so and how
+    to record trec_eval's order; with --tie-order score it has nothing to propose."""
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / "qrels.txt").write_text("q1 0 d1 0\nq1 0 d2 1\nq2 0 d1 1\nq2 0 d2 0\n")
+    (tmp_path / "r.trec").write_text(RUN)
+    made = run_cli("init", tmp_path / "p", "--qrels", tmp_path / "qrels.txt", "--run", tmp_path / "r.trec", "--k", "2")
+    assert made.returncode == 0, made.stderr
+    proposals = [line for line in made.stdout.splitlines() if "--tie-order score" in line]
+    assert proposals == [
+        "notice: run 'r': 1 query ordered otherwise by trec_eval (by score, ties by document ID); "
+        "init --tie-order score records trec_eval's order in the protocol"
+    ]
+    recorded = run_cli(
+        "init", tmp_path / "q", "--qrels", tmp_path / "qrels.txt", "--run", tmp_path / "r.trec", "--k", "2",
+        "--tie-order", "score",
+    )  # fmt: skip
+    assert recorded.returncode == 0 and "--tie-order score" not in recorded.stdout + recorded.stderr
+
+
+def test_a_placeholder_rank_column_is_read_when_ordering_by_score(tmp_path):
+    """trec_eval never reads the rank column: ordered by score, ``-`` there stands (the same
+    rows as the ranked run); ordered by rank it is still one error line."""
+    protocol = make(tmp_path, "--tie-order", "score")
+    placeholder = tmp_path / "placeholder.trec"
+    placeholder.write_text(RUN.replace(" 1 ", " - ").replace(" 2 ", " - "))
+    assert " - " in placeholder.read_text()
+    assert rr(run_cli("score", protocol, "--run", f"r={placeholder}", "--format", "json")) == {"q1": "1", "q2": "1"}
+    by_rank = make(tmp_path / "b")
+    assert_one_line_error(run_cli("score", by_rank, "--run", f"r={placeholder}"), "rank must be an integer", "line 1")

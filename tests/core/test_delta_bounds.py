@@ -24,7 +24,7 @@ from rankeval_tui.core.evaluation.delta_bounds import (
 from rankeval_tui.core.evaluation.delta_gate import gate_on_gap
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate, score_query
 from rankeval_tui.core.evaluation.metrics import METRIC_IDS, PRIMARY
-from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
+from tests.core.test_bounds import pooled_protocol
 
 DOCS = [f"d{i}" for i in range(9)]
 
@@ -78,19 +78,6 @@ def test_query_change_equals_brute_force(drawn):
     for m in metrics:  # each metric alone too: its own labellings must hold its extremes
         assert as_tuple(together.bound(m)) == expected(changes[m]), m
         assert as_tuple(query_delta(case, k, (m,)).bound(m)) == expected(changes[m]), m
-
-
-def pooled_protocol(pools, qrels, k):
-    definition = ProtocolDefinition(
-        name="b",
-        k=k,
-        split="test",
-        relevance="r",
-        documents={},
-        queries={q: Query(text=None, split="test") for q in pools},
-        pools={q: tuple(pool) for q, pool in pools.items()},
-    )
-    return Protocol(definition, qrels)
 
 
 def random_protocol_case(rng: random.Random):

@@ -256,3 +256,55 @@ def test_validate_never_calls_a_run_valid_without_a_definition(partial: Path) ->
     with pytest.raises(ContractError) as caught:
         load_definition(partial, report=lambda problem: None)  # collecting, as validate does
     assert caught.value.rule == "1 problem in protocol.toml"
+
+
+def test_a_resumed_session_with_top_k_holes_opens_the_pair_last_visited(partial: Path) -> None:
+    """``judge`` orders the top-k holes again on every start; a resume must still open the pair
+    the annotator was on (the journal's last position), not jump to the next top-k hole."""
+    definition = load_definition(partial)
+    pairs = top_k_pairs(definition, [RUN], definition.k)
+    session = open_session(partial)
+    session.order_holes(pairs)
+    session.label(0)  # on to the next top-k hole, q:1003 / docs/login.md
+    session.goto("q:1001", "msmarco_v2.1_doc_00_12345")  # the annotator reads another hole
+    session.close()
+    resumed = open_session(partial)
+    try:
+        resumed.order_holes(pairs)
+        assert resumed.cursor.current == ("q:1001", "msmarco_v2.1_doc_00_12345")
+        assert resumed.start_summary(compact=True).endswith("· 4 of 9 to judge · where you left off")
+        assert "starting on the pair where you left off" in resumed.start_summary()
+        assert "then goes to the next hole inside some run's top k" in resumed.start_summary()
+        resumed.label(1)  # the next label goes on to the top-k hole left
+        assert resumed.cursor.current == ("q:1003", "docs/login.md")
+    finally:
+        resumed.close()
+
+
+def test_redo_walks_the_undone_changes_in_the_order_they_were_made(partial: Path) -> None:
+    """Redo goes to the pair of the next change to redo (the visit's order, here the top-k
+    holes' order, not display order), and after the last one on to the next hole; a resume
+    replays the same positions."""
+    definition = load_definition(partial)
+    session = open_session(partial)
+    session.order_holes(top_k_pairs(definition, [RUN], definition.k))
+    session.label(0)  # q:1002 / msmarco_v2.1_doc_00_12345
+    session.label(0)  # q:1003 / docs/login.md
+    session.changes.undo()
+    session.changes.undo()
+    assert session.cursor.current == ("q:1002", "msmarco_v2.1_doc_00_12345")
+    session.redo()
+    assert session.cursor.current == ("q:1003", "docs/login.md")  # the next change to redo
+    session.redo()
+    assert session.cursor.current == ("q:1001", "msmarco_v2.1_doc_00_12345")  # the next hole, as a label goes
+    session.changes.undo()
+    session.changes.undo()
+    session.redo()
+    session.close()
+    resumed = open_session(partial)
+    try:
+        assert resumed.cursor.current == ("q:1003", "docs/login.md")
+        resumed.redo()
+        assert resumed.marks.label_of("q:1003", "docs/login.md") == 0 and not resumed.changes.redo_stack
+    finally:
+        resumed.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rankeval_tui.core.annotation import journal as journal_module
-from rankeval_tui.core.annotation.judging import JudgingSession
+from rankeval_tui.core.annotation.judging import JudgingSession, journal_progress
 from rankeval_tui.core.annotation.pace import PAUSE_SECONDS, Pace, PaceClock, duration, pace_line, time_left
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition, read_qrels_file
@@ -178,3 +178,24 @@ def test_validate_reports_an_open_journal_s_pace(clock: Clock, blank: Path) -> N
 
 def test_pace_line_without_timestamps_says_why() -> None:
     assert pace_line(Pace(2, None, 0.0)).startswith("2 judgments, no pace (fewer than 3 timed judgments")
+
+
+def test_judgments_count_each_pair_whose_label_stands_once(clock: Clock, blank: Path) -> None:
+    """A relabelled pair is one judgment; an undone label is none (in the qrels' provenance and
+    in what ``validate`` reads from an open journal)."""
+    session = open_session(blank)
+    first = session.cursor.current
+    for _ in range(5):
+        clock.now += 10.0
+        session.label(1)
+    clock.now += 10.0
+    session.label(0)  # a sixth pair...
+    session.changes.undo()  # ...undone: unjudged again
+    session.goto(*first)
+    clock.now += 10.0
+    session.label(0)  # the first pair relabelled: still one pair
+    assert session.marks.judged == 5
+    assert session.provenance()["pace"]["judgments"] == 5
+    session.close()
+    progress = journal_progress(load_definition(blank), blank / "qrels.toml")
+    assert progress is not None and progress.pace().judgments == 5

@@ -127,10 +127,19 @@ def pooled(protocol: Path) -> Path:
     data["protocol"]["pool_rule"] = hostile.hostile("top 2 of each run")
     data["pools"] = {query: " ".join(data["documents"]) for query in data["queries"]}
     (protocol / "protocol.toml").write_text(tomli_w.dumps(data), encoding="utf-8")
-    first, second, *_ = data["documents"]
     split = data["protocol"]["split"]
     chosen = [q for q, query in data["queries"].items() if query["split"] == split]
-    ties = "".join(f"{q} Q0 {first} 1 1.0 t\n{q} Q0 {second} 2 1.0 t\n" for q in chosen)
+    labels = tomllib.loads((protocol / "qrels.toml").read_text(encoding="utf-8"))["qrels"]
+    lines = []
+    for q in chosen:  # a tie trec_eval breaks the other way, so a value changes and the line is said
+        relevant = [d for d, label in labels[q].items() if label]
+        other = [d for d, label in labels[q].items() if not label]
+        pairs = [(n, r) for r in relevant for n in other if r > n]
+        if pairs:
+            below, above = pairs[0]
+            lines.append(f"{q} Q0 {below} 1 1.0 t\n{q} Q0 {above} 2 1.0 t\n")
+    assert lines, "the hostile protocol has no tie that changes a value"
+    ties = "".join(lines)
     (protocol / "runs" / "ties[b]\x1b]0;tie\x07.trec").write_text(ties, encoding="utf-8")
     return protocol
 

@@ -142,6 +142,18 @@ def texts(protocol: Path) -> tuple[Path, Path]:
     return folder, queries
 
 
+def assigned(protocol: Path, forged_name: bool = False) -> Path:
+    """``protocol`` split between two annotators (``assign``); ``forged_name``: the file then
+    edited by hand so that one annotator's name forges lines."""
+    assert run_cli("assign", protocol, "--annotators", "alice,bob", "--overlap", "0.5", "--seed", "1").returncode == 0
+    if forged_name:
+        rewrite_toml(
+            protocol / "assignments.toml",
+            lambda data: data["annotators"].update({"bob" + FORGED: data["annotators"].pop("bob")}),
+        )
+    return protocol
+
+
 Args = Callable[[Path], list[Any]]
 EXHAUSTIVE: dict[str, Args] = {
     "score table": lambda p: ["score", p],
@@ -176,6 +188,11 @@ EXHAUSTIVE: dict[str, Args] = {
     "judge": lambda p: ["judge", p],
     "adjudicate": lambda p: ["adjudicate", p, *annotators(p)],
     "demo": lambda p: ["demo", p.parent / ("demo" + FORGED_FILE)],
+    "assign": lambda p: ["assign", p, "--annotators", "alice,bob", "--overlap", "0.5", "--seed", "1"],
+    "assign forged name": lambda p: ["assign", p, "--annotators", "alice,bob" + FORGED, "--seed", "1"],
+    "status": lambda p: ["status", assigned(p)],
+    "status json": lambda p: ["status", assigned(p), "--format", "json"],
+    "status forged name": lambda p: ["status", assigned(p, forged_name=True)],
 }
 POOLED: dict[str, Args] = {
     "score table": lambda p: ["score", p],

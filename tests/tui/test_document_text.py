@@ -3,8 +3,15 @@ documents prepared ahead, and control characters made visible (no terminal neede
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+
+import pytest
+
 from rankeval_tui.core.annotation.term_match import Matcher
-from rankeval_tui.tui.judge.document_text import MatchCursor, Rows, prepare, wrap
+from rankeval_tui.core.files import load_definition
+from rankeval_tui.tui.judge import document_text
+from rankeval_tui.tui.judge.document_text import MatchCursor, PreparedDocuments, Rows, prepare, wrap
 
 
 def rows_of(line: str, width: int) -> list[str]:
@@ -89,3 +96,52 @@ def test_a_document_of_three_screens_opens_at_its_start_a_longer_one_on_its_pass
 
     assert opening(39) == (0, 0)
     assert opening(120) == (58, 0)  # line 60 (0-based) two rows below the top
+
+
+def test_a_document_a_worker_is_preparing_is_waited_for_not_prepared_twice(
+    seed_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The drill-down prepares neighbours in a worker thread; a key that shows one of them
+    meanwhile waits for that preparation instead of doing it again on the UI thread."""
+    definition = load_definition(seed_dir)
+    documents = PreparedDocuments(definition, lambda: [])
+    started, release = threading.Event(), threading.Event()
+    preparers: list[str] = []
+    real_prepare = document_text.prepare
+
+    def slow_prepare(*args, **kwargs):
+        preparers.append(threading.current_thread().name)
+        started.set()
+        release.wait(10)
+        return real_prepare(*args, **kwargs)
+
+    monkeypatch.setattr(document_text, "prepare", slow_prepare)
+    pair = (next(iter(definition.queries)), next(iter(definition.documents)))
+    ahead = threading.Thread(target=documents.get, args=pair, name="ahead")  # as a worker preparing ahead
+    ahead.start()
+    assert started.wait(10)
+    shown: list[object] = []
+    reader = threading.Thread(target=lambda: shown.append(documents.get(*pair)), name="reader")
+    reader.start()
+    reader.join(0.5)  # the reader has asked for the document by now, and waits
+    assert reader.is_alive() and preparers == ["ahead"]
+    release.set()
+    ahead.join(10)
+    reader.join(10)
+    assert preparers == ["ahead"] and shown == [documents.get(*pair)]
+
+
+def test_neighbours_skip_a_query_whose_pool_is_empty() -> None:
+    """A pooled protocol may give a query an empty pool: the pair before or after the current one
+    is then in no document of that query (it raised IndexError)."""
+    from types import SimpleNamespace
+
+    from rankeval_tui.tui.judge.document_text import neighbours
+
+    docs_of = {"q:1": ["d1"], "q:2": [], "q:3": ["d3", "d4"]}
+    cursor = SimpleNamespace(
+        current=("q:1", "d1"), docs_of=docs_of, query_ids=["q:1", "q:2", "q:3"], query_index=0, doc_index=0
+    )
+    assert neighbours(SimpleNamespace(cursor=cursor)) == []  # type: ignore[arg-type]
+    cursor.current, cursor.query_index = ("q:3", "d3"), 2
+    assert neighbours(SimpleNamespace(cursor=cursor)) == [("q:3", "d4")]  # type: ignore[arg-type]

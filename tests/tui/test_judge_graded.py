@@ -103,3 +103,26 @@ async def test_a_declared_zero_reads_apart_and_judging_it_replaces_the_declarati
     scored = json.loads(run_cli("score", directory, "--format", "json").stdout)
     assert scored["runs"]["run"]["unlisted_pairs"] == 0  # k 2: d1, d2 both labelled now
     assert scored["runs"]["run"]["rows"][0]["relevant"] == 2
+
+
+async def test_help_lists_the_grade_keys_of_the_protocols_scale_only(tmp_path: Path) -> None:
+    """``?`` on a 0-3 protocol lists keys 2 and 3 and no higher; on a binary one, no grade key."""
+    from rankeval_tui.tui.widgets.help_screen import HelpScreen
+
+    for name, options, listed, absent in (
+        ("graded", ("--relevant-from", "2", "--grades", WORDS), ("2", "3"), ("4", "9")),
+        ("binary", (), (), ("2", "9")),
+    ):
+        (tmp_path / name).mkdir()
+        directory = make(tmp_path / name, *options)
+        session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
+        app = RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            keys = {b.key for b in app.screen.bindings if hasattr(b, "key")}  # type: ignore[attr-defined]
+            assert all(k in keys for k in listed) and not any(k in keys for k in absent), (name, keys)
+            await pilot.press("escape", "q")
+            await pilot.pause()

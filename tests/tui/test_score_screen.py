@@ -10,6 +10,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+import threading
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,8 +19,9 @@ from textual.widgets import DataTable, Static
 
 from rankeval_tui.core.evaluation.evaluate import evaluate
 from rankeval_tui.core.evaluation.stats import exact_decimal
-from rankeval_tui.core.files import load_protocol, load_run
+from rankeval_tui.core.files import load_definition, load_protocol, load_run
 from rankeval_tui.tui.app import RankevalApp
+from rankeval_tui.tui.judge import document_text
 from rankeval_tui.tui.judge.document_view import DocumentView
 from rankeval_tui.tui.score.compare_summary import CompareSummary
 from rankeval_tui.tui.score.query_screen import CUTOFF_KEY, QueryScreen
@@ -719,3 +721,40 @@ async def test_footer_enables_v_when_two_runs_load_after_the_table_took_the_focu
         await settle(pilot)
         v = [key for key in app.screen.query(FooterKey) if key.key == "v"]
         assert len(v) == 1 and not v[0].has_class("-disabled")
+
+
+async def test_the_drill_down_prepares_the_next_documents_in_a_worker_thread(
+    seed_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the document a key shows may be prepared on the UI thread (when nothing prepared it
+    ahead); its neighbours are prepared in a worker thread, so a long one never holds a key."""
+    on_ui_thread: list[str] = []
+    ahead: list[str] = []
+    real_prepare = document_text.prepare
+
+    def recorded(text: str, *args, **kwargs):
+        found = real_prepare(text, *args, **kwargs)
+        (on_ui_thread if threading.current_thread() is threading.main_thread() else ahead).append(text)
+        return found
+
+    monkeypatch.setattr(document_text, "prepare", recorded)
+    shown: list[object] = []
+    real_show = DocumentView.show
+    monkeypatch.setattr(
+        DocumentView, "show", lambda view, document, key=None: (shown.append(key), real_show(view, document, key))
+    )
+    app = RankevalApp(seed_dir, run_specs=specs(seed_dir, "fixture_A", "fixture_B"))
+    definition = load_definition(seed_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.press("enter")  # q2: d3, d1, the cutoff, d4 in fixture_A
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.press("down", "down")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    assert ahead, "nothing was prepared ahead"
+    assert set(on_ui_thread) <= {definition.documents[doc] for _, doc in shown}  # only what a key showed

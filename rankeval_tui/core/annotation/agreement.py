@@ -34,6 +34,7 @@ from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
+from rankeval_tui.core.files.filling import named_annotator
 from rankeval_tui.core.files.label_import import file_is_partial, is_model
 
 Pair = tuple[str, str]
@@ -263,14 +264,7 @@ class Agreement:
 def annotator_name(qrels: QrelsFile, fallback: str) -> str:
     """``[provenance] annotators = ["alice"]`` (one name) or ``annotator = "alice"``; else the
     fallback (the file name), so the output always says whose labels are whose."""
-    provenance = qrels.provenance
-    single = provenance.get("annotator")
-    if isinstance(single, str) and single:
-        return single
-    names = provenance.get("annotators")
-    if isinstance(names, list) and names and all(isinstance(n, str) for n in names):
-        return ", ".join(names)
-    return fallback
+    return named_annotator(qrels.provenance) or fallback
 
 
 def agreement(

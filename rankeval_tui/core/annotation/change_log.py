@@ -59,6 +59,12 @@ class ChangeLog:
         self.append({"op": "redo"})
         return self._reapply()
 
+    def standing_labels(self) -> int:
+        """Pairs this session's journal labelled whose label stands: each pair once however
+        often it was relabelled, none whose label was undone (those changes are on the redo
+        stack, and a label the journal did not make, preloaded or imported, is on neither)."""
+        return len({(change.query, change.doc) for change in self.undo_stack if change.kind == "label"})
+
     def _put(self, change: Change, value: Any, records: int) -> None:
         """Put one side of a change into the labels; a label record counts on its imported mark."""
         self.marks.set(change.kind, change.query, change.doc, value)
@@ -82,14 +88,21 @@ class ChangeLog:
         return change
 
     def _reapply(self) -> Change:
+        """Redo the last undone change, then go where the visit went on: to the pair of the
+        next change to redo (so redo walks back through the pairs in the order they were
+        changed, not in display order), after the last one past a label's pair, as a label does
+        (with holes first, ``JudgingState.redo`` journals the next hole instead)."""
         if not self.redo_stack:
             raise ContractError("redo with nothing to redo")
         change = self.redo_stack.pop()
         self._put(change, change.after, 1)
         self.undo_stack.append(change)
-        self.cursor.goto_pair(change.query, change.doc)
-        if change.kind == "label":
-            self.cursor.step(1)
+        if self.redo_stack:
+            self.cursor.goto_pair(self.redo_stack[-1].query, self.redo_stack[-1].doc)
+        else:
+            self.cursor.goto_pair(change.query, change.doc)
+            if change.kind == "label":
+                self.cursor.step(1)
         return change
 
     def replay(self, entry: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ This module never imports textual.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from rankeval_tui.core.annotation.binding import binding_fields
 from rankeval_tui.core.annotation.change_log import Change, ChangeLog
 from rankeval_tui.core.annotation.hole_order import HoleQueue
 from rankeval_tui.core.annotation.journal import Journal, journal_of
-from rankeval_tui.core.annotation.pace import PaceClock
+from rankeval_tui.core.annotation.pace import Pace, PaceClock
 from rankeval_tui.core.annotation.pair_cursor import Order, PairCursor
 from rankeval_tui.core.annotation.pair_labels import PairLabels, checked_label, nonempty_rows
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
@@ -86,12 +87,15 @@ class JudgingState:
             start = "no labels yet"
         if self.marks.complete:
             return f"{start}; every pair is judged (review)"
+        holes_first = self.cursor.hole_queue is not None
         if compact:
-            where = "from the first hole" if self.cursor.hole_queue is None else "top-k holes first"
-            where = "where you left off" if self.resumed else where
+            where = "top-k holes first" if holes_first else "from the first hole"
+            where = "where you left off" if self.resumed else where  # the long form says what comes next
             return f"{start} · {self.marks.remaining} of {self.marks.total} to judge · {where}"
-        where = "first hole" if self.cursor.hole_queue is None else "first hole inside some run's top k"
-        where = "pair where you left off (the journal's last position)" if self.resumed else where
+        where = "first hole inside some run's top k" if holes_first else "first hole"
+        if self.resumed:
+            where = "pair where you left off (the journal's last position)"
+            where += "; each label then goes to the next hole inside some run's top k" if holes_first else ""
         return f"{start}; {self.marks.remaining} of {self.marks.total} pairs remain; starting on the {where}"
 
     # ------------------------------------------------------------ recording
@@ -105,6 +109,20 @@ class JudgingState:
             self.next_unjudged()  # journals the position: replay's step(1) is then corrected
         else:
             self.cursor.step(1)
+        return change
+
+    def redo(self) -> Change | None:
+        """Redo the last undone change (``ChangeLog.redo`` says where the cursor goes); after
+        the last one, a label goes on to the next hole as ``label`` does, holes first included."""
+        change = self.changes.redo()
+        if (
+            change is not None
+            and change.kind == "label"
+            and not self.changes.redo_stack
+            and self.cursor.hole_queue is not None
+            and not self.marks.complete
+        ):
+            self.next_unjudged()  # journals the position: replay's step(1) is then corrected
         return change
 
     def set_note(self, text: str) -> Change | None:
@@ -162,16 +180,22 @@ class JudgingState:
         return None if self.cursor.hole_queue is None else self.cursor.hole_queue.remaining(self.marks.labels)
 
     def order_holes(self, pairs: list[tuple[str, str]] | HoleQueue) -> int:
-        """Visit the holes of ``pairs`` first (--holes-first; a queue in its order: --decide); returns how many."""
+        """Visit the holes of ``pairs`` first (--holes-first; a queue in its order: --decide): from
+        the first of them, or on a resumed session from the pair the annotator was on (the next
+        label goes on to the next of them). Returns how many of them are holes. Only navigation."""
         queue = pairs if isinstance(pairs, HoleQueue) else HoleQueue(pairs)
         for query, doc in queue.pairs:
             self.marks.check_pair(query, doc)
         self.cursor.hole_queue = queue
-        if not self.marks.complete:
+        if not self.marks.complete and not self.resumed:
             self.next_unjudged()
         return queue.remaining(self.marks.labels)
 
     # ------------------------------------------------------------ output
+
+    def pace(self) -> Pace:
+        """The clock's pace, its judgments counted as pairs whose label stands (each once)."""
+        return replace(self.clock.pace(), judgments=self.changes.standing_labels())
 
     def provenance(self) -> dict[str, Any]:
         """Who judged, in which order, against which definition: beside the labels, never in them."""
@@ -190,7 +214,7 @@ class JudgingState:
             data["seed"] = self.seed
         else:
             data.pop("seed", None)
-        pace = self.clock.pace()
+        pace = self.pace()
         if pace.judgments and pace.median_seconds is not None:  # else an earlier session's pace stays
             data["pace"] = pace.as_provenance()
         self.marks.imported.provenance(data, self.definition.queries)

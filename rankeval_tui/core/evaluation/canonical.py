@@ -14,12 +14,17 @@ operations in C, and what is done per entry is what the text fundamentally needs
 - exhaustive qrels rows are the all-zero row with the relevant documents' labels patched, one
   per distinct relevant set; a pooled row is one sort of its IDs, joined between its relevant
   documents, the table checked by one ``translate`` per row;
-- the qrels go to sha256 as pieces (key, row), never copied into one text (a fresh buffer of
-  the whole text costs more to fill than the pieces cost to hash).
+- the qrels go to sha256 as pieces (key, row), never copied into one text: joining the tall
+  qrels' 31 MB into a fresh buffer costs its first touch of that memory, more than hashing the
+  pieces one by one.
+
+Measured by benchmarks/bench_hash.py (the first hash of a fresh process, CPU time and peak memory,
+beside another commit's code) on the pooled, tall, wide and square shapes: this is faster on
+each and needs a fraction of the memory. Pooled's floor here is its row sorts, one per query
+(a million string comparisons; timsort is linear on rows already in order).
 
 The rows are built for binary labels only (``binary_labels``); graded labels go through
-``canonical_json``. benchmarks/bench_hash.py measures these pieces against ``json.dumps`` of each
-part (docs/benchmarks.md): they are kept because that difference is CPU every ``score`` pays.
+``canonical_json``.
 
 Whatever these paths do not cover (titles, query needs, an ID that is not a ``str``, a pooled ID
 that would need escaping) goes to ``canonical_json`` itself, so the text is the seed's for every
@@ -128,7 +133,8 @@ def sorted_names(ids: Iterable[str]) -> Names | None:
 
 def _interleave(columns: tuple[Sequence[P], ...], last: P) -> list[P]:
     """The columns' items interleaved (each column's first, then each one's second...) then
-    ``last``: one extended-slice assignment per column, in C (fewer objects than zip and chain)."""
+    ``last``: one extended-slice assignment per column, in C, which is faster than building
+    the same pieces with ``zip`` and ``chain`` and joining them."""
     width = len(columns)
     size = width * len(columns[0])
     pieces = [last] * (size + 1)

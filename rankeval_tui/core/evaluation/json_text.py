@@ -1,9 +1,11 @@
 """``json.dumps(value, ensure_ascii=False, indent=2)``, byte for byte, at a fraction of its time.
 
 Why: with ``indent`` the standard library leaves its C encoder for the pure-Python one (CPython
-3.11 and 3.12), which walks every value through nested generators; a report of 100,000 queries
-has 1.4M values, and that walk was over half of ``score --format json`` on a tall protocol. Here each container is one loop and each scalar one C call (strings by the standard
-library's own C escaper), so the text is the same while the work per value is a few calls.
+3.11 and 3.12), which walks every value through nested generators; a report of 100,000 queries has
+1.4M values, and that walk was over half of ``score --format json`` on a tall protocol
+(benchmarks/bench_shapes.py). Here each container is one loop and each scalar one C call (strings
+by the standard library's own C escaper), so the text is the same while the work per value is a few
+calls.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ class Columns:
 
     Why: a report of 100,000 queries has 100,000 rows and 200,000 per-query values; building a
     dict per row and encoding it was most of ``score --format json`` on a tall protocol, and
-    then a text per value and a join of 17 pieces a row. The evaluator
+    then a text per value and a join of 17 pieces a row (benchmarks/bench_shapes.py). The evaluator
     shares one object per value (and Python one per small int), so the rows' values after the
     first column repeat as a few hundred distinct rows of objects: each is written once (told
     apart by identity, every object alive in its column meanwhile, so ids differ) and every row

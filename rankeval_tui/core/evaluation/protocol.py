@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import compress, repeat
@@ -245,6 +245,21 @@ class ProtocolDefinition:
 
     def with_split(self, split: str) -> ProtocolDefinition:
         return replace(self, split=split)
+
+    def with_queries(self, queries: Collection[str]) -> ProtocolDefinition:
+        """Only ``queries`` (protocol order) and their pools: the protocol as one annotator of a
+        team judges it, or the queries two annotators share. The split is kept when one of the
+        queries is in it, else the first query's split is used: judging and agreement count
+        every split, but a definition must select some query."""
+        wanted = set(queries)
+        chosen = {q: meta for q, meta in self.queries.items() if q in wanted}
+        if not chosen:
+            raise ContractError("no queries to judge or compare", file=self.source)
+        split = self.split
+        if all(meta.split != split for meta in chosen.values()):
+            split = next(iter(chosen.values())).split
+        pools = None if self.pools is None else {q: self.pools[q] for q in chosen}
+        return replace(self, queries=chosen, pools=pools, split=split)
 
 
 def check_qrels(

@@ -4,7 +4,8 @@ range is a point (no unjudged pair decides it)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from rankeval_tui import __version__
@@ -21,15 +22,16 @@ from rankeval_tui.core.wording import counted
 NO_VALUE = "no relevant in pool"
 
 
-def bound_text(bound: Bound, fractions: bool) -> str:
-    """``0.2000``, ``[0.2000, 0.5000]``, with ``or excluded`` where an assignment leaves the
-    query (or every query) without a relevant document."""
+def bound_text(bound: Bound, fractions: bool, number: Callable[[Fraction | None, bool], str] = shown) -> str:
+    """``0.2000``, ``[0.2000, 0.5000]`` (``number`` writes each end: ``shown_delta`` gives
+    ``[-0.5000, +0.5000]``), with ``or excluded`` where an assignment leaves the query (or every
+    query) without a relevant document."""
     if bound.low is None:
         return NO_VALUE
     text = (
-        shown(bound.low, fractions)
+        number(bound.low, fractions)
         if bound.low == bound.high
-        else f"[{shown(bound.low, fractions)}, {shown(bound.high, fractions)}]"
+        else f"[{number(bound.low, fractions)}, {number(bound.high, fractions)}]"
     )
     return f"{text} or excluded" if bound.undefined_possible else text
 
@@ -123,14 +125,7 @@ def render_bounds_json(
 
 def delta_text(bound: Bound, fractions: bool) -> str:
     """``+0.2500``, ``[-0.5000, +0.5000]``, ``or excluded`` where a labelling leaves no relevant document."""
-    if bound.low is None:
-        return NO_VALUE
-    text = (
-        shown_delta(bound.low, fractions)
-        if bound.low == bound.high
-        else f"[{shown_delta(bound.low, fractions)}, {shown_delta(bound.high, fractions)}]"
-    )
-    return f"{text} or excluded" if bound.undefined_possible else text
+    return bound_text(bound, fractions, shown_delta)
 
 
 def short_verdict(bound: Bound, pairs: int) -> str:

@@ -39,6 +39,7 @@ from rankeval_tui.core.files.protocol_init import (
     planned_qrels,
     planned_run_files,
     provenance,
+    tie_order_proposals,
 )
 
 
@@ -99,7 +100,7 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         for name, run in zip(files, runs)
         if not definition.unlisted_as_zero and run_gap(definition, run.rankings, definition.k)
     ]  # under the declaration a gap is scored (unlisted pairs are 0), not refused
-    notices = pooled_notices(request, corpus, runs)
+    notices = pooled_notices(request, corpus, runs) + tie_order_proposals(request, runs)
     warnings = id_warnings(runs, labels)
     qrels = planned_qrels(request, labels, kept)
     return PlannedProtocol(directory, definition, qrels, files, notices, gapped, warnings)

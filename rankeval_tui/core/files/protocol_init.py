@@ -51,6 +51,7 @@ from rankeval_tui.core.files.runs import entry_line, load_run, run_text_format
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.tomlio import read_utf8
 from rankeval_tui.core.gc_pause import paused_gc
+from rankeval_tui.core.wording import counted
 
 DEFAULT_RELEVANCE = "1 = the document directly supports what the query asks (or one of its sub-needs); 0 = it does not"
 
@@ -189,6 +190,20 @@ def check_options(request: InitRequest) -> None:
             )
 
 
+def tie_order_proposals(request: InitRequest, runs: Sequence[Run]) -> list[str]:
+    """trec_eval orders a TREC run by score, whatever its rank column says: where a run's rank
+    column orders some queries otherwise and the request keeps rank order, say so, and how to
+    record trec_eval's order in the protocol."""
+    if request.tie_order == "score":
+        return []
+    return [
+        f"run {quote(run.name)}: {counted(len(run.score_order), 'query')} ordered otherwise by trec_eval "
+        "(by score, ties by document ID); init --tie-order score records trec_eval's order in the protocol"
+        for run in runs
+        if run.score_order
+    ]
+
+
 def load_runs(request: InitRequest, queries: dict[str, Any] | None, corpus: dict[str, str] | None) -> list[Run]:
     """The given runs, each checked against the imported queries and corpus (line named; None:
     a pooled protocol without that file, whose runs define them)."""
@@ -296,6 +311,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
             + " and written as JSON (the original files are unchanged)"
         )
     files = planned_run_files(runs, queries, cut, request.pool_depth)
+    notices += tie_order_proposals(request, runs)
     return PlannedProtocol(directory, definition, planned_qrels(request, labels, kept), files, notices)
 
 

@@ -274,16 +274,17 @@ def read_trec_lines(text: str, path: Path, by_score: bool) -> tuple[dict[str, li
         query, _, doc, rank_text, score_text, _ = fields
         check_id("query", query, file=path, where=where)
         check_id("document", doc, file=path, where=where)
-        rank = parse_integer_field("rank", rank_text, file=path, where=where)
+        # Ordered by score, the rank column is not read, as trec_eval does not read it: a constant
+        # one (all 0) is no clash, and a placeholder (``-``) stands.
+        rank = None if by_score else parse_integer_field("rank", rank_text, file=path, where=where)
         if not trec_score().fullmatch(score_text):
             raise ContractError(f"score must be a number, got {quote(score_text)}", file=path, where=where)
         score = float(score_text)
         if not math.isfinite(score):
             raise ContractError(f"score must be finite, got {quote(score_text)}", file=path, where=where)
-        if rank < 0:
+        if rank is not None and rank < 0:
             raise ContractError(f"rank must be >= 0, got {rank}", file=path, where=where)
-        # Ordered by score, the rank column is not read: a constant one (all 0, all 1) is no clash.
-        place = number if by_score else rank
+        place = number if rank is None else rank
         place_at_rank(entries.setdefault(query, {}), lines_of.setdefault(query, {}), query, doc, place, number, path)
         scores[query, doc] = score
     if not entries:

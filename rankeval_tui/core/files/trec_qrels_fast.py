@@ -1,14 +1,14 @@
 """Binary TREC qrels read at C speed; anything else is left to ``importers.read_labels``' loop.
 
-Why: ``init --qrels`` of a pooled protocol reads a million labels, and the line-by-line reader
-(a split, two ID checks, an integer check and the pair's line recorded, each in Python) was
-most of that command. Here one ``fullmatch`` checks every line against ``qid iter docid 0|1``
-(spaces or tabs between fields, no blank line, no carriage return, IDs free of whitespace and
+Why: ``init --qrels`` of a pooled protocol reads a million labels, and the line-by-line reader (a
+split, two ID checks, an integer check and the pair's line recorded, each in Python) does that work
+a million times, once per line. Here one ``fullmatch`` checks every line against
+``qid iter docid 0|1`` (spaces or tabs between fields, no blank line, no carriage return, IDs free of whitespace and
 control characters), one ``str.split`` gives the columns, and the known-ID, repeated-pair and
-grouping checks are set and dict operations over whole columns. A text where anything differs
-(a graded or negative label, an unknown ID, a pair twice, a query's lines in two places, a BEIR
-file) gets None: the careful reader reads it and names the line, so every message and every
-accepted file stay what they were (tests/core/test_trec_qrels_fast.py compares the two).
+grouping checks are set and dict operations over whole columns. A text where anything differs (a
+graded or negative label, an unknown ID, a pair twice, a query's lines in two places, a BEIR file)
+gets None: the careful reader reads it and names the line, so every message and every accepted file
+stay what they were (tests/core/test_trec_qrels_fast.py compares the two).
 """
 
 from __future__ import annotations

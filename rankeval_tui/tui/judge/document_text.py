@@ -8,6 +8,7 @@ rows a move crosses or the box shows are wrapped (and kept, per line, until the 
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -259,7 +260,9 @@ PREPARED_KEPT = 4
 class PreparedDocuments:
     """A protocol's documents, prepared for one query each on first need and kept for the pairs
     around the current one (a label shows the next one, undo and ← the previous). Shared by the
-    judging and adjudication screens: ``around`` says which pairs are next to the one shown."""
+    judging, adjudication and drill-down screens: ``around`` says which pairs are next to the
+    one shown. ``get`` may be called from a worker thread preparing ahead and from the UI
+    thread at once: a document is prepared once, and a second caller waits for the first."""
 
     def __init__(
         self, definition: ProtocolDefinition, around: Callable[[], list[tuple[str, str]]], kept: int = PREPARED_KEPT
@@ -269,29 +272,62 @@ class PreparedDocuments:
         self.kept = kept
         self.corpus = CorpusTerms(definition.documents.values())
         self._matcher: tuple[str | None, Matcher, dict[int, float]] = (None, Matcher((), prefix=True), {})
+        self._matcher_lock = threading.Lock()
         self._kept: dict[tuple[str, str], PreparedDocument] = {}
+        self._underway: dict[tuple[str, str], threading.Event] = {}
+        self._lock = threading.Lock()  # guards _kept and _underway (held briefly, never while preparing)
         self.ahead = True
         """Whether the pairs around the current one are prepared ahead (off only to benchmark the cold path)."""
 
     def get(self, query: str, doc: str) -> PreparedDocument:
-        found = self._kept.get((query, doc))
-        if found is None:
-            definition = self.definition
+        """``doc`` prepared for ``query``: kept from before, else waited for while another thread
+        prepares it, else prepared now (and kept, the least recently used one leaving)."""
+        pair = (query, doc)
+        while True:
+            with self._lock:
+                found = self._kept.pop(pair, None)
+                if found is not None:
+                    self._kept[pair] = found  # now the most recently used
+                    return found
+                underway = self._underway.get(pair)
+                if underway is None:
+                    underway = self._underway[pair] = threading.Event()
+                    break
+            underway.wait()  # kept when it is set (or prepared here if that failed)
+        try:
+            found = self._prepare(query, doc)
+            with self._lock:
+                self._kept[pair] = found
+                while len(self._kept) > self.kept:
+                    del self._kept[next(iter(self._kept))]
+        finally:
+            with self._lock:
+                del self._underway[pair]
+            underway.set()
+        return found
+
+    def _prepare(self, query: str, doc: str) -> PreparedDocument:
+        definition = self.definition
+        with self._matcher_lock:
             if self._matcher[0] != query:  # most moves stay within one query
                 matcher = Matcher.for_query(definition.queries[query].text or "")
                 self._matcher = (query, matcher, self.corpus.weights(matcher))
-            text = definition.documents.get(doc)
-            if text is None:  # a pooled protocol scores without texts; an annotator needs them
-                text = MISSING_TEXT
-            found = prepare(text, definition.titles.get(doc), self._matcher[1], self._matcher[2])
-            self._kept[(query, doc)] = found
-            while len(self._kept) > self.kept:
-                del self._kept[next(iter(self._kept))]
-        return found
+            _, matcher, weights = self._matcher
+        text = definition.documents.get(doc)
+        if text is None:  # a pooled protocol scores without texts; an annotator needs them
+            text = MISSING_TEXT
+        return prepare(text, definition.titles.get(doc), matcher, weights)
+
+    def prepare_ahead(self, pairs: list[tuple[str, str]], cancelled: Callable[[], bool] = lambda: False) -> None:
+        """Prepare ``pairs`` in order, stopping early once ``cancelled`` (a worker thread's
+        check: the reader moved on and other pairs are next now)."""
+        for pair in pairs if self.ahead else ():
+            if cancelled():
+                return
+            self.get(*pair)
 
     def prepare_neighbours(self) -> None:
-        for pair in self.around() if self.ahead else ():
-            self.get(*pair)
+        self.prepare_ahead(self.around())
 
 
 def neighbours(session: JudgingSession) -> list[tuple[str, str]]:
@@ -300,14 +336,13 @@ def neighbours(session: JudgingSession) -> list[tuple[str, str]]:
     found = []
     query, docs = session.cursor.current[0], session.cursor.docs_of[session.cursor.current[0]]
     qi, di = session.cursor.query_index, session.cursor.doc_index
+    ids, docs_of = session.cursor.query_ids, session.cursor.docs_of
     if di + 1 < len(docs):
         found.append((query, docs[di + 1]))
-    elif qi + 1 < len(session.cursor.query_ids):
-        following = session.cursor.query_ids[qi + 1]
-        found.append((following, session.cursor.docs_of[following][0]))
+    elif qi + 1 < len(ids) and docs_of[ids[qi + 1]]:  # a pooled query's pool may be empty
+        found.append((ids[qi + 1], docs_of[ids[qi + 1]][0]))
     if di > 0:
         found.append((query, docs[di - 1]))
-    elif qi > 0:
-        preceding = session.cursor.query_ids[qi - 1]
-        found.append((preceding, session.cursor.docs_of[preceding][-1]))
+    elif qi > 0 and docs_of[ids[qi - 1]]:
+        found.append((ids[qi - 1], docs_of[ids[qi - 1]][-1]))
     return found

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -165,7 +166,7 @@ class JudgeScreen(Screen[None]):
         self.record(self.session.changes.undo, undone)
 
     def action_redo(self) -> None:
-        self.record(self.session.changes.redo, redone)
+        self.record(self.session.redo, redone)
 
     def action_dispute(self) -> None:
         self.record(self.session.toggle_disputed, dispute_toggled)
@@ -221,7 +222,9 @@ class JudgeScreen(Screen[None]):
         self.query_one(JudgeHead).toggle_fold()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.BINDINGS, title="Judging keys", footnote=JUDGING_FOOTNOTE))
+        top = self.session.definition.top_grade  # grade keys past the protocol's scale do nothing: not listed
+        shown = [b for b in self.BINDINGS if not (isinstance(b, Binding) and b.id and grade_above(b.id, top))]
+        self.app.push_screen(HelpScreen(shown, title="Judging keys", footnote=JUDGING_FOOTNOTE))
 
     # ------------------------------------------------------------ writing
 
@@ -278,3 +281,9 @@ def open_judge_screen(app: App) -> None:
             return
         app.judge_session = session  # type: ignore[attr-defined]  # kept on the app so `j` resumes it
     app.push_screen(JudgeScreen(session, exit_app_on_quit=False))
+
+
+def grade_above(binding_id: str, top: int) -> bool:
+    """Whether ``judge.grade_N`` names a grade above the protocol's top one."""
+    prefix = "judge.grade_"
+    return binding_id.startswith(prefix) and int(binding_id.removeprefix(prefix)) > top

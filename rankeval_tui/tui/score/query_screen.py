@@ -24,6 +24,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
+from textual.worker import get_current_worker
 
 from rankeval_tui.core.evaluation.metrics import MetricId
 from rankeval_tui.core.session import ScoringSession
@@ -255,9 +256,21 @@ class QueryScreen(Screen[None]):
                 (printable(doc), "bold"),
                 ("  label ", "dim"),
                 label_number(label, protocol.definition),
-                "  ",
-                printable(protocol.documents.get(doc, "(no text for this document in the protocol)"), multiline=True),
-            )
+            ),
+            layout=False,  # a row of fixed height: a key's frame needs no new layout
         )
         self.query_one(DocumentView).show(self.documents.get(self.query_id, doc), key=(self.query_id, doc))
-        self.call_after_refresh(self.documents.prepare_neighbours)  # after this frame, while the reader reads
+        self.call_after_refresh(self.prepare_neighbours)  # after this frame, while the reader reads
+
+    def prepare_neighbours(self) -> None:
+        """Prepare the documents a key shows next (``neighbours``) in a worker thread, so the UI
+        thread only draws: a key pressed meanwhile is handled at once (a document it shows that
+        is still being prepared is waited for, not prepared twice). A newer call cancels an
+        older one between documents."""
+        pairs = self.neighbours()
+        self.run_worker(
+            lambda: self.documents.prepare_ahead(pairs, lambda: get_current_worker().is_cancelled),
+            group="prepare-documents",
+            exclusive=True,
+            thread=True,
+        )
