@@ -32,10 +32,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, groupby, islice, repeat
-from operator import itemgetter
+from operator import itemgetter, methodcaller, sub
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ _INT = r"-?(?:0|[1-9][0-9]{0,17})"
 _VALUE = f"{_INT}|true|false|{_STRING}|\\[\\]"
 _COMMENT = r"#[^\x00-\x08\x0a-\x1f\x7f]*"
 
-_HEADER = re.compile(rf"\[({_KEY})(?:\.({_KEY}))?\]")
-_HEADERS = re.compile(rf"^\[({_KEY})(?:\.({_KEY}))?\]$", re.MULTILINE)
 _OTHER_HEADER = re.compile(rf"\[\[?({_KEY})(?:\.(?:{_KEY}))*\]\]?")
 """An array-of-tables header or a deeper one: its top-level table goes to tomllib."""
 _BLANK = re.compile(rf"(?:(?:{_COMMENT})?\n)*")
@@ -92,52 +91,103 @@ def read(text: str) -> Reading | None:
 
 
 def _read(text: str) -> Reading:
-    root_text, *sections = text.split("\n[")
-    if root_text.startswith("["):  # the first header on the first line
-        root_text, sections = "", [root_text[1:], *sections]
-    if not _BLANK.fullmatch(root_text + "\n" if root_text else ""):
+    sections = _Sections.of(text)
+    if not _BLANK.fullmatch(sections.root_text()):
         raise _Unsupported  # pairs before the first header: not the project's layout
-    parts = list(map(str.partition, sections, repeat("\n")))
-    del sections  # the text once in memory beside the caller's, not twice
-    headers = list(map("[".__add__, map(itemgetter(0), parts)))
-    bodies = list(map(itemgetter(2), parts))
-    del parts
-    tops, subs = _paths(headers)
+    tops, subs = _paths(sections.groups)
     root: dict[str, Any] = dict.fromkeys(tops)
     slow: set[str] = {top for top, sub in zip(tops, subs) if sub is _DEEP} if _DEEP in subs else set()
     declared: set[str] = set()
+    runs = []
     start = 0
     for top, run in groupby(tops):
         end = start + len(list(run))
+        runs.append((top, start, end))
         if top not in slow:
             try:
-                _read_run(root, declared, top, subs[start:end], bodies[start:end])
+                _read_run(root, declared, top, subs[start:end], sections, start, end)
             except _NotFast:
                 slow.add(top)
         start = end
     if slow:
         if "\r" in text or '"""' in text or "'''" in text:
             raise _Unsupported  # a header-like line could be a multi-line string's: tomllib reads it all
-        parsed = _tomllib("".join(f"{h}\n{b}\n" for top, h, b in zip(tops, headers, bodies) if top in slow))
+        parsed = _tomllib("\n".join(sections.text_of(start, end) for top, start, end in runs if top in slow) + "\n")
         if parsed.keys() != slow:
             raise _Unsupported
         root.update(parsed)
     return Reading(root, tuple(top for top in root if top in slow))
 
 
+_HEADER_LINE = re.compile(rf"\n\[(?:({_KEY})(?:\.({_KEY}))?\](?=\n)|([^\n]*))")
+"""A line that starts with ``[``, after its newline: ``[a]`` or ``[a.b]`` as their keys, any
+other (``[[a.b]]``, ``[a.b.c]``, a header with spaces, not a header at all) whole, after its ``[``."""
+
+
+@dataclass(frozen=True)
+class _Sections:
+    """Where each header line and each section body of a text are, found by one regex scan:
+    bodies and runs of sections are cut from the text only when a reader asks for them (the
+    text is never split into a copy of itself section by section)."""
+
+    text: str
+    opens: list[int]
+    """Each header's ``[``."""
+    bodies: list[int]
+    """Each body's first character, after its header line's newline."""
+    stops: list[int]
+    """Each body's end: the newline before the next header's ``[`` (not in the body), or the
+    text's end."""
+    groups: list[tuple[str, str, str]]
+    """Each header's raw keys (``_HEADER_LINE``'s groups, ``""`` for a group not matched)."""
+
+    @classmethod
+    def of(cls, text: str) -> _Sections:
+        matches = list(_HEADER_LINE.finditer(text))
+        newlines = list(map(methodcaller("start"), matches))
+        ends = list(map(methodcaller("end"), matches))
+        groups = list(map(methodcaller("groups", ""), matches))
+        if text.startswith("["):  # the first header, on the first line: matched after a newline of its own
+            first = _HEADER_LINE.match("\n" + text[: text.index("\n") + 1])
+            assert first is not None  # the pattern matches any line that starts with [
+            newlines.insert(0, -1)
+            ends.insert(0, first.end() - 1)
+            groups.insert(0, first.groups(""))
+        return cls(text, [at + 1 for at in newlines], [end + 1 for end in ends], [*newlines[1:], len(text)], groups)
+
+    def root_text(self) -> str:
+        """The text before the first header, with a newline (as ``_BLANK`` reads lines)."""
+        if not self.opens:
+            return self.text
+        return self.text[: self.opens[0]]  # with the newline before the first header, if any
+
+    def bodies_of(self, start: int, end: int) -> list[str]:
+        text = self.text
+        return list(map(text.__getitem__, map(slice, self.bodies[start:end], self.stops[start:end])))
+
+    def body_lengths(self, start: int, end: int) -> set[int]:
+        return set(map(sub, self.stops[start:end], self.bodies[start:end]))
+
+    def text_of(self, start: int, end: int) -> str:
+        """Sections ``start`` to ``end`` (not included) as they are written, headers included."""
+        return self.text[self.opens[start] : self.stops[end - 1]]
+
+
 _DEEP = "\x00deep"
 """The second part of a header read by tomllib: ``[[array.of.tables]]``, ``[a.b.c]``."""
 
 
-def _paths(headers: list[str]) -> tuple[list[str], list[str | None]]:
+def _paths(groups: list[tuple[str, str, str]]) -> tuple[list[str], list[str | None]]:
     """Each header's top-level table, and its second key (None: ``[table]``; ``_DEEP``: a header
     for tomllib), every key unquoted."""
-    parts = _HEADERS.findall("\n".join(headers))
-    if len(parts) != len(headers):
-        parts = list(map(_header_parts, headers))
-    tops = _strings(list(map(itemgetter(0), parts)))
-    raw_subs = list(map(itemgetter(1), parts))
-    return tops, list(map(_NOT_A_KEY.get, raw_subs, _strings(raw_subs)))
+    tops_raw = list(map(itemgetter(0), groups))
+    if "" in tops_raw:  # a header that is not ``[a]`` or ``[a.b]``
+        parts = [(top, sub) if top else _header_parts("[" + other) for top, sub, other in groups]
+        tops_raw = list(map(itemgetter(0), parts))
+        raw_subs = list(map(itemgetter(1), parts))
+    else:
+        raw_subs = list(map(itemgetter(1), groups))
+    return _strings(tops_raw), list(map(_NOT_A_KEY.get, raw_subs, _strings(raw_subs)))
 
 
 _NOT_A_KEY: dict[str, str | None] = {"": None, _DEEP: _DEEP}
@@ -145,16 +195,23 @@ _NOT_A_KEY: dict[str, str | None] = {"": None, _DEEP: _DEEP}
 
 
 def _header_parts(header: str) -> tuple[str, str]:
-    """One header's raw keys, for a list of headers that are not all ``[a]`` or ``[a.b]``."""
-    if (simple := _HEADER.fullmatch(header)) is not None:
-        return simple.group(1), simple.group(2) or ""
+    """One header's raw keys, for a header that is not ``[a]`` or ``[a.b]``."""
     if (other := _OTHER_HEADER.fullmatch(header)) is not None:
         return other.group(1), _DEEP
     raise _Unsupported  # spaces in a header, a literal-string key, not a header at all
 
 
-def _read_run(root: dict[str, Any], declared: set[str], top: str, subs: list[str | None], bodies: list[str]) -> None:
-    """Sections of one top-level table, in a row: into ``root[top]``, a table headers make."""
+def _read_run(
+    root: dict[str, Any],
+    declared: set[str],
+    top: str,
+    subs: list[str | None],
+    sections: _Sections,
+    start: int,
+    end: int,
+) -> None:
+    """Sections ``start`` to ``end`` of one top-level table, in a row: into ``root[top]``, a
+    table headers make."""
     table = root[top]
     if table is None:
         table = root[top] = {}
@@ -162,12 +219,14 @@ def _read_run(root: dict[str, Any], declared: set[str], top: str, subs: list[str
         if table or top in declared:
             raise _Unsupported  # [a] after [a.b] (valid, not this layout), or [a] twice
         declared.add(top)
-        _add_pairs(table, _pairs(bodies[0]))
-        subs, bodies = subs[1:], bodies[1:]
+        _add_pairs(table, _pairs(sections.bodies_of(start, start + 1)[0]))
+        subs, start = subs[1:], start + 1
     if None in subs or len(set(subs)) != len(subs) or not table.keys().isdisjoint(subs):
         raise _Unsupported  # a table declared twice, or over a value
     if subs:
-        rows = _int_rows(bodies) or _records(bodies) or [_add_pairs({}, _pairs(body)) for body in bodies]
+        rows = _int_rows(sections, start, end) or _records(sections.bodies_of(start, end))
+        if rows is None:
+            rows = [_add_pairs({}, _pairs(body)) for body in sections.bodies_of(start, end)]
         table.update(zip(subs, rows))
 
 
@@ -232,26 +291,94 @@ def _array_items(lines: Iterator[str]) -> list[Any]:
     raise _NotFast
 
 
-def _int_rows(bodies: list[str]) -> list[dict[str, Any]] | None:
-    """Bodies of ``key = D`` lines, D one digit (a qrels file's rows: binary or graded labels),
-    read together by whole-text operations in C; None for other bodies (``_records`` or line by
-    line then). Rows with the first row's keys (an exhaustive file) share its key strings."""
-    first = _label_cells(bodies[:1])
+def _int_rows(sections: _Sections, start: int, end: int) -> list[dict[str, Any]] | None:
+    """Sections ``start`` to ``end`` of ``key = D`` lines, D one digit (a qrels file's rows:
+    binary or graded labels), read together by whole-text operations in C; None for other
+    bodies (``_records`` or line by line then). Rows with the first row's keys (an exhaustive
+    file) share its key strings; rows of quoted keys under quoted headers (a pooled file of
+    real IDs) are read from the text as it is (``_quoted_rows``), without cutting their bodies."""
+    first = _label_cells(sections.bodies_of(start, start + 1))
     if first is None:
         return None
-    same = _same_keys_labels(bodies, first[0])
-    if same is not None:
-        return same
+    if len(sections.body_lengths(start, end)) == 1:
+        same = _same_keys_labels(sections.bodies_of(start, end), first[0])
+        if same is not None:
+            return same
+    rows = _quoted_rows(sections, start, end)
+    if rows is not None:
+        return rows
+    bodies = sections.bodies_of(start, end)
     cells = _label_cells(bodies)
     if cells is None:
         return None
     keys, labels = cells
+    return _rows(keys, labels, list(map(str.count, bodies, repeat("\n"))))
+
+
+def _rows(
+    keys: list[str], labels: Sequence[int | None], counts: list[int], *, after_header: bool = False
+) -> list[dict[str, int]]:
+    """Rows of ``counts`` pairs each, in order (``after_header``: each after its header's key, skipped)."""
+    skip = int(after_header)
     key_iter, label_iter = iter(keys), iter(labels)
-    rows = [
-        dict(zip(islice(key_iter, count), islice(label_iter, count))) for count in map(str.count, bodies, repeat("\n"))
-    ]
-    if sum(map(len, rows)) != len(keys):
+    rows = [dict(zip(islice(key_iter, skip, count + skip), islice(label_iter, skip, count + skip))) for count in counts]
+    if sum(map(len, rows)) != len(keys) - skip * len(counts):
         raise _Unsupported  # a key twice in a row
+    return rows  # type: ignore[return-value]  # the labels of pairs are ints
+
+
+def _row_separators(top: str) -> dict[str, int | None]:
+    """What may stand between two keys in a run of ``[TOP."QUERY"]`` rows of quoted keys: a
+    header's ``]\n`` (None), a label's line end (its label), or the last one's with the next header's opening."""
+    ends = {f" = {digit}\n": digit for digit in range(10)}
+    return {"]\n": None, **ends, **{f"{end}\n[{top}.": digit for end, digit in ends.items()}}
+
+
+_CHUNK = 1 << 22
+"""Characters of rows ``_quoted_rows`` splits at once: the pieces of one chunk are alive
+together, not the whole file's (a million labels are two million pieces)."""
+
+
+def _quoted_rows(sections: _Sections, start: int, end: int) -> list[dict[str, int]] | None:
+    """The rows of sections ``[T."QUERY"]`` then ``"KEY" = D`` lines (a basic string without
+    escapes, D a digit), a blank line between sections; None for any other text.
+
+    Split at its quotes, such a run of sections is ``[T.``, then a header's key and ``]\n``,
+    its row's keys each followed by `` = D\n``, the last by `` = D\n\n[T.`` before the next
+    header's key, by turns: each piece between two keys must be one of those (a dict lookup),
+    no key holds a backslash or control character (checked) or a newline (each body's newlines
+    are its pairs: the counts add up), and each header's key is where its body's count puts it."""
+    top = sections.groups[start][0]
+    separators = _row_separators(top)
+    rows: list[dict[str, int]] = []
+    text, opens, stops = sections.text, sections.opens, sections.stops
+    chunk_start = start
+    while chunk_start < end:
+        chunk_end = max(chunk_start + 1, bisect_left(opens, opens[chunk_start] + _CHUNK, chunk_start, end))
+        run = text[opens[chunk_start] : stops[chunk_end - 1]]
+        data = run.encode()
+        if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
+            return None
+        parts = run.split('"')
+        del run, data
+        if parts[0] != f"[{top}.":
+            return None
+        keys = parts[1::2]
+        try:
+            labels = list(map(separators.__getitem__, parts[2::2]))
+        except KeyError:
+            return None
+        del parts
+        counts = list(
+            map(text.count, repeat("\n"), sections.bodies[chunk_start:chunk_end], stops[chunk_start:chunk_end])
+        )
+        headers = list(accumulate(map((1).__add__, counts), initial=0))[:-1]  # each header's key among the keys
+        if len(keys) != len(counts) + sum(counts) or labels.count(None) != len(counts):
+            return None
+        if set(map(labels.__getitem__, headers)) != {None}:
+            return None
+        rows += _rows(keys, labels, counts, after_header=True)
+        chunk_start = chunk_end
     return rows
 
 
