@@ -289,7 +289,8 @@ def test_a_k_or_split_change_hashes_the_kept_pieces_again_as_a_fresh_protocol(ki
 @pytest.mark.parametrize("pooled", [False, True], ids=["exhaustive", "pooled"])
 def test_graded_labels_are_hashed_as_json_dumps_writes_them(pooled: bool) -> None:
     """The row builders write each relevant label as 1; a label of a graded scale (2, 3) must go
-    into the text as itself, so such qrels take ``canonical_json`` (the hash never lies)."""
+    into the text as itself, so such qrels take ``canonical_json``: ``Protocol`` says so with
+    ``plain=False`` for a protocol with a scale (binary ones are checked 0/1 before hashing)."""
     protocol = exhaustive(["d1", "d2", "d3"], ["q1", "q2"], lambda q, d: int(d == "d2"))
     definition = protocol.definition
     if pooled:
@@ -303,7 +304,7 @@ def test_graded_labels_are_hashed_as_json_dumps_writes_them(pooled: bool) -> Non
         }
     )
     relevant = {q: frozenset(d for d, label in row.items() if label) for q, row in graded.items()}
-    corpus, middle = canonical_parts(definition, graded, relevant)
+    corpus, middle = canonical_parts(definition, graded, relevant, plain=False)
     kind = ',"kind":"pooled"' if pooled else ""
     queries = {q: meta.canonical() for q, meta in definition.queries.items()}
     assert b"".join(middle) == f'{kind},"qrels":{oracle(graded)},"queries":{oracle(queries)}'.encode()

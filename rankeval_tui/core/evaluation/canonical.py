@@ -23,9 +23,6 @@ beside another commit's code) on the pooled, tall, wide and square shapes: this 
 each and needs a fraction of the memory. Pooled's floor here is its row sorts, one per query
 (a million string comparisons; timsort is linear on rows already in order).
 
-The rows are built for binary labels only (``binary_labels``); graded labels go through
-``canonical_json``.
-
 Whatever these paths do not cover (titles, query needs, an ID that is not a ``str``, a pooled ID
 that would need escaping) goes to ``canonical_json`` itself, so the text is the seed's for every
 protocol (tests/core/test_canonical.py: each part against ``json.dumps``).
@@ -36,7 +33,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import accumulate, chain, repeat
+from itertools import accumulate, repeat
 from json.encoder import encode_basestring
 from operator import attrgetter
 
@@ -268,12 +265,6 @@ def canonical_pooled_qrels(
     return _interleave((queries.keys.encode("utf-8").split(b"\x00"), rows), b"}")
 
 
-def binary_labels(qrels: Mapping[str, Mapping[str, int]]) -> bool:
-    """Whether every label is 0 or 1 (one set of all of them, in C): the rows the two builders
-    above write hold nothing else, so any other label goes through ``canonical_json``."""
-    return set(chain.from_iterable(row.values() for row in qrels.values())) <= {0, 1}
-
-
 def canonical_parts(
     definition: Definition,
     qrels: Mapping[str, Mapping[str, int]],
@@ -290,11 +281,9 @@ def canonical_parts(
     queries = sorted_names(definition.queries)
     documents = sorted_names(definition.documents)
     table: list[bytes | bytearray] | list[bytes] | None = None
-    if not plain or queries is None or not binary_labels(qrels):
-        pass  # a graded scale, unlisted pairs or labels other than 0/1: canonical_json below
-    elif definition.pools is not None:
+    if plain and queries is not None and definition.pools is not None:
         table = canonical_pooled_qrels(qrels, queries, relevant)
-    elif documents is not None:
+    elif plain and queries is not None and documents is not None:
         table = canonical_qrels_json(qrels, documents, queries, relevant)
     if table is None:
         empty: Mapping[str, int] = {}

@@ -36,7 +36,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, groupby, islice, repeat
-from operator import itemgetter, methodcaller, sub
+from operator import itemgetter, sub
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
@@ -144,16 +144,21 @@ class _Sections:
     @classmethod
     def of(cls, text: str) -> _Sections:
         matches = list(_HEADER_LINE.finditer(text))
-        newlines = list(map(methodcaller("start"), matches))
-        ends = list(map(methodcaller("end"), matches))
-        groups = list(map(methodcaller("groups", ""), matches))
+        spans = list(map(re.Match.span, matches))
+        groups: list[tuple[str, str, str]] = list(map(re.Match.groups, matches, repeat("")))  # type: ignore[arg-type]  # three groups
         if text.startswith("["):  # the first header, on the first line: matched after a newline of its own
             first = _HEADER_LINE.match("\n" + text[: text.index("\n") + 1])
             assert first is not None  # the pattern matches any line that starts with [
-            newlines.insert(0, -1)
-            ends.insert(0, first.end() - 1)
-            groups.insert(0, first.groups(""))
-        return cls(text, [at + 1 for at in newlines], [end + 1 for end in ends], [*newlines[1:], len(text)], groups)
+            spans.insert(0, (-1, first.end() - 1))
+            groups.insert(0, first.groups(""))  # type: ignore[arg-type]  # three groups
+        newlines = list(map(itemgetter(0), spans))
+        return cls(
+            text,
+            list(map((1).__add__, newlines)),
+            list(map((1).__add__, map(itemgetter(1), spans))),
+            [*newlines[1:], len(text)],
+            groups,
+        )
 
     def root_text(self) -> str:
         """The text before the first header, with a newline (as ``_BLANK`` reads lines)."""
@@ -187,7 +192,9 @@ def _paths(groups: list[tuple[str, str, str]]) -> tuple[list[str], list[str | No
         raw_subs = list(map(itemgetter(1), parts))
     else:
         raw_subs = list(map(itemgetter(1), groups))
-    return _strings(tops_raw), list(map(_NOT_A_KEY.get, raw_subs, _strings(raw_subs)))
+    distinct = list(dict.fromkeys(tops_raw))  # a few tables, each the top of thousands of headers
+    top_of = dict(zip(distinct, _strings(distinct)))
+    return list(map(top_of.__getitem__, tops_raw)), list(map(_NOT_A_KEY.get, raw_subs, _strings(raw_subs)))
 
 
 _NOT_A_KEY: dict[str, str | None] = {"": None, _DEEP: _DEEP}
@@ -224,7 +231,7 @@ def _read_run(
     if None in subs or len(set(subs)) != len(subs) or not table.keys().isdisjoint(subs):
         raise _Unsupported  # a table declared twice, or over a value
     if subs:
-        rows = _int_rows(sections, start, end) or _records(sections.bodies_of(start, end))
+        rows = _int_rows(sections, start, end) or _records(sections, start, end)
         if rows is None:
             rows = [_add_pairs({}, _pairs(body)) for body in sections.bodies_of(start, end)]
         table.update(zip(subs, rows))
@@ -415,7 +422,7 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
     zeroed: Iterable[str] = distinct
     for digit in digits - {"0"}:
         zeroed = map(str.replace, zeroed, repeat(f" = {digit}\n"), repeat(" = 0\n"))
-    if set(zeroed) != {_zeroed(bodies[0], digits)}:
+    if list(zeroed).count(_zeroed(bodies[0], digits)) != len(distinct):  # compared, not hashed
         return None
     if len(set(keys)) != len(keys):
         raise _Unsupported  # a key twice
@@ -423,7 +430,7 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
     rows = []
     for text_labels in labels:  # each row a copy of the zeros (a table cloned whole), its other labels set
         row, values = zeros.copy(), list(map(_DIGIT_LABELS.__getitem__, text_labels))
-        row.update(compress(zip(keys, values), values))
+        row.update(zip(compress(keys, values), filter(None, values)))
         rows.append(row)
     if len(rows) == len(bodies):
         return rows
@@ -475,11 +482,13 @@ def _integers() -> Callable[[str], int]:
     return _Integers().__getitem__
 
 
-def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
-    """Bodies holding the same keys in the same order (``text = ...``, ``split = ...``): one
-    pattern made from the first body's keys finds every record; None for other bodies. The
-    records found, in order and apart, tile the text exactly when their lengths add up to it."""
-    pairs = [_PAIR.fullmatch(line) for line in bodies[0].split("\n") if line]
+def _records(sections: _Sections, start: int, end: int) -> list[dict[str, Any]] | None:
+    """Sections ``start`` to ``end`` holding the same keys in the same order (``text = ...``,
+    ``split = ...``): split at their quotes when every value is a string without escapes
+    (``_string_records``), else one pattern made from the first body's keys finds every record;
+    None for other bodies. The records found, in order and apart, tile the text exactly when
+    their lengths add up to it."""
+    pairs = [_PAIR.fullmatch(line) for line in sections.bodies_of(start, start + 1)[0].split("\n") if line]
     if not pairs or None in pairs:
         return None
     raw_keys = [pair.group(1) for pair in pairs if pair is not None]
@@ -487,9 +496,10 @@ def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
     if len(set(names)) != len(names):
         raise _Unsupported  # a key twice
     if all(key[0] != '"' and pair.group(2)[0] == '"' for key, pair in zip(raw_keys, pairs) if pair is not None):
-        records = _string_records(bodies, raw_keys)
+        records = _string_records(sections, start, end, raw_keys)
         if records is not None:
             return records
+    bodies = sections.bodies_of(start, end)
     text = "\n".join(bodies)
     while "\n\n" in text:
         text = text.replace("\n\n", "\n")
@@ -502,24 +512,44 @@ def _records(bodies: list[str]) -> list[dict[str, Any]] | None:
     return list(map(dict, map(zip, repeat(names), zip(*map(_values, columns)))))
 
 
-def _string_records(bodies: list[str], keys: list[str]) -> list[dict[str, Any]] | None:
+def _string_records(sections: _Sections, start: int, end: int, keys: list[str]) -> list[dict[str, Any]] | None:
     """Records of bare keys and strings without escapes (``text = "..."`` then ``split = "..."``
     in every body: a protocol's queries and documents), split at their quotes in C; None for
-    other bodies. Split so, their text is the first key's opening ``KEY = ``, then a string and
-    the next line's opening by turns, each opening known from ``keys``, and ``"\\n"`` last; no
-    string holds a newline (one a string), a backslash or a control character but a tab."""
-    text = "".join(bodies)
-    parts = text.split('"')
-    openings = [f"\n{key} = " for key in keys[1:]] + [f"\n{keys[0]} = "]
-    expected = [f"{keys[0]} = ", *openings * len(bodies)]
+    other sections. Under quoted headers (``[documents."ID"]``) the run is split as it is
+    written, each header's key a string before the record's; under bare ones, its bodies."""
+    count, width = end - start, len(keys)
+    after_first = [f"\n{key} = " for key in keys[1:]]
+    top, sub, _ = sections.groups[start]
+    if sub.startswith('"'):
+        text, opening, between = sections.text_of(start, end), f"[{top}.", [f"]\n{keys[0]} = ", *after_first]
+        between.append(f"\n\n[{top}.")
+    else:
+        text, opening, between = "".join(sections.bodies_of(start, end)), f"{keys[0]} = ", after_first
+        between.append(f"\n{keys[0]} = ")
+    strings = _quoted_strings(text, opening, between, count)
+    if strings is None:
+        return None
+    skip = len(between) - width  # a header's key before each record's strings, or none
+    columns = [strings[column :: width + skip] for column in range(skip, width + skip)]
+    return list(map(dict, map(zip, repeat(keys), zip(*columns))))
+
+
+def _quoted_strings(text: str, opening: str, between: list[str], count: int) -> list[str] | None:
+    """The strings of ``text`` split at its quotes, when it is ``opening``, then a string and
+    each of ``between`` by turns, ``count`` times, the very last one a newline (not the next
+    section's opening), and no string holds a newline, a backslash or a control character but a
+    tab (no escape to decode: each is its value); None otherwise. With what stands between the
+    strings known, the text's newlines are theirs, or a string holds one (checked by count)."""
+    expected = [opening, *between * count]
     expected[-1] = "\n"
-    if parts[0::2] != expected or text.count("\n") != len(parts) // 2:
+    parts = text.split('"')
+    newlines = opening.count("\n") + count * sum(map(str.count, between, repeat("\n"))) - between[-1].count("\n") + 1
+    if parts[0::2] != expected or text.count("\n") != newlines:
         return None
     data = text.encode()
     if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
         return None
-    strings = iter(parts[1::2])
-    return list(map(dict, map(zip, repeat(keys), zip(*[strings] * len(keys)))))
+    return parts[1::2]
 
 
 _DECODER = json.JSONDecoder(strict=False)
