@@ -35,6 +35,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import accumulate, chain, compress, groupby, islice, repeat
 from operator import itemgetter, sub
 
@@ -167,8 +168,11 @@ class _Sections:
         return self.text[: self.opens[0]]  # with the newline before the first header, if any
 
     def bodies_of(self, start: int, end: int) -> list[str]:
-        text = self.text
-        return list(map(text.__getitem__, map(slice, self.bodies[start:end], self.stops[start:end])))
+        return list(self.each_body(start, end))
+
+    def each_body(self, start: int, end: int) -> Iterator[str]:
+        """The bodies of sections ``start`` to ``end``, cut from the text one at a time."""
+        return map(self.text.__getitem__, map(slice, self.bodies[start:end], self.stops[start:end]))
 
     def body_lengths(self, start: int, end: int) -> set[int]:
         return set(map(sub, self.stops[start:end], self.bodies[start:end]))
@@ -308,7 +312,7 @@ def _int_rows(sections: _Sections, start: int, end: int) -> list[dict[str, Any]]
     if first is None:
         return None
     if len(sections.body_lengths(start, end)) == 1:
-        same = _same_keys_labels(sections.bodies_of(start, end), first[0])
+        same = _same_keys_labels(partial(sections.each_body, start, end), first[0])
         if same is not None:
             return same
     rows = _quoted_rows(sections, start, end)
@@ -399,19 +403,17 @@ def _zeroed(text: str, digits: set[str]) -> str:
     return text
 
 
-def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]] | None:
-    """Each body's row, when every body is the first one with other one-digit labels (an
-    exhaustive file: every row the corpus in corpus order): the bodies are equal in length, and
-    with every label set to 0 they are one text. None otherwise. (Setting a label to 0 changes a
+def _same_keys_labels(bodies: Callable[[], Iterator[str]], keys: list[str]) -> list[dict[str, int]] | None:
+    """Each body's row, when every body (``bodies()``, all of the same length) is the first one
+    with other one-digit labels (an exhaustive file: every row the corpus in corpus order): with
+    every label set to 0 they are one text. None otherwise. (Setting a label to 0 changes a
     digit between `` = `` and a newline, which no key holds: the keys stay.) Each distinct body
-    is read once (a tall file of 10 documents has at most 1,024), and its row copied."""
-    width = len(bodies[0])
-    if len(keys) < 2 or set(map(len, bodies)) != {width}:
-        return None
-    lines = bodies[0].split("\n")[:-1]
-    if len(lines) != len(keys):
+    is read once (a tall file of 10 documents has at most 1,024), and its row copied; bodies
+    are cut from the text one at a time, and only the distinct ones kept."""
+    distinct = list(dict.fromkeys(bodies()))
+    lines = distinct[0].split("\n")[:-1]
+    if len(keys) < 2 or len(lines) != len(keys):
         return None  # blank lines
-    distinct = list(dict.fromkeys(bodies))
     if len(distinct) > 1 and distinct[1].partition(" = ")[0] != distinct[0].partition(" = ")[0]:
         return None  # a row of another first key (a pooled file): no label read in vain
     ends = accumulate(map(len, lines))  # each line's last character, after its newline's
@@ -422,7 +424,7 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
     zeroed: Iterable[str] = distinct
     for digit in digits - {"0"}:
         zeroed = map(str.replace, zeroed, repeat(f" = {digit}\n"), repeat(" = 0\n"))
-    if list(zeroed).count(_zeroed(bodies[0], digits)) != len(distinct):  # compared, not hashed
+    if not all(map(_zeroed(distinct[0], digits).__eq__, zeroed)):  # compared one by one: no copy kept, none hashed
         return None
     if len(set(keys)) != len(keys):
         raise _Unsupported  # a key twice
@@ -432,10 +434,9 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
         row, values = zeros.copy(), list(map(_DIGIT_LABELS.__getitem__, text_labels))
         row.update(zip(compress(keys, values), filter(None, values)))
         rows.append(row)
-    if len(rows) == len(bodies):
-        return rows
     row_of = dict(zip(distinct, rows))
-    return list(map(dict, map(row_of.__getitem__, bodies)))  # a table of its own for each query
+    del distinct
+    return list(map(dict, map(row_of.__getitem__, bodies())))  # a table of its own for each query
 
 
 _LABEL_ENDS = {f" = {digit}\n": digit for digit in range(10)}
