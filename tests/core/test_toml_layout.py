@@ -289,16 +289,15 @@ def test_a_pools_line_of_another_layout_is_never_misread(line: str) -> None:
 RECORDS = '[queries."q:1"]\ntext = "a b"\nsplit = "test"\n\n[queries."q:2"]\ntext = "c\td"\nsplit = ""\n'
 
 
-@pytest.mark.parametrize("headers", ["quoted", "bare"])
-def test_records_of_strings_are_split_at_their_quotes(headers: str) -> None:
+def test_records_of_strings_are_split_at_their_quotes() -> None:
     """A protocol's queries and documents (bare keys, strings without escapes) are read by one
     split: the run as written under quoted headers, its bodies joined under bare ones."""
-    text = RECORDS if headers == "quoted" else RECORDS.replace('"q:1"', "q1").replace('"q:2"', "q2")
-    assert toml_layout._string_records(toml_layout._Sections.of(text), 0, 2, ["text", "split"]) == [
-        {"text": "a b", "split": "test"},
-        {"text": "c\td", "split": ""},
-    ]
-    check_read_whole(text)
+    records = [{"text": "a b", "split": "test"}, {"text": "c\td", "split": ""}]
+    assert toml_layout._quoted_records(RECORDS, 0, len(RECORDS), "queries") == (["q:1", "q:2"], records)
+    bodies = ['text = "a b"\nsplit = "test"\n', 'text = "c\td"\nsplit = ""\n']
+    assert toml_layout._string_records(bodies, ["text", "split"]) == records
+    check_read_whole(RECORDS)
+    check_read_whole(RECORDS.replace('"q:1"', "q1").replace('"q:2"', "q2"))
 
 
 @pytest.mark.parametrize(

@@ -35,8 +35,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
-from itertools import accumulate, chain, compress, groupby, islice, repeat
+from itertools import accumulate, chain, compress, islice, repeat
 from operator import itemgetter, sub
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
@@ -92,32 +91,55 @@ def read(text: str) -> Reading | None:
 
 
 def _read(text: str) -> Reading:
-    sections = _Sections.of(text)
-    if not _BLANK.fullmatch(sections.root_text()):
-        raise _Unsupported  # pairs before the first header: not the project's layout
-    tops, subs = _paths(sections.groups)
-    root: dict[str, Any] = dict.fromkeys(tops)
-    slow: set[str] = {top for top, sub in zip(tops, subs) if sub is _DEEP} if _DEEP in subs else set()
+    runs = _runs(text)
+    root: dict[str, Any] = {}
+    slow: set[str] = set()
     declared: set[str] = set()
-    runs = []
-    start = 0
-    for top, run in groupby(tops):
-        end = start + len(list(run))
-        runs.append((top, start, end))
+    for top, raw_top, start, end in runs:
+        root.setdefault(top)
         if top not in slow:
             try:
-                _read_run(root, declared, top, subs[start:end], sections, start, end)
+                _read_run(root, declared, top, raw_top, text, start, end)
             except _NotFast:
                 slow.add(top)
-        start = end
     if slow:
         if "\r" in text or '"""' in text or "'''" in text:
             raise _Unsupported  # a header-like line could be a multi-line string's: tomllib reads it all
-        parsed = _tomllib("\n".join(sections.text_of(start, end) for top, start, end in runs if top in slow) + "\n")
+        parsed = _tomllib("\n".join(text[start:end] for top, _, start, end in runs if top in slow) + "\n")
         if parsed.keys() != slow:
             raise _Unsupported
         root.update(parsed)
     return Reading(root, tuple(top for top in root if top in slow))
+
+
+def _runs(text: str) -> list[tuple[str, str, int, int]]:
+    """Each run of sections of one top-level table (its headers ``[T]``, ``[T.x]`` or
+    ``[[T...]]``, one after the other): the table's key, as written, where its first header's
+    ``[`` is and where the run ends (the newline before the next run's ``[``, or the text's end).
+    One regex search a run finds its end: the sections of a run are found only by the readers
+    that need them."""
+    start = 0 if text.startswith("[") else text.find("\n[") + 1 or len(text)
+    if not _BLANK.fullmatch(text[:start]):
+        raise _Unsupported  # pairs before the first header: not the project's layout
+    runs = []
+    run_ends: dict[str, re.Pattern[str]] = {}
+    while start < len(text):
+        top, _, other = _header_groups(text, start)
+        raw_top = top or _header_parts("[" + other)[0]
+        if raw_top not in run_ends:
+            run_ends[raw_top] = re.compile(rf"\n\[(?!\[?{re.escape(raw_top)}[.\]])")
+        found = run_ends[raw_top].search(text, start)
+        end = len(text) if found is None else found.start()
+        runs.append((_strings([raw_top])[0], raw_top, start, end))
+        start = end + 1
+    return runs
+
+
+def _header_groups(text: str, start: int) -> tuple[str, str, str]:
+    """``_HEADER_LINE``'s groups for the line at ``start`` (a ``[``)."""
+    line = _HEADER_LINE.match(text, start - 1) if start else _HEADER_LINE.match("\n" + text[: text.index("\n") + 1])
+    assert line is not None  # the pattern matches any line that starts with [
+    return line.groups("")  # type: ignore[return-value]  # three groups
 
 
 _HEADER_LINE = re.compile(rf"\n\[(?:({_KEY})(?:\.({_KEY}))?\](?=\n)|([^\n]*))")
@@ -143,29 +165,20 @@ class _Sections:
     """Each header's raw keys (``_HEADER_LINE``'s groups, ``""`` for a group not matched)."""
 
     @classmethod
-    def of(cls, text: str) -> _Sections:
-        matches = list(_HEADER_LINE.finditer(text))
-        spans = list(map(re.Match.span, matches))
-        groups: list[tuple[str, str, str]] = list(map(re.Match.groups, matches, repeat("")))  # type: ignore[arg-type]  # three groups
-        if text.startswith("["):  # the first header, on the first line: matched after a newline of its own
-            first = _HEADER_LINE.match("\n" + text[: text.index("\n") + 1])
-            assert first is not None  # the pattern matches any line that starts with [
-            spans.insert(0, (-1, first.end() - 1))
-            groups.insert(0, first.groups(""))  # type: ignore[arg-type]  # three groups
+    def of(cls, text: str, start: int, end: int) -> _Sections:
+        """The sections from ``start`` (a header's ``[``) to ``end`` (the newline before the next
+        run's ``[``, or the text's end)."""
+        matches = list(_HEADER_LINE.finditer(text, start, min(end + 1, len(text))))  # the first one's newline excluded
+        spans = [(start - 1, text.index("\n", start)), *map(re.Match.span, matches)]
         newlines = list(map(itemgetter(0), spans))
+        groups: list[tuple[str, str, str]] = [_header_groups(text, start), *map(re.Match.groups, matches, repeat(""))]  # type: ignore[list-item]  # three groups
         return cls(
             text,
             list(map((1).__add__, newlines)),
             list(map((1).__add__, map(itemgetter(1), spans))),
-            [*newlines[1:], len(text)],
+            [*newlines[1:], end],
             groups,
         )
-
-    def root_text(self) -> str:
-        """The text before the first header, with a newline (as ``_BLANK`` reads lines)."""
-        if not self.opens:
-            return self.text
-        return self.text[: self.opens[0]]  # with the newline before the first header, if any
 
     def bodies_of(self, start: int, end: int) -> list[str]:
         return list(self.each_body(start, end))
@@ -186,19 +199,13 @@ _DEEP = "\x00deep"
 """The second part of a header read by tomllib: ``[[array.of.tables]]``, ``[a.b.c]``."""
 
 
-def _paths(groups: list[tuple[str, str, str]]) -> tuple[list[str], list[str | None]]:
-    """Each header's top-level table, and its second key (None: ``[table]``; ``_DEEP``: a header
-    for tomllib), every key unquoted."""
-    tops_raw = list(map(itemgetter(0), groups))
-    if "" in tops_raw:  # a header that is not ``[a]`` or ``[a.b]``
-        parts = [(top, sub) if top else _header_parts("[" + other) for top, sub, other in groups]
-        tops_raw = list(map(itemgetter(0), parts))
-        raw_subs = list(map(itemgetter(1), parts))
+def _subs(groups: list[tuple[str, str, str]]) -> list[str | None]:
+    """Each header's second key, unquoted (None: ``[table]``; ``_DEEP``: a header for tomllib)."""
+    if any(map(itemgetter(2), groups)):  # a header that is not ``[a]`` or ``[a.b]``
+        raw_subs = [sub if top else _header_parts("[" + other)[1] for top, sub, other in groups]
     else:
         raw_subs = list(map(itemgetter(1), groups))
-    distinct = list(dict.fromkeys(tops_raw))  # a few tables, each the top of thousands of headers
-    top_of = dict(zip(distinct, _strings(distinct)))
-    return list(map(top_of.__getitem__, tops_raw)), list(map(_NOT_A_KEY.get, raw_subs, _strings(raw_subs)))
+    return list(map(_NOT_A_KEY.get, raw_subs, _strings(raw_subs)))
 
 
 _NOT_A_KEY: dict[str, str | None] = {"": None, _DEEP: _DEEP}
@@ -213,32 +220,41 @@ def _header_parts(header: str) -> tuple[str, str]:
 
 
 def _read_run(
-    root: dict[str, Any],
-    declared: set[str],
-    top: str,
-    subs: list[str | None],
-    sections: _Sections,
-    start: int,
-    end: int,
+    root: dict[str, Any], declared: set[str], top: str, raw_top: str, text: str, start: int, end: int
 ) -> None:
-    """Sections ``start`` to ``end`` of one top-level table, in a row: into ``root[top]``, a
-    table headers make."""
+    """A run of sections of one top-level table (``_runs``): into ``root[top]``, a table
+    headers make. Records under quoted headers are split as written (``_quoted_records``); any
+    other run is read section by section."""
     table = root[top]
     if table is None:
         table = root[top] = {}
+    records = _quoted_records(text, start, end, raw_top)
+    if records is not None:
+        _declare(table, *records)
+        return
+    sections = _Sections.of(text, start, end)
+    subs = _subs(sections.groups)
+    if _DEEP in subs:
+        raise _NotFast
+    first = 0
     if subs[0] is None:
         if table or top in declared:
             raise _Unsupported  # [a] after [a.b] (valid, not this layout), or [a] twice
         declared.add(top)
-        _add_pairs(table, _pairs(sections.bodies_of(start, start + 1)[0]))
-        subs, start = subs[1:], start + 1
+        _add_pairs(table, _pairs(sections.bodies_of(0, 1)[0]))
+        first = 1
+    if first < len(subs):
+        rows = _int_rows(sections, first, len(subs)) or _records(sections, first, len(subs))
+        if rows is None:
+            rows = [_add_pairs({}, _pairs(body)) for body in sections.each_body(first, len(subs))]
+        _declare(table, subs[first:], rows)
+
+
+def _declare(table: dict[str, Any], subs: Sequence[str | None], rows: list[dict[str, Any]]) -> None:
+    """The tables ``[top.SUB]``, each its row, in ``table``."""
     if None in subs or len(set(subs)) != len(subs) or not table.keys().isdisjoint(subs):
         raise _Unsupported  # a table declared twice, or over a value
-    if subs:
-        rows = _int_rows(sections, start, end) or _records(sections, start, end)
-        if rows is None:
-            rows = [_add_pairs({}, _pairs(body)) for body in sections.bodies_of(start, end)]
-        table.update(zip(subs, rows))
+    table.update(zip(subs, rows))  # type: ignore[arg-type]  # no None among them: checked
 
 
 def _add_pairs(table: dict[str, Any], pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -312,7 +328,7 @@ def _int_rows(sections: _Sections, start: int, end: int) -> list[dict[str, Any]]
     if first is None:
         return None
     if len(sections.body_lengths(start, end)) == 1:
-        same = _same_keys_labels(partial(sections.each_body, start, end), first[0])
+        same = _same_keys_labels(sections.bodies_of(start, end), first[0])
         if same is not None:
             return same
     rows = _quoted_rows(sections, start, end)
@@ -403,14 +419,13 @@ def _zeroed(text: str, digits: set[str]) -> str:
     return text
 
 
-def _same_keys_labels(bodies: Callable[[], Iterator[str]], keys: list[str]) -> list[dict[str, int]] | None:
-    """Each body's row, when every body (``bodies()``, all of the same length) is the first one
-    with other one-digit labels (an exhaustive file: every row the corpus in corpus order): with
-    every label set to 0 they are one text. None otherwise. (Setting a label to 0 changes a
-    digit between `` = `` and a newline, which no key holds: the keys stay.) Each distinct body
-    is read once (a tall file of 10 documents has at most 1,024), and its row copied; bodies
-    are cut from the text one at a time, and only the distinct ones kept."""
-    distinct = list(dict.fromkeys(bodies()))
+def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]] | None:
+    """Each body's row, when every body (all of the same length) is the first one with other
+    one-digit labels (an exhaustive file: every row the corpus in corpus order): with every
+    label set to 0 they are one text. None otherwise. (Setting a label to 0 changes a digit
+    between `` = `` and a newline, which no key holds: the keys stay.) Each distinct body is
+    read once (a tall file of 10 documents has at most 1,024), and its row copied."""
+    distinct = list(dict.fromkeys(bodies))
     lines = distinct[0].split("\n")[:-1]
     if len(keys) < 2 or len(lines) != len(keys):
         return None  # blank lines
@@ -434,9 +449,10 @@ def _same_keys_labels(bodies: Callable[[], Iterator[str]], keys: list[str]) -> l
         row, values = zeros.copy(), list(map(_DIGIT_LABELS.__getitem__, text_labels))
         row.update(zip(compress(keys, values), filter(None, values)))
         rows.append(row)
+    if len(rows) == len(bodies):
+        return rows
     row_of = dict(zip(distinct, rows))
-    del distinct
-    return list(map(dict, map(row_of.__getitem__, bodies())))  # a table of its own for each query
+    return list(map(dict, map(row_of.__getitem__, bodies)))  # a table of its own for each query
 
 
 _LABEL_ENDS = {f" = {digit}\n": digit for digit in range(10)}
@@ -489,18 +505,15 @@ def _records(sections: _Sections, start: int, end: int) -> list[dict[str, Any]] 
     (``_string_records``), else one pattern made from the first body's keys finds every record;
     None for other bodies. The records found, in order and apart, tile the text exactly when
     their lengths add up to it."""
-    pairs = [_PAIR.fullmatch(line) for line in sections.bodies_of(start, start + 1)[0].split("\n") if line]
-    if not pairs or None in pairs:
+    fields = _record_fields(sections.bodies_of(start, start + 1)[0])
+    if fields is None:
         return None
-    raw_keys = [pair.group(1) for pair in pairs if pair is not None]
-    names = _strings(raw_keys)
-    if len(set(names)) != len(names):
-        raise _Unsupported  # a key twice
-    if all(key[0] != '"' and pair.group(2)[0] == '"' for key, pair in zip(raw_keys, pairs) if pair is not None):
-        records = _string_records(sections, start, end, raw_keys)
+    raw_keys, strings_only = fields
+    bodies = sections.bodies_of(start, end)
+    if strings_only:
+        records = _string_records(bodies, raw_keys)
         if records is not None:
             return records
-    bodies = sections.bodies_of(start, end)
     text = "\n".join(bodies)
     while "\n\n" in text:
         text = text.replace("\n\n", "\n")
@@ -510,40 +523,73 @@ def _records(sections: _Sections, start: int, end: int) -> list[dict[str, Any]] 
     fixed = sum(len(key) + 4 for key in raw_keys)
     if len(found) != len(bodies) or fixed * len(found) + sum(sum(map(len, column)) for column in columns) != len(text):
         return None
-    return list(map(dict, map(zip, repeat(names), zip(*map(_values, columns)))))
+    return list(map(dict, map(zip, repeat(_strings(raw_keys)), zip(*map(_values, columns)))))
 
 
-def _string_records(sections: _Sections, start: int, end: int, keys: list[str]) -> list[dict[str, Any]] | None:
-    """Records of bare keys and strings without escapes (``text = "..."`` then ``split = "..."``
-    in every body: a protocol's queries and documents), split at their quotes in C; None for
-    other sections. Under quoted headers (``[documents."ID"]``) the run is split as it is
-    written, each header's key a string before the record's; under bare ones, its bodies."""
-    count, width = end - start, len(keys)
-    after_first = [f"\n{key} = " for key in keys[1:]]
-    top, sub, _ = sections.groups[start]
-    if sub.startswith('"'):
-        text, opening, between = sections.text_of(start, end), f"[{top}.", [f"]\n{keys[0]} = ", *after_first]
-        between.append(f"\n\n[{top}.")
-    else:
-        text, opening, between = "".join(sections.bodies_of(start, end)), f"{keys[0]} = ", after_first
-        between.append(f"\n{keys[0]} = ")
-    strings = _quoted_strings(text, opening, between, count)
+def _record_fields(body: str) -> tuple[list[str], bool] | None:
+    """The keys of a body of pairs, as written, and whether they are all bare with string values
+    (a record ``_string_records`` may split); None for a body of other lines."""
+    pairs = [_PAIR.fullmatch(line) for line in body.split("\n") if line]
+    if not pairs or None in pairs:
+        return None
+    raw_keys = [pair.group(1) for pair in pairs if pair is not None]
+    if len(set(_strings(raw_keys))) != len(raw_keys):
+        raise _Unsupported  # a key twice
+    return raw_keys, all(key[0] != '"' and pair.group(2)[0] == '"' for key, pair in zip(raw_keys, pairs) if pair)
+
+
+def _quoted_records(text: str, start: int, end: int, top: str) -> tuple[list[str], list[dict[str, Any]]] | None:
+    """The IDs and records of a run of ``[TOP."ID"]`` sections, each the first one's bare keys
+    with strings without escapes (a protocol's documents and queries), split as written at
+    their quotes: every header's ID is a string before its record's (no header is looked for
+    apart); None for any other run."""
+    opening = f"[{top}."
+    if not text.startswith(opening + '"', start):
+        return None
+    body_start = text.index("\n", start) + 1
+    if _RECORD_OPENING.match(text, body_start) is None:
+        return None  # not a record of strings (rows of labels: ``"KEY" = D``)
+    body_end = text.find("\n[", body_start, end)
+    fields = _record_fields(text[body_start : end if body_end < 0 else body_end])
+    if fields is None or not fields[1]:
+        return None
+    keys = fields[0]
+    between = [f"]\n{keys[0]} = ", *[f"\n{key} = " for key in keys[1:]], f"\n\n[{top}."]
+    strings = _quoted_strings(text[start:end], opening, between)
     if strings is None:
         return None
-    skip = len(between) - width  # a header's key before each record's strings, or none
-    columns = [strings[column :: width + skip] for column in range(skip, width + skip)]
-    return list(map(dict, map(zip, repeat(keys), zip(*columns))))
+    width = len(between)
+    columns = [strings[column::width] for column in range(1, width)]
+    return strings[0::width], list(map(dict, map(zip, repeat(keys), zip(*columns))))
 
 
-def _quoted_strings(text: str, opening: str, between: list[str], count: int) -> list[str] | None:
+_RECORD_OPENING = re.compile(f'{_BARE} = "')
+
+
+def _string_records(bodies: list[str], keys: list[str]) -> list[dict[str, Any]] | None:
+    """Records of bare keys and strings without escapes (``text = "..."`` then ``split = "..."``
+    in every body), the bodies joined and split at their quotes in C; None for other bodies."""
+    strings = _quoted_strings(
+        "".join(bodies), f"{keys[0]} = ", [*[f"\n{key} = " for key in keys[1:]], f"\n{keys[0]} = "]
+    )
+    if strings is None:
+        return None
+    width = len(keys)
+    return list(map(dict, map(zip, repeat(keys), zip(*[strings[column::width] for column in range(width)]))))
+
+
+def _quoted_strings(text: str, opening: str, between: list[str]) -> list[str] | None:
     """The strings of ``text`` split at its quotes, when it is ``opening``, then a string and
-    each of ``between`` by turns, ``count`` times, the very last one a newline (not the next
-    section's opening), and no string holds a newline, a backslash or a control character but a
-    tab (no escape to decode: each is its value); None otherwise. With what stands between the
-    strings known, the text's newlines are theirs, or a string holds one (checked by count)."""
+    each of ``between`` by turns, the very last one a newline (not the next section's
+    opening), and no string holds a newline, a backslash or a control character but a tab (no
+    escape to decode: each is its value); None otherwise. With what stands between the strings
+    known, the text's newlines are theirs, or a string holds one (checked by count)."""
+    parts = text.split('"')
+    count, rest = divmod(len(parts) - 1, 2 * len(between))
+    if rest or not count:
+        return None
     expected = [opening, *between * count]
     expected[-1] = "\n"
-    parts = text.split('"')
     newlines = opening.count("\n") + count * sum(map(str.count, between, repeat("\n"))) - between[-1].count("\n") + 1
     if parts[0::2] != expected or text.count("\n") != newlines:
         return None
