@@ -289,6 +289,18 @@ def test_a_pools_line_of_another_layout_is_never_misread(line: str) -> None:
 RECORDS = '[queries."q:1"]\ntext = "a b"\nsplit = "test"\n\n[queries."q:2"]\ntext = "c\td"\nsplit = ""\n'
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[0.00]\n0 = ""\n\n[0.0]\n',  # a record, then an empty table: two tables, not one record
+        '[q."a"]\ntext = "x"\n\n[q."b"]\n',  # the same under quoted headers
+        '[0."\\u0000deep"]\n',  # a key spelled as the reader's marker of a deeper header
+    ],
+)
+def test_edge_tables_found_by_the_differential_test(text: str) -> None:
+    check_read_whole(text)
+
+
 def test_records_of_strings_are_split_at_their_quotes() -> None:
     """A protocol's queries and documents (bare keys, strings without escapes) are read by one
     split: the run as written under quoted headers, its bodies joined under bare ones."""

@@ -36,7 +36,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import itemgetter, sub
+from operator import is_, itemgetter, sub
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
@@ -234,7 +234,7 @@ def _read_run(
         return
     sections = _Sections.of(text, start, end)
     subs = _subs(sections.groups)
-    if _DEEP in subs:
+    if any(map(is_, subs, repeat(_DEEP))):  # the marker itself, not a key spelled like it
         raise _NotFast
     first = 0
     if subs[0] is None:
@@ -572,7 +572,7 @@ def _string_records(bodies: list[str], keys: list[str]) -> list[dict[str, Any]] 
     strings = _quoted_strings(
         "".join(bodies), f"{keys[0]} = ", [*[f"\n{key} = " for key in keys[1:]], f"\n{keys[0]} = "]
     )
-    if strings is None:
+    if strings is None or len(strings) != len(keys) * len(bodies):  # no body empty
         return None
     width = len(keys)
     return list(map(dict, map(zip, repeat(keys), zip(*[strings[column::width] for column in range(width)]))))
