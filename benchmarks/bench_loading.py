@@ -169,7 +169,7 @@ def decision(parse: Callable[[str], Any], text: str) -> tuple[bool, Any]:
 def layout_variants(qrels: dict[str, dict[str, int]], spec: SynthSpec) -> dict[str, str]:
     """The same labels in every layout a person or another tool may write (issue 13): each must
     load within 1.5x of the bare layout on the same reader (no cliff); the qrels-shaped ones,
-    read by sections (``toml_spans``), the rare ones (a float, a dotted key) by the line parser."""
+    read by ``toml_layout``, the rare ones (a float, a dotted key) by tomllib."""
     bare = qrels_toml(qrels)
     docs, queries = realistic_ids(spec)
     renamed = {

@@ -3,17 +3,22 @@
 protocol.toml and qrels.toml are written by tomli-w (``tomlio.dump_toml``): ``[table]`` and
 ``[table."key"]`` headers, each followed by ``key = value`` lines (an integer, ``true``/``false``
 or a basic string), a blank line between tables. A qrels file is a million such lines, and
-``tomllib`` reads them one character at a time; here whole runs of sections are read with a few
+``tomllib`` reads them one character at a time; here whole runs of sections (the headers of
+one top-level table in a row, each run's end found by one regex search) are read with a few
 regular expressions and string operations in C:
 
-- rows of integer labels (``[qrels."q:1001"]`` then ``"d17" = 0`` lines): a run of them split
-  at its quotes at once, the rows cut by their line counts; an exhaustive file's distinct rows
-  read once;
-- records (``[documents."d1"]`` then ``text = "..."``, the same fields in every section): split
-  at their quotes when every value is a plain string, else one match per section of a pattern
-  made from the first one;
+- records (``[documents."d1"]`` then ``text = "..."``, the same fields in every section): a run
+  under quoted headers split at its quotes as written, the headers' IDs among the strings;
+  under bare headers its bodies joined and split so; one match per section of a pattern made
+  from the first one when a value is not a plain string;
+- rows of integer labels (``[qrels."q:1001"]`` then ``"d17" = 0`` lines): an exhaustive file's
+  distinct rows read once; rows of quoted keys split at their quotes as written, a few million
+  characters at a time; other rows' bodies joined and split so;
 - a table of plain strings (``[pools]``: ``"q:1" = "d1 d2 ..."``) split at its quotes;
 - any other section of that grammar (``[protocol]``, comments, arrays) line by line.
+
+A run's headers are looked for one by one (one regex scan of the run) only by the readers that
+need them: records under quoted headers need none. Nothing copies the text section by section.
 
 Each top-level table is read fast only when every section of it is in that grammar; the
 sections of any other top-level table (``[[provenance.growth]]``, an array, a dotted key, a
@@ -410,6 +415,7 @@ def _quoted_rows(sections: _Sections, start: int, end: int) -> list[dict[str, in
 
 
 _DIGIT_LABELS = {str(digit): digit for digit in range(10)}
+_DIGIT_VALUES = bytes.maketrans(b"0123456789", bytes(range(10)))
 
 
 def _zeroed(text: str, digits: set[str]) -> str:
@@ -446,7 +452,10 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
     zeros = dict.fromkeys(keys, 0)
     rows = []
     for text_labels in labels:  # each row a copy of the zeros (a table cloned whole), its other labels set
-        row, values = zeros.copy(), list(map(_DIGIT_LABELS.__getitem__, text_labels))
+        row, values = (
+            zeros.copy(),
+            "".join(text_labels).encode().translate(_DIGIT_VALUES),
+        )  # a byte per label: its value
         row.update(zip(compress(keys, values), filter(None, values)))
         rows.append(row)
     if len(rows) == len(bodies):
