@@ -23,7 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "qrels": ("trec", "qrels in TREC format: export, import"),
     "run": ("trec", "runs in TREC format: export"),
     "inspect": ("inspect", "open the scoring screen (the default command)"),
-    "judge": ("judge", "judge 0/1 every pair the protocol asks (its corpus or its pools), crash-safe, resumable"),
+    "judge": (
+        "judge",
+        "judge every pair the protocol asks (0/1 or its grades; its corpus or its pools), crash-safe, resumable",
+    ),
     "adjudicate": ("adjudicate", "adjudicate the disagreements of two annotators' qrels (opens the app)"),
     "demo": ("demo", "copy the bundled demo protocol to DIR (to judge or change it)"),
     "rewrite": ("rewrite", "rewrite protocol.toml and qrels.toml in the canonical layout (read faster)"),

@@ -200,6 +200,40 @@ def metrics_from_args(args: argparse.Namespace, protocol: Protocol) -> tuple[Met
     return resolve_metrics(requested, protocol.k) if requested else PRIMARY
 
 
+def add_label_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--relevant-from``, ``--grades`` and ``--unlisted-as-zero``: what the labels declare."""
+    parser.add_argument(
+        "--relevant-from",
+        type=positive_int,
+        default=None,
+        metavar="T",
+        help="keep graded labels (integers >= 0) as a graded protocol: nDCG takes the grade as gain, the binary "
+        "measures count grade >= T relevant (trec_eval -l T)",
+    )
+    parser.add_argument(
+        "--grades",
+        type=word_list,
+        default=None,
+        metavar="W0,W1,...",
+        help="with --relevant-from: the words of grades 0, 1, ... (the judging screen's legend)",
+    )
+    parser.add_argument(
+        "--unlisted-as-zero",
+        action="store_true",
+        help="the collection declares every pair its qrels do not list non-relevant (as trec_eval reads them): "
+        "such pairs are labelled 0 by that declaration, recorded in protocol.toml and counted as 'unlisted' "
+        "in every report",
+    )
+
+
+def word_list(text: str) -> tuple[str, ...]:
+    """``not relevant,relevant,highly relevant``: the words of grades 0, 1, 2."""
+    words = tuple(word.strip() for word in text.split(","))
+    if len(words) < 2 or not all(words):
+        raise argparse.ArgumentTypeError(f"expected at least two words separated by commas, got {text!r}")
+    return words
+
+
 def add_protocol_directory(parser: argparse.ArgumentParser, help: str = "protocol directory") -> None:
     """The required PROTOCOL of commands that read or write one protocol's files (no demo default:
     the bundled demo is never written, and comparing annotators needs their protocol)."""
@@ -260,10 +294,6 @@ def write_output(text: str, output: Path | None, summary: str) -> None:
 
 def protocol_dir(args: argparse.Namespace) -> Path:
     return args.protocol if args.protocol is not None else DEMO_PROTOCOL
-
-
-def load_protocol_from_args(args: argparse.Namespace) -> Protocol:
-    return load_protocol_and_qrels_from_args(args)[0]
 
 
 def load_protocol_and_qrels_from_args(args: argparse.Namespace) -> tuple[Protocol, QrelsFile]:

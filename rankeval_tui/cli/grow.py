@@ -15,11 +15,11 @@ from pathlib import Path
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import positive_int
 from rankeval_tui.cli.say import say
-from rankeval_tui.core.annotation.growth import apply_growth, carry_over, growing, plan_growth
+from rankeval_tui.core.annotation.growth import apply_growth, carry_over, declare, growing, plan_growth
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.pools import documents_without_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument
+from rankeval_tui.core.files import PROTOCOL_FILE, QRELS_FILE, load_definition, load_run, parse_run_argument
 from rankeval_tui.core.files.additions import read_documents, read_queries, source_file
 from rankeval_tui.core.files.holes import judge_command
 from rankeval_tui.core.files.input_formats import formats_help
@@ -84,29 +84,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_declare_unlisted(args: argparse.Namespace) -> int:
     """``grow --unlisted-as-zero``: the declaration added to protocol.toml, every other part and
     every label kept. It changes no label's meaning (the binding), so open journals stay bound."""
-    from dataclasses import replace
-    from datetime import datetime, timezone
-
-    from rankeval_tui.core.files.atomic import atomic_write_text
-    from rankeval_tui.core.files.demo import refuse_writes_into_demo
-    from rankeval_tui.core.files.protocol_files import PROTOCOL_FILE, definition_to_toml
-
     if args.corpus or args.queries or args.run or args.gap:
         raise ContractError("--unlisted-as-zero is grown on its own: give it without --corpus, --queries, --run, --gap")
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     with read_under_lock(args.protocol, qrels_path) as definition:
         if definition.unlisted_as_zero:
             return nothing_new(args.protocol, definition, qrels_path, "protocol.toml declares unlisted pairs 0 already")
-        refuse_writes_into_demo(args.protocol / PROTOCOL_FILE, "growing")
-        record = {"at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "declared": "unlisted_as_zero"}
-        growth = [*definition.provenance.get("growth", []), record]
-        declared = replace(definition, unlisted_as_zero=True, provenance={**definition.provenance, "growth": growth})
-        atomic_write_text(args.protocol / PROTOCOL_FILE, definition_to_toml(declared))
-    say(
-        f"declared in {args.protocol / PROTOCOL_FILE}: every pair the qrels do not list is 0 by the collection's "
-        "declaration (unlisted_as_zero; a new protocol hash)"
-    )
+        declare(args.protocol, definition, "unlisted_as_zero", unlisted_as_zero=True)
+    say(f"declared in {args.protocol / PROTOCOL_FILE}: {UNLISTED_DECLARED}")
     return 0
+
+
+UNLISTED_DECLARED = (
+    "every pair the qrels do not list is 0 by the collection's declaration (unlisted_as_zero; a new protocol hash)"
+)
 
 
 def run_gap_growth(args: argparse.Namespace) -> int:

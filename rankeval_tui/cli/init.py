@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.cli.commands import summary
-from rankeval_tui.cli.common import integer, positive_int
+from rankeval_tui.cli.common import add_label_arguments, integer, positive_int
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import quote
 from rankeval_tui.core.evaluation.protocol import TIE_ORDERS
@@ -71,7 +71,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--split", default="test", help="the split scored; every query's split unless the file has one (default test)"
     )
     parser.add_argument("--name", default=None, help="protocol name (default: the directory's name)")
-    parser.add_argument("--relevance", default=DEFAULT_RELEVANCE, metavar="TEXT", help="the judging rule, in words")
+    parser.add_argument(
+        "--relevance",
+        default=None,
+        metavar="TEXT",
+        help=f"the judging rule, in words (default: {DEFAULT_RELEVANCE!r}; with --relevant-from, one about grades)",
+    )
     sampling = parser.add_argument_group("keeping judging human-sized")
     sampling.add_argument(
         "--sample-queries", type=positive_int, default=None, metavar="N", help="keep N queries of the split, drawn"
@@ -95,40 +100,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "plus every labelled document, each judged for every query",
     )
     parser.set_defaults(func=run_init)
-
-
-def add_label_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--relevant-from``, ``--grades`` and ``--unlisted-as-zero``: what the labels declare."""
-    parser.add_argument(
-        "--relevant-from",
-        type=positive_int,
-        default=None,
-        metavar="T",
-        help="keep graded labels (integers >= 0) as a graded protocol: nDCG takes the grade as gain, the binary "
-        "measures count grade >= T relevant (trec_eval -l T)",
-    )
-    parser.add_argument(
-        "--grades",
-        type=word_list,
-        default=None,
-        metavar="W0,W1,...",
-        help="with --relevant-from: the words of grades 0, 1, ... (the judging screen's legend)",
-    )
-    parser.add_argument(
-        "--unlisted-as-zero",
-        action="store_true",
-        help="the collection declares every pair its qrels do not list non-relevant (as trec_eval reads them): "
-        "such pairs are labelled 0 by that declaration, recorded in protocol.toml and counted as 'unlisted' "
-        "in every report",
-    )
-
-
-def word_list(text: str) -> tuple[str, ...]:
-    """``not relevant,relevant,highly relevant``: the words of grades 0, 1, 2."""
-    words = tuple(word.strip() for word in text.split(","))
-    if len(words) < 2 or not all(words):
-        raise argparse.ArgumentTypeError(f"expected at least two words separated by commas, got {text!r}")
-    return words
 
 
 def integer_list(text: str) -> tuple[int, ...]:

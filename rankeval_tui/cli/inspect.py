@@ -25,7 +25,7 @@ from rankeval_tui.cli.common import (
 )
 from rankeval_tui.core.files import load_chunk_map, load_protocol_and_qrels, parse_run_argument, run_files
 from rankeval_tui.core.files.baseline import choose_baseline
-from rankeval_tui.core.preread import Preread, start_run_prefetch
+from rankeval_tui.core.preread import Preread, declared_by_score, start_run_prefetch
 
 if TYPE_CHECKING:
     from rankeval_tui.tui.app import RankevalApp
@@ -71,7 +71,9 @@ def preread_files(args: argparse.Namespace) -> Preread:
     the scoring screen's first load starts from these instead of reading them again."""
     directory = protocol_dir(args)
     specs = tuple(parse_run_argument(a, directory) for a in args.run)
-    prefetch = start_run_prefetch(specs or tuple((None, path) for path in run_files(directory)))
+    prefetch = start_run_prefetch(
+        specs or tuple((None, path) for path in run_files(directory)), by_score=declared_by_score(directory)
+    )
     try:
         base, qrels = load_protocol_and_qrels(directory, args.qrels)
         named_metrics_from_args(args, base.with_overrides(args.k, args.split))  # a cutoff above k: exit 2

@@ -37,7 +37,14 @@ from rankeval_tui.core.annotation.judging import JudgingSession, Order
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument, run_files
+from rankeval_tui.core.files import (
+    QRELS_FILE,
+    load_definition,
+    load_run,
+    parse_run_argument,
+    read_qrels_file,
+    run_files,
+)
 from rankeval_tui.core.files.safe_read import refuse_link
 
 
@@ -270,7 +277,8 @@ def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, ru
         definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
     )
     try:
-        queue = DecideQueue(definition, runs[0], runs[1], session.marks.labels)
+        written = read_qrels_file(qrels_path, definition, exhaustive=False).labels if qrels_path.exists() else {}
+        queue = DecideQueue(definition, runs[0], runs[1], session.marks.labels, written=written)
         session.order_holes(queue)
     except BaseException:
         session.abandon()
@@ -284,4 +292,19 @@ def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, ru
         f"holes in the order that decides {runs[1].name} vs {runs[0].name}: {queue.status(session.marks.labels)}",
         file=sys.stderr,
     )
-    return open_judging_screen(args, session, qrels_path)
+    code = open_judging_screen(args, session, qrels_path)
+    if not session.marks.complete:  # stopped early: the verdict stands on the journal's labels
+        say(f"the comparison on the labels so far: {bounds_command(args, runs)}")
+    return code
+
+
+def bounds_command(args: argparse.Namespace, runs: list[Run]) -> str:
+    """``score --bounds`` of the two runs of ``--decide``, which reads the open journal's labels."""
+    import shlex  # for the hint only
+
+    qrels = f" --qrels {shlex.quote(str(args.qrels))}" if args.qrels is not None else ""
+    sources = " ".join(f"--run {shlex.quote(f'{run.name}={run.source}')}" for run in runs)
+    return (
+        f"rankeval-tui score {shlex.quote(str(args.protocol))}{qrels} {sources} "
+        f"--baseline {shlex.quote(runs[0].name)} --bounds"
+    )

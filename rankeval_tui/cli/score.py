@@ -265,7 +265,7 @@ def run_score(args: argparse.Namespace) -> int:
                 raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
             from rankeval_tui.cli.score_bounds import run_bounds  # the one option that needs its modules
 
-            return run_bounds(args, load_protocol_and_qrels_from_args(args)[0])
+            return run_bounds(args)
         return score_command(args)
 
 

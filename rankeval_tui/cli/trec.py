@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rankeval_tui.cli.commands import summary
 from rankeval_tui.cli.common import (
+    add_label_arguments,
     add_output_option,
     add_protocol_directory,
     add_qrels_option,
@@ -19,8 +22,13 @@ from rankeval_tui.cli.common import (
     positive_int,
     write_output,
 )
+from rankeval_tui.cli.grow import UNLISTED_DECLARED, read_under_lock
 from rankeval_tui.cli.say import say
+from rankeval_tui.core.annotation.growth import declare, open_journals
+from rankeval_tui.core.errors import ContractError
+from rankeval_tui.core.evaluation.protocol import LabelScale, ProtocolDefinition
 from rankeval_tui.core.files import (
+    PROTOCOL_FILE,
     load_definition,
     load_protocol,
     load_run,
@@ -31,6 +39,7 @@ from rankeval_tui.core.files import (
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.label_import import annotator_words, check_annotator, import_labels, stated_provenance
 from rankeval_tui.core.files.outputs import QRELS, RUN
+from rankeval_tui.core.files.protocol_init import DEFAULT_GRADED_RELEVANCE, DEFAULT_RELEVANCE, declared_scale
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.trec import qrels_to_trec, run_to_trec
 
@@ -89,6 +98,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="map graded labels: rel >= N -> 1, otherwise 0 (recorded in [provenance])",
     )
+    add_label_arguments(imp)
     add_output_option(
         imp,
         "QRELS.toml",
@@ -130,10 +140,15 @@ def run_qrels_import(args: argparse.Namespace) -> int:
     # Writing the protocol's own qrels.toml is what import is for (docs/formats.md); --force if it
     # exists. One annotator's labels (a model's, a partial file) are kept apart from it, always.
     apart = args.partial or args.annotator is not None or bool(stated)
+    declaring = args.unlisted_as_zero or args.relevant_from is not None
+    check_declaring(args, apart)
     check_output(args, inputs=[(args.trec_qrels, "the TREC qrels file")], may_replace=[] if apart else [QRELS])
+    raw = read_input_bytes(args.trec_qrels)
+    if declaring:
+        return import_declaring(args, raw)
     definition = load_definition(args.protocol)
     qrels = import_labels(
-        read_input_bytes(args.trec_qrels),
+        raw,
         definition,
         path=args.trec_qrels,
         threshold=args.threshold,
@@ -157,6 +172,103 @@ def run_qrels_import(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+def import_declaring(args: argparse.Namespace, raw: bytes) -> int:
+    """The collection's qrels with what it declares: every label checked under the declared
+    protocol first, then protocol.toml declared, then the qrels written, all under grow's locks.
+    Killed between the two writes, the same import again finds the declaration made and writes
+    the labels."""
+    with read_under_lock(args.protocol, args.output) as definition:
+        settings = declared_settings(args, definition, raw)
+        if "scale" in settings and (journals := open_journals(args.protocol, args.output)):
+            raise ContractError(
+                f"an open judging journal ({journals[0].name}) holds labels on the binary scale: finish or "
+                "discard it before declaring grades",
+                file=journals[0],
+            )
+        qrels = import_labels(raw, replace(definition, **settings), path=args.trec_qrels, threshold=args.threshold)
+        if settings:
+            definition = declare(
+                args.protocol, definition, ",".join(s for s in settings if s != "relevance"), **settings
+            )
+            say(f"declared in {args.protocol / PROTOCOL_FILE}: {declared_words(definition, settings)}", file=sys.stderr)
+        write_qrels(args.output, qrels, definition)
+    pairs = sum(len(row) for row in qrels.labels.values())
+    say(f"wrote {args.output}: {pairs} judged pairs", file=sys.stderr)
+    return 0
+
+
+def check_declaring(args: argparse.Namespace, apart: bool) -> None:
+    """``--unlisted-as-zero`` and ``--relevant-from`` declare what the collection's own qrels mean,
+    so they go with the protocol's qrels written to a file, never with one annotator's labels."""
+    declaring = [
+        name
+        for name, given in (
+            ("--unlisted-as-zero", args.unlisted_as_zero),
+            ("--relevant-from", args.relevant_from is not None),
+        )
+        if given
+    ]
+    if args.grades is not None and args.relevant_from is None:
+        raise ContractError("--grades names the grades of a scale: give it with --relevant-from T")
+    if not declaring:
+        return
+    if apart:
+        raise ContractError(
+            f"{' and '.join(declaring)} {verb(declaring, 'declares')} the collection's own qrels (written to protocol.toml): not with "
+            "--annotator, --partial or --provenance (an annotator's labels follow the protocol's declarations)"
+        )
+    if args.relevant_from is not None and args.threshold is not None:
+        raise ContractError("--threshold binarizes the grades, --relevant-from keeps them: give one of them")
+    if args.output is None:
+        raise ContractError(
+            f"{' and '.join(declaring)} {verb(declaring, 'changes')} protocol.toml: give -o QRELS.toml for the labels"
+        )
+
+
+def verb(subjects: list[str], singular: str) -> str:
+    """``declares`` for one option, ``declare`` for two."""
+    return singular if len(subjects) == 1 else singular.removesuffix("s")
+
+
+def declared_settings(args: argparse.Namespace, definition: ProtocolDefinition, raw: bytes) -> dict[str, Any]:
+    """What protocol.toml must declare that it does not yet (empty when it declares it all), or
+    a ``ContractError`` when it declares a different scale: a scale is the labels' meaning."""
+    settings: dict[str, Any] = {}
+    if args.unlisted_as_zero and not definition.unlisted_as_zero:
+        settings["unlisted_as_zero"] = True
+    if args.relevant_from is None:
+        return settings
+    # The grades as the file holds them, read once on a provisional scale: the top grade comes from them.
+    provisional = replace(definition, scale=LabelScale(("grade 0", "grade 1"), 1), unlisted_as_zero=False)
+    graded = import_labels(raw, provisional, path=args.trec_qrels, partial=True).labels
+    scale = declared_scale(args.relevant_from, args.grades, graded, file=args.trec_qrels)
+    if definition.scale is None:
+        settings["scale"] = scale
+        if definition.relevance == DEFAULT_RELEVANCE:  # the default rule speaks of 1 and 0: init's graded one
+            settings["relevance"] = DEFAULT_GRADED_RELEVANCE
+    elif definition.scale.relevant_from != scale.relevant_from or (args.grades and definition.scale != scale):
+        raise ContractError(
+            f"protocol.toml declares grades 0 to {definition.scale.top} relevant from "
+            f"{definition.scale.relevant_from}; a protocol's scale is declared once (init --relevant-from)",
+            file=args.protocol / PROTOCOL_FILE,
+        )
+    return settings
+
+
+def declared_words(definition: ProtocolDefinition, settings: dict[str, Any]) -> str:
+    """What a declaration added, in the words init and grow use."""
+    words = []
+    if "unlisted_as_zero" in settings:
+        words.append(UNLISTED_DECLARED)
+    if definition.scale is not None and "scale" in settings:
+        words.append(
+            f"scale: grades 0 to {definition.scale.top}, relevant from {definition.scale.relevant_from} (a new protocol hash)"
+        )
+    if "relevance" in settings:
+        words.append(f"relevance (init's default for a graded protocol): {definition.relevance}")
+    return "; ".join(words)
 
 
 def run_run_export(args: argparse.Namespace) -> int:

@@ -24,15 +24,20 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import re
 import signal
 import sys
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, islice
+from pathlib import Path
 
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.files import PROTOCOL_FILE
 from rankeval_tui.core.files.protocol_files import QrelsFile
+from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.session_runs import LoadedRun, RunSpec, read_runs
 
 SERIAL_VARIABLE = "RANKEVAL_TUI_SERIAL"
@@ -153,6 +158,25 @@ class RunPrefetch:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
+
+
+HEADER_BYTES = 1 << 16
+"""How much of protocol.toml ``declared_by_score`` reads: its [protocol] table, in the layout
+init writes (the table first), fits many times over."""
+SCORE_ORDER_LINE = re.compile(rb'^tie_order *= *"score" *\r?$', re.MULTILINE)
+
+
+def declared_by_score(directory: Path) -> bool:
+    """Whether protocol.toml's [protocol] table declares trec_eval's tie order, from its first
+    bytes. Only a hint for reading runs ahead, before the protocol is read in full: that read
+    decides, and runs read ahead in the other order are read again (a file in another layout
+    costs that, never a wrong order)."""
+    try:
+        head = read_input_bytes(directory / PROTOCOL_FILE, prefix=HEADER_BYTES)
+    except ContractError:
+        return False  # the full read that follows names the problem in one line
+    protocol_table = head.split(b"\n[", 1)[0]
+    return SCORE_ORDER_LINE.search(protocol_table) is not None
 
 
 def start_run_prefetch(specs: tuple[RunSpec, ...], by_score: bool = False) -> RunPrefetch | None:

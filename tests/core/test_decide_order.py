@@ -94,7 +94,9 @@ def test_the_status_says_what_is_decided_already():
     )
 
 
-def test_a_graded_protocol_is_refused_not_bounded_on_0_1():
+def test_a_graded_protocol_decides_at_relevant_from():
+    """Grades below relevant_from count as not relevant for Recall and RR: B's hole at rank 1
+    judged 1 (below 2) leaves B worse than A, judged 2 makes B better."""
     import dataclasses
 
     import pytest
@@ -102,6 +104,33 @@ def test_a_graded_protocol_is_refused_not_bounded_on_0_1():
     from rankeval_tui.core.errors import ContractError
     from rankeval_tui.core.evaluation.protocol import LabelScale
 
-    graded = dataclasses.replace(definition({"q1": ["r", "n"]}, 2), scale=LabelScale(("no", "some", "yes"), 1))
-    with pytest.raises(ContractError, match="this protocol is graded"):
-        DecideQueue(graded, Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n"]}), {"q1": {"r": 1}})
+    graded = dataclasses.replace(definition({"q1": ["r", "n"]}, 2), scale=LabelScale(("no", "some", "yes"), 2))
+    base, cand = Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]})
+    for grade, said in (
+        (1, "B worse than A on RR@2; no change on Recall@2"),
+        (2, "B better than A on Recall@2; no change on RR@2"),
+    ):
+        labels = {"q1": {"r": 2}}
+        queue = DecideQueue(graded, base, cand, labels)
+        assert queue.next_hole(labels) == ("q1", "n")
+        labels["q1"]["n"] = grade
+        queue.next_hole(labels)
+        assert said in queue.status(labels)
+        assert queue.status(labels).startswith("decided after 1 of 1 pair")
+    with pytest.raises(ContractError, match="orders by the binary measures"):
+        DecideQueue(graded, base, cand, {"q1": {"r": 2}}, ("recall", "ndcg"))
+
+
+def test_a_resumed_journal_counts_the_pairs_judged_in_an_earlier_sitting():
+    """Resumed with one hole judged before: "decided after 1 of 2", as the first sitting said,
+    not "0 of 1" (the qrels file's labels say which pairs were holes)."""
+    pools = {"q1": ["r", "n", "m"]}
+    written = {"q1": {"r": 1}}
+    labels = {"q1": {"r": 1, "n": 0}}  # n judged in the first sitting, in the journal
+    base, cand = Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]})
+    said = "decided after 1 of 2 pairs: B worse than A on RR@2"
+    first = DecideQueue(definition(pools, 2), base, cand, {"q1": {"r": 1}})
+    assert first.next_hole(labels) is not None and first.status(labels).startswith(said)
+    resumed = DecideQueue(definition(pools, 2), base, cand, labels, written=written)
+    assert resumed.status(labels).startswith(said)
+    assert DecideQueue(definition(pools, 2), base, cand, labels).status(labels).startswith("decided after 0 of 1 pair")

@@ -268,3 +268,32 @@ def test_a_run_whose_ids_do_not_repeat_goes_as_it_is() -> None:
     assert for_the_parent(loaded) is loaded
     half = {q: ranking[:50] + ranking[:50] for q, ranking in list(rankings.items())[:10]}  # every other seen before
     assert ids_repeat({q: r for q, r in half.items()})
+
+
+def test_a_protocol_ordered_by_score_is_read_ahead_by_score(tmp_path: Path) -> None:
+    """``inspect`` reads the runs ahead in the tie order protocol.toml declares (from its first
+    bytes), so a ``tie_order = "score"`` protocol's runs are read once, not once per order; text
+    that merely mentions it elsewhere in the file is not the declaration."""
+    from rankeval_tui.core.preread import declared_by_score
+    from tests.cli.helpers import REPO, run_cli
+
+    cacm = REPO / "tests" / "data" / "collections" / "cacm"
+    for order in ("score", "rank"):
+        made = run_cli("init", tmp_path / order, "--qrels", cacm / "qrels.trec", "--run", cacm / "bm25.run",
+                       "--k", "10", "--unlisted-as-zero", "--tie-order", order)  # fmt: skip
+        assert made.returncode == 0, made.stderr
+    assert declared_by_score(tmp_path / "score") and not declared_by_score(tmp_path / "rank")
+    text = (tmp_path / "rank" / "protocol.toml").read_text()
+    (tmp_path / "rank" / "protocol.toml").write_text(text + '\n[notes]\nwhy = """\ntie_order = "score"\n"""\n')
+    assert not declared_by_score(tmp_path / "rank")
+    assert not declared_by_score(tmp_path / "missing")  # the full read names it
+
+    body = f"""
+        from rankeval_tui.cli import build_parser
+        from rankeval_tui.cli.inspect import preread_files
+        preread = preread_files(build_parser().parse_args(["inspect", {str(tmp_path / "score")!r}]))
+        session_runs = preread.runs_for(preread.runs.specs, by_score=True)
+        print(preread.runs.by_score, preread.runs._result is not None, len(session_runs))
+        preread.close()
+    """
+    assert in_fresh_interpreter(body, tmp_path).split() == ["True", "True", "1"]

@@ -126,3 +126,37 @@ async def test_help_lists_the_grade_keys_of_the_protocols_scale_only(tmp_path: P
             assert all(k in keys for k in listed) and not any(k in keys for k in absent), (name, keys)
             await pilot.press("escape", "q")
             await pilot.pause()
+
+
+async def test_the_footer_and_help_name_the_keys_of_the_scale(tmp_path: Path) -> None:
+    """A graded protocol's footer shows its grade keys (0 to the top, the words being the legend),
+    not "1 Relevant / 0 Not relevant"; a binary one's footer is as it always was."""
+    from textual.widgets._footer import FooterKey
+
+    from rankeval_tui.tui.widgets.help_screen import HelpScreen
+
+    for name, options, footer_has, footer_lacks in (
+        ("graded", ("--relevant-from", "2", "--grades", WORDS), ("Grade",), ("Relevant", "Not relevant")),
+        ("binary", (), ("Relevant", "Not relevant"), ("Grade",)),
+    ):
+        (tmp_path / name).mkdir()
+        directory = make(tmp_path / name, *options)
+        session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="alice")
+        app = RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
+        async with app.run_test(size=(140, 40)) as pilot:
+            await pilot.pause()
+            footer = " ".join(f"{key.key_display} {key.description}" for key in app.screen.query(FooterKey))
+            group_labels = " ".join(str(label.render()) for label in app.screen.query("FooterLabel"))
+            words = footer + " " + group_labels
+            assert all(word in words for word in footer_has), (name, words)
+            assert not any(f" {word}" in f" {footer}" for word in footer_lacks), (name, footer)
+            if name == "graded":
+                displays = {key.key_display for key in app.screen.query(FooterKey)}
+                assert "0-3" in displays and not displays & {"0-4", "0-9", "1", "0"}, displays
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            descriptions = {getattr(b, "description", "") for b in app.screen.bindings}  # type: ignore[attr-defined]
+            assert ("Relevant" in descriptions) == (name == "binary"), (name, descriptions)
+            await pilot.press("escape", "q")
+            await pilot.pause()

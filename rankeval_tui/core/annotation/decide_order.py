@@ -12,7 +12,9 @@ settled (it has a judged relevant document); otherwise it orders, and the bounds
 
 After each judgment only the judged query is recomputed. The holes of a query outside both
 runs' top k move only Recall's denominator and eligibility, all alike: one stands for all.
-Runs are read for this order only; the judging screen still never shows a run, rank or score;
+On a graded protocol the measures ordered on are binary (Recall@k, RR@k): a label counts only
+as below or at least ``relevant_from``, so a hole's two effects are those two, whatever grade
+the annotator then gives. Runs are read for this order only; the judging screen still never shows a run, rank or score;
 what it says is the verdict (``status``), which is what the annotator is asked to settle.
 """
 
@@ -24,7 +26,6 @@ from fractions import Fraction
 
 from rankeval_tui.core.annotation.hole_order import HoleQueue
 from rankeval_tui.core.errors import ContractError, describe_id
-from rankeval_tui.core.evaluation.bounds import Bound
 from rankeval_tui.core.evaluation.delta_bounds import (
     BETTER,
     NO_CHANGE,
@@ -34,13 +35,13 @@ from rankeval_tui.core.evaluation.delta_bounds import (
     QueryDelta,
     mean_delta,
     query_delta,
-    refuse_graded,
     verdict,
 )
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.gaps import gap_command
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, label
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.evaluation.ranges import Bound
 from rankeval_tui.core.wording import counted
 
 Labels = Mapping[str, Mapping[str, int]]
@@ -66,10 +67,16 @@ class DecideQueue(HoleQueue):
         candidate: Run,
         labels: Labels,
         metrics: tuple[MetricId, ...] = PRIMARY,
+        written: Labels | None = None,
     ) -> None:
+        """``written``: the qrels file's labels when a journal resumes with more (judged in an
+        earlier sitting); the pairs they leave unjudged are the M of "decided after N of M"."""
         if definition.pools is None:
             raise ContractError("--decide is for a pooled protocol: its holes are the pairs to decide on")
-        refuse_graded(definition)
+        if definition.scale is not None and "ndcg" in metrics:
+            raise ContractError(
+                "--decide on a graded protocol orders by the binary measures (Recall, RR, ...), not nDCG"
+            )
         self.definition = definition
         self.baseline = baseline
         self.candidate = candidate
@@ -91,7 +98,8 @@ class DecideQueue(HoleQueue):
         pairs: list[tuple[str, str]] = []
         for query in self.queries:
             self.refresh(query, labels)
-            pairs.extend((query, doc) for doc in definition.pools[query] if doc not in labels.get(query, {}))
+            counted = (written if written is not None else labels).get(query, {})
+            pairs.extend((query, doc) for doc in definition.pools[query] if doc not in counted)
         self.pair_total = len(pairs)
         super().__init__(pairs)
         self.judge_means(labels, self.queries)
@@ -108,7 +116,7 @@ class DecideQueue(HoleQueue):
             query,
             top_b,
             top_c,
-            frozenset(doc for doc, value in judged.items() if value),
+            frozenset(doc for doc, value in judged.items() if value >= self.definition.relevant_from),
             tuple(doc for doc in in_top if doc not in judged),
             tuple(doc for doc in holes if doc not in in_top),
             query not in self.baseline.rankings,

@@ -36,6 +36,7 @@ from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.journal_names import ADJUDICATION_JOURNAL_SUFFIX as ADJUDICATION_SUFFIX
 from rankeval_tui.core.files.journal_names import JUDGING_JOURNAL_SUFFIX as JOURNAL_SUFFIX
+from rankeval_tui.core.files.protocol_files import definition_to_toml
 from rankeval_tui.core.files.tomlio import dump_toml, parse_toml, read_utf8
 
 
@@ -152,6 +153,20 @@ def grown_protocol_text(old_text: str, growth: Growth, now: datetime) -> str:
     appended = dump_toml(addition) + "\n" + dump_toml({"provenance": {"growth": [growth_record(growth, now)]}})
     separator = "" if old_text.endswith("\n") or not old_text else "\n"
     return f"{old_text}{separator}\n# added by rankeval-tui grow\n{appended}"
+
+
+def declare(
+    directory: Path, definition: ProtocolDefinition, what: str, *, now: datetime | None = None, **settings: object
+) -> ProtocolDefinition:
+    """protocol.toml rewritten with the collection's declarations ``settings`` (``unlisted_as_zero``,
+    ``scale``) and a ``[[provenance.growth]]`` record naming ``what`` was declared; every other
+    part kept. The caller holds ``growing`` and read ``definition`` under it."""
+    refuse_writes_into_demo(directory / PROTOCOL_FILE, "growing")
+    at = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    growth = [*definition.provenance.get("growth", []), {"at": at, "declared": what}]
+    declared = replace(definition, **settings, provenance={**definition.provenance, "growth": growth})  # type: ignore[arg-type]
+    atomic_write_text(directory / PROTOCOL_FILE, definition_to_toml(declared))
+    return declared
 
 
 def open_journals(directory: Path, qrels_path: Path) -> list[Path]:

@@ -13,6 +13,14 @@ and the ideal DCG and Recall's denominator depend on m only), so the 2(u + 1) as
 ``score_query`` with the assumed labels added to the query's relevant set, so Recall's
 denominator counts them too (tests/core/test_bounds.py checks all this against brute force).
 
+A protocol judged part of the way (``score --bounds`` while ``judge`` has an open journal) also
+has unjudged pairs below the run's top k, its holes: they move only Recall's and AP's
+denominator, the ideal DCG and eligibility, each metric lowest with all of them relevant and
+highest with none, so each assignment above is taken with none and with all of them.
+On a graded protocol the binary measures see only "grade >= relevant_from" (the 0/1
+assignments at that threshold are every grade assignment's), and nDCG with grade gains is
+bounded as the change from an empty ranking (``delta_bounds.graded_ndcg_bound``: enumerated).
+
 The mean: queries share no pair, so each query's extreme can be chosen independently, except
 that a query with no relevant document in its pool is excluded unless some gap document is
 assumed relevant. For the lowest mean such a query joins only if its lowest value (with m >= 1)
@@ -22,28 +30,16 @@ ratio of sums. The highest mean is the same with the highest values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rankeval_tui.core.evaluation.delta_bounds import QueryCase, graded_ndcg_bound, judged_grades
 from rankeval_tui.core.evaluation.evaluate import Run, check_run, score_query
 from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId, ordered_metrics
 from rankeval_tui.core.evaluation.protocol import Protocol
-
-
-@dataclass(frozen=True)
-class Bound:
-    """The lowest and highest value; ``None`` for both when no assignment gives a value.
-    ``undefined_possible``: some assignment leaves no relevant document (no value, excluded)."""
-
-    low: Fraction | None
-    high: Fraction | None
-    undefined_possible: bool = False
-
-    @property
-    def exact(self) -> bool:
-        return self.low == self.high and not self.undefined_possible
+from rankeval_tui.core.evaluation.ranges import Bound, extremes, mean_bound
 
 
 @dataclass(frozen=True)
@@ -53,6 +49,8 @@ class QueryBounds:
     gap: tuple[str, ...]
     """The run's top-k documents outside the query's pool, in rank order (unjudged)."""
     bounds: tuple[tuple[MetricId, Bound], ...]
+    holes_below: int = 0
+    """Unjudged pool pairs of the query below the run's top k (a protocol judged part of the way)."""
 
     def bound(self, metric: MetricId) -> Bound:
         return dict(self.bounds)[metric]
@@ -83,53 +81,30 @@ def query_values(
     k: int,
     missing: bool,
     metrics: tuple[MetricId, ...],
+    below: tuple[str, ...] = (),
 ) -> list[tuple[int, dict[MetricId, Fraction | None]]]:
-    """(m, values) of the 2(u + 1) extreme assignments: the m earliest and the m latest gap
-    documents assumed relevant, each scored by the evaluator."""
+    """(documents assumed relevant, values) of the extreme assignments: the m earliest and the m
+    latest gap documents assumed relevant, with none or all of the holes ``below`` the top k,
+    each scored by the evaluator."""
     extra = tuple(metric for metric in metrics if metric not in PRIMARY)
     candidates = []
     for m in range(len(gap) + 1):
         for chosen in {gap[:m], gap[len(gap) - m :]}:
-            row = score_query(query, ranking, relevant | frozenset(chosen), k, missing, extra)
-            candidates.append((m, {metric: row.value(metric) for metric in metrics}))
+            for holes in {(), below}:
+                row = score_query(query, ranking, relevant | frozenset(chosen) | frozenset(holes), k, missing, extra)
+                candidates.append((m + len(holes), {metric: row.value(metric) for metric in metrics}))
     return candidates
 
 
-def extremes(values: Iterable[Fraction | None]) -> Bound:
-    listed = list(values)
-    defined = [value for value in listed if value is not None]
-    if not defined:
-        return Bound(None, None, True)
-    return Bound(min(defined), max(defined), len(defined) != len(listed))
-
-
-def mean_bound(fixed: list[Bound], optional: list[Bound]) -> Bound:
-    """The mean's range: ``fixed`` queries always have a value; an ``optional`` one (no relevant
-    document in its pool) has one only when a gap document is assumed relevant."""
-    low = best_mean([b.low for b in fixed], sorted(b.low for b in optional if b.low is not None), True)
-    high = best_mean(
-        [b.high for b in fixed], sorted((b.high for b in optional if b.high is not None), reverse=True), False
-    )
-    return Bound(low, high, not fixed)
-
-
-def best_mean(fixed: list[Fraction | None], ordered: list[Fraction], lowest: bool) -> Fraction | None:
-    """The lowest (or highest) mean of ``fixed`` with a prefix of ``ordered`` (optional values,
-    best first) joined, every prefix length tried; None when no query has a value."""
-    total = sum((value for value in fixed if value is not None), Fraction(0))
-    count = len(fixed)
-    means = [total / count] if count else []
-    for value in ordered:
-        total += value
-        count += 1
-        means.append(total / count)
-    if not means:
-        return None
-    return min(means) if lowest else max(means)
-
-
-def bounds(protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY) -> BoundsReport:
-    """Every metric's exact range for ``run``, per query of the split and for the mean."""
+def bounds(
+    protocol: Protocol,
+    run: Run,
+    metrics: Iterable[MetricId] = PRIMARY,
+    holes: Mapping[str, Sequence[str]] | None = None,
+) -> BoundsReport:
+    """Every metric's exact range for ``run``, per query of the split and for the mean.
+    ``holes``: the unjudged pool pairs of a protocol judged part of the way (its pools then
+    hold the judged pairs only, so a hole in the top k is part of the run's gap)."""
     chosen = ordered_metrics(metrics) or PRIMARY
     check_run(protocol.definition, run)
     k = protocol.k
@@ -141,14 +116,43 @@ def bounds(protocol: Protocol, run: Run, metrics: Iterable[MetricId] = PRIMARY) 
         relevant = protocol.relevant[query]
         ranking = run.rankings.get(query, [])
         unjudged = gap.get(query, ())
-        candidates = query_values(query, ranking, relevant, unjudged, k, query not in run.rankings, chosen)
-        row_bounds = []
-        for metric in chosen:
-            row_bounds.append((metric, extremes(values[metric] for _, values in candidates)))
+        below = tuple(doc for doc in (holes or {}).get(query, ()) if doc not in unjudged)
+        found = query_bounds(protocol, query, ranking, unjudged, below, query not in run.rankings, chosen)
+        for metric, (row_bound, valued) in found.items():
             if relevant:
-                per_metric_fixed[metric].append(row_bounds[-1][1])
-            elif unjudged:  # valued only when some gap document is assumed relevant (m >= 1)
-                per_metric_optional[metric].append(extremes(values[metric] for m, values in candidates if m >= 1))
-        rows.append(QueryBounds(query, query not in run.rankings, unjudged, tuple(row_bounds)))
+                per_metric_fixed[metric].append(row_bound)
+            elif unjudged or below:  # valued only when some unjudged document is assumed relevant
+                per_metric_optional[metric].append(valued)
+        bounds_row = tuple((metric, found[metric][0]) for metric in chosen)
+        rows.append(QueryBounds(query, query not in run.rankings, unjudged, bounds_row, len(below)))
     means = tuple((metric, mean_bound(per_metric_fixed[metric], per_metric_optional[metric])) for metric in chosen)
     return BoundsReport(run.name, protocol.protocol_sha256, k, chosen, tuple(rows), means)
+
+
+def query_bounds(
+    protocol: Protocol,
+    query: str,
+    ranking: Sequence[str],
+    unjudged: tuple[str, ...],
+    below: tuple[str, ...],
+    missing: bool,
+    metrics: tuple[MetricId, ...],
+) -> dict[MetricId, tuple[Bound, Bound]]:
+    """Per metric, the query's range and its range over the assignments that give it a value."""
+
+    relevant = protocol.relevant[query]
+    grades = judged_grades(protocol, query) if "ndcg" in metrics else None
+    binary = tuple(metric for metric in metrics if grades is None or metric != "ndcg")
+    candidates = query_values(query, ranking, relevant, unjudged, protocol.k, missing, binary, below)
+    found = {
+        metric: (
+            extremes(values[metric] for _, values in candidates),
+            extremes(values[metric] for added, values in candidates if added >= 1),
+        )
+        for metric in binary
+    }
+    if grades is not None:  # the change from an empty ranking is the run's own value
+        case = QueryCase(query, (), ranking, relevant, unjudged, below, candidate_missing=missing, grades=grades)
+        ndcg = graded_ndcg_bound(case, grades, protocol.k)
+        found["ndcg"] = (ndcg, ndcg)
+    return found

@@ -1,5 +1,5 @@
 """``score --bounds`` -> text and JSON: every value as the range ``[low, high]`` over the 0/1
-assignments of the run's unjudged top-k pairs, marked as bounds; one number only where the
+(on a graded protocol: grade) assignments of the run's unjudged top-k pairs, marked as bounds; one number only where the
 range is a point (no unjudged pair decides it)."""
 
 from __future__ import annotations
@@ -9,12 +9,13 @@ from fractions import Fraction
 from typing import Any
 
 from rankeval_tui import __version__
-from rankeval_tui.core.evaluation.bounds import Bound, BoundsReport
+from rankeval_tui.core.evaluation.bounds import BoundsReport
 from rankeval_tui.core.evaluation.delta_bounds import UNDECIDED, DeltaReport, open_pairs, verdict, verdict_text
 from rankeval_tui.core.evaluation.evaluate import exact_fields
 from rankeval_tui.core.evaluation.json_text import dumps_indented
 from rankeval_tui.core.evaluation.metrics import label, mean_label
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.ranges import Bound
 from rankeval_tui.core.evaluation.render import grid, kind_lines, metrics_json, protocol_json, shown, shown_delta
 from rankeval_tui.core.terminal_text import field_text, printable
 from rankeval_tui.core.wording import counted
@@ -36,13 +37,21 @@ def bound_text(bound: Bound, fractions: bool, number: Callable[[Fraction | None,
     return f"{text} or excluded" if bound.undefined_possible else text
 
 
-def bounds_block(report: BoundsReport, markdown: bool, fractions: bool) -> list[str]:
+def labels_ranged(protocol: Protocol) -> str:
+    """What every unjudged pair may be: ``0/1``, or ``grade (0-3)`` on a graded scale."""
+    scale = protocol.definition.scale
+    return "0/1" if scale is None else f"grade (0-{scale.top})"
+
+
+def bounds_block(report: BoundsReport, markdown: bool, fractions: bool, labels: str) -> list[str]:
     k = report.k
     gap_queries = sum(1 for row in report.rows if row.gap)
     field = field_text(markdown)
+    below = sum(row.holes_below for row in report.rows)
+    holes = f" and {counted(below, 'unjudged pair')} below the top {k}" if below else ""
     title = (
-        f"run {field(report.run)}: BOUNDS over every 0/1 assignment of {counted(report.gap_pairs, 'unjudged top-' + str(k) + ' pair')} "
-        f"in {counted(gap_queries, 'query')} (lowest and highest, never one number)"
+        f"run {field(report.run)}: BOUNDS over every {labels} assignment of {counted(report.gap_pairs, 'unjudged top-' + str(k) + ' pair')} "
+        f"in {counted(gap_queries, 'query')}{holes} (lowest and highest, never one number)"
     )
     lines = [f"### {title}" if markdown else title]
     if markdown:
@@ -63,16 +72,24 @@ def bounds_block(report: BoundsReport, markdown: bool, fractions: bool) -> list[
 
 
 def render_bounds_text(
-    protocol: Protocol, reports: Sequence[BoundsReport], *, markdown: bool = False, fractions: bool = False
+    protocol: Protocol,
+    reports: Sequence[BoundsReport],
+    *,
+    markdown: bool = False,
+    fractions: bool = False,
+    source: str | None = None,
 ) -> str:
+    """``source``: where the labels came from, when not from complete qrels (``JudgedSoFar``)."""
     field = field_text(markdown)
     head = (
         f"protocol {field(protocol.name)}  sha256 {protocol.protocol_sha256}  split {field(protocol.split)}  k {protocol.k}  "
         f"queries {len(protocol.selected_queries)}"
     )
     lines = [("## " if markdown else "") + head, "", *kind_lines(protocol, markdown)]
+    if source is not None:
+        lines += [field(source), ""]
     for report in reports:
-        lines += [*bounds_block(report, markdown, fractions), ""]
+        lines += [*bounds_block(report, markdown, fractions, labels_ranged(protocol)), ""]
     # The protocol's name, query IDs and run names come from files a protocol's sender wrote.
     return printable("\n".join(lines).rstrip() + "\n", multiline=True)
 
@@ -103,6 +120,7 @@ def render_bounds_json(
         "bounds": {
             report.run: {
                 "unjudged_pairs": report.gap_pairs,
+                **unjudged_below(report),
                 "measures": {
                     metric: {
                         "mean": bound_json(report.mean(metric)),
@@ -123,6 +141,12 @@ def render_bounds_json(
     return dumps_indented(data)
 
 
+def unjudged_below(report: BoundsReport) -> dict[str, int]:
+    """``unjudged_pairs_below_k``, only where a protocol judged part of the way has such holes."""
+    below = sum(row.holes_below for row in report.rows)
+    return {"unjudged_pairs_below_k": below} if below else {}
+
+
 def delta_text(bound: Bound, fractions: bool) -> str:
     """``+0.2500``, ``[-0.5000, +0.5000]``, ``or excluded`` where a labelling leaves no relevant document."""
     return bound_text(bound, fractions, shown_delta)
@@ -134,11 +158,11 @@ def short_verdict(bound: Bound, pairs: int) -> str:
     return f"{said} ({pairs})" if said == UNDECIDED else said
 
 
-def delta_block(report: DeltaReport, markdown: bool, fractions: bool) -> list[str]:
+def delta_block(report: DeltaReport, markdown: bool, fractions: bool, labels: str) -> list[str]:
     k = report.k
     field = field_text(markdown)
     title = (
-        f"change {field(report.candidate)} - {field(report.baseline)}: BOUNDS over every 0/1 labelling of "
+        f"change {field(report.candidate)} - {field(report.baseline)}: BOUNDS over every {labels} labelling of "
         f"{counted(report.unjudged_pairs, 'unjudged top-' + str(k) + ' pair')}, each labelled once for both runs"
     )
     lines = [f"### {title}" if markdown else title]
@@ -165,10 +189,12 @@ def delta_block(report: DeltaReport, markdown: bool, fractions: bool) -> list[st
     return lines
 
 
-def render_delta_text(reports: Sequence[DeltaReport], *, markdown: bool = False, fractions: bool = False) -> str:
+def render_delta_text(
+    protocol: Protocol, reports: Sequence[DeltaReport], *, markdown: bool = False, fractions: bool = False
+) -> str:
     lines: list[str] = []
     for report in reports:
-        lines += ["", *delta_block(report, markdown, fractions)]
+        lines += ["", *delta_block(report, markdown, fractions, labels_ranged(protocol))]
     return printable("\n".join(lines) + "\n", multiline=True)
 
 

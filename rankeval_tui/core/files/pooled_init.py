@@ -84,7 +84,7 @@ def plan_pooled(request: InitRequest) -> PlannedProtocol:
         name=request.name or directory.absolute().name,
         k=request.k,
         split=request.split,
-        relevance=request.relevance,
+        relevance=request.relevance_rule,
         documents=texts,
         queries=queries,
         titles={} if corpus is None else {d: t for d, t in corpus.titles.items() if d in texts},

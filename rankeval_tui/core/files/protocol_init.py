@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -54,6 +54,11 @@ from rankeval_tui.core.gc_pause import paused_gc
 from rankeval_tui.core.wording import counted
 
 DEFAULT_RELEVANCE = "1 = the document directly supports what the query asks (or one of its sub-needs); 0 = it does not"
+DEFAULT_GRADED_RELEVANCE = (
+    "the grade says how directly the document supports what the query asks (or one of its sub-needs), "
+    "in the scale's words; 0 = it does not"
+)
+"""A graded protocol's default rule: the binary one speaks of 1 and 0, which a scale's grades are not."""
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,9 @@ class InitRequest:
     k: int
     split: str = "test"
     name: str | None = None
-    relevance: str = DEFAULT_RELEVANCE
+    relevance: str | None = None
+    """``--relevance``: the judging rule in words (default: ``DEFAULT_RELEVANCE``, or
+    ``DEFAULT_GRADED_RELEVANCE`` with ``relevant_from``)."""
     qrels: Path | None = None
     threshold: int | None = None
     runs: Sequence[tuple[str | None, Path]] = ()
@@ -87,24 +94,42 @@ class InitRequest:
     tie_order: TieOrder = "rank"
     """``--tie-order``: how TREC runs are ordered when scored under the protocol."""
 
+    @property
+    def relevance_rule(self) -> str:
+        """The judging rule written to protocol.toml: the one given, or the scale's default."""
+        if self.relevance is not None:
+            return self.relevance
+        return DEFAULT_RELEVANCE if self.relevant_from is None else DEFAULT_GRADED_RELEVANCE
+
 
 def declared_settings(request: InitRequest, labels: ImportedLabels | None) -> dict[str, Any]:
     """The protocol settings ``init`` was asked to declare, as ``ProtocolDefinition`` keywords:
-    the scale (its top grade the highest of ``--grades`` and the labels), the declaration of
-    unlisted pairs, the tie order."""
+    the scale, the declaration of unlisted pairs, the tie order."""
     scale = None
     if request.relevant_from is not None:
-        highest = max((max(row.values(), default=0) for row in (labels.labels if labels else {}).values()), default=0)
-        words = request.grade_words
-        if words is None:
-            words = tuple(f"grade {grade}" for grade in range(max(highest, request.relevant_from, 1) + 1))
-        elif highest > len(words) - 1:
-            raise ContractError(
-                f"--grades names {len(words)} grades (0 to {len(words) - 1}) but the qrels hold grade {highest}",
-                file=request.qrels,
-            )
-        scale = LabelScale(words, request.relevant_from)
+        graded = labels.labels if labels else {}
+        scale = declared_scale(request.relevant_from, request.grade_words, graded, file=request.qrels)
     return {"scale": scale, "unlisted_as_zero": request.unlisted_as_zero, "tie_order": request.tie_order}
+
+
+def declared_scale(
+    relevant_from: int,
+    grade_words: tuple[str, ...] | None,
+    labels: Mapping[str, Mapping[str, int]],
+    *,
+    file: Path | None,
+) -> LabelScale:
+    """``--relevant-from`` and ``--grades`` as a scale: its top grade is the highest of the words
+    given and the labels held (default words ``grade 0``, ``grade 1``, ...)."""
+    highest = max((max(row.values(), default=0) for row in labels.values()), default=0)
+    if grade_words is None:
+        grade_words = tuple(f"grade {grade}" for grade in range(max(highest, relevant_from, 1) + 1))
+    elif highest > len(grade_words) - 1:
+        raise ContractError(
+            f"--grades names {len(grade_words)} grades (0 to {len(grade_words) - 1}) but the qrels hold grade {highest}",
+            file=file,
+        )
+    return LabelScale(grade_words, relevant_from)
 
 
 @dataclass
@@ -285,7 +310,7 @@ def plan_protocol(request: InitRequest) -> PlannedProtocol:
         name=request.name or directory.absolute().name,
         k=request.k,
         split=request.split,
-        relevance=request.relevance,
+        relevance=request.relevance_rule,
         documents=documents,
         queries=queries,
         titles=dict(corpus.titles)

@@ -58,41 +58,24 @@ def kind_of(mode: int) -> str:
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
-def read_input_bytes(path: str | Path, *, link: str | None = None) -> bytes:
+def read_input_bytes(path: str | Path, *, link: str | None = None, prefix: int | None = None) -> bytes:
     """The bytes of a regular input file; anything else is a ``ContractError`` naming the file.
+
+    ``prefix``: at most that many bytes from the start, with the same checks (a peek at a header).
 
     ``link``: what the file is (``the judging journal``) when it must not be a symbolic link at
     all (a file the tool also writes in place: ``refuse_link``); otherwise a link is followed
     only while it stays inside the file's protocol directory (``check_inside_protocol``)."""
     limit = max_input_bytes()
-    if link is not None:
-        refuse_link(path, link)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags | (O_NOFOLLOW if link is not None else 0))
-    except FileNotFoundError:
-        if os.path.islink(path):
-            target = quote(os.readlink(path))
-            raise ContractError(f"is a symbolic link to {target}, which does not exist", file=path) from None
-        raise ContractError("file not found", file=path) from None
-    except OSError as error:  # a socket cannot be opened at all (ENXIO): say what it is instead
-        if error.errno == errno.ELOOP and link is not None:  # became a link since refuse_link
-            refuse_link(path, link)
-        if error.errno == errno.ELOOP:
-            raise ContractError("is a symbolic link that loops (it never reaches a file)", file=path) from None
-        try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            mode = stat.S_IFREG
-        if not stat.S_ISREG(mode):
-            raise ContractError(f"is {kind_of(mode)}, expected a regular file", file=path) from None
-        raise ContractError(f"cannot read: {error.strerror}", file=path) from None
+    fd = open_input(path, link)
     try:
         status = os.fstat(fd)
         if not stat.S_ISREG(status.st_mode):
             raise ContractError(f"is {kind_of(status.st_mode)}, expected a regular file", file=path)
         if link is None:
             check_inside_protocol(path, fd)
+        if prefix is not None:
+            return os.read(fd, prefix)
         if status.st_size > limit:
             raise too_large(path, limit)
         # One read of the expected size (one allocation, as Path.read_bytes), then more only if
@@ -110,6 +93,33 @@ def read_input_bytes(path: str | Path, *, link: str | None = None) -> bytes:
         raise ContractError(f"cannot read: {error.strerror}", file=path) from None
     finally:
         os.close(fd)
+
+
+def open_input(path: str | Path, link: str | None) -> int:
+    """A read-only descriptor of ``path`` (not following a link when ``link`` names what the file
+    is), or a ``ContractError`` saying what the path is instead of a file to read."""
+    if link is not None:
+        refuse_link(path, link)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        return os.open(path, flags | (O_NOFOLLOW if link is not None else 0))
+    except FileNotFoundError:
+        if os.path.islink(path):
+            target = quote(os.readlink(path))
+            raise ContractError(f"is a symbolic link to {target}, which does not exist", file=path) from None
+        raise ContractError("file not found", file=path) from None
+    except OSError as error:  # a socket cannot be opened at all (ENXIO): say what it is instead
+        if error.errno == errno.ELOOP and link is not None:  # became a link since refuse_link
+            refuse_link(path, link)
+        if error.errno == errno.ELOOP:
+            raise ContractError("is a symbolic link that loops (it never reaches a file)", file=path) from None
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise ContractError(f"is {kind_of(mode)}, expected a regular file", file=path) from None
+        raise ContractError(f"cannot read: {error.strerror}", file=path) from None
 
 
 def too_large(path: str | Path, limit: int) -> ContractError:

@@ -12,11 +12,25 @@ from textual.binding import Binding, BindingType
 PAIR_KEYS = Binding.Group("Pair", compact=True)
 QUERY_KEYS = Binding.Group("Query")
 JUDGE_BINDINGS: list[BindingType] = [
+    # A binary protocol's keys (label), then a graded one's (grade): its footer shows one entry
+    # "0-3 Grade" (the words are the legend under the criterion), one per possible top grade,
+    # and each grade key on its own in ? help. The screen's check_action keeps its scale's keys.
     Binding("1", "label(1)", "Relevant", tooltip="mark relevant (1) and move on", id="judge.relevant"),
     Binding("0", "label(0)", "Not relevant", tooltip="mark not relevant (0) and move on", id="judge.not_relevant"),
     *(
-        Binding(str(grade), f"label({grade})", f"Grade {grade}", show=False, id=f"judge.grade_{grade}")
-        for grade in range(2, 10)
+        Binding(
+            "0",
+            f"grade(0,{top})",
+            "Grade",
+            key_display=f"0-{top}",
+            tooltip=f"give a grade 0-{top} and move on (the words: the legend under the criterion)",
+            id=f"judge.grades_to_{top}",
+        )
+        for top in range(1, 10)
+    ),
+    *(
+        Binding(str(grade), f"grade({grade})", f"Grade {grade}", show=False, id=f"judge.grade_{grade}")
+        for grade in range(1, 10)
     ),
     Binding(
         "left,h",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Header, Static
@@ -104,11 +104,12 @@ class JudgeScreen(Screen[None]):
             stop_exiting_on_hangup()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A grade key above the protocol's scale does nothing (2-9 on a binary protocol, as
-        before they were bound; a graded protocol takes every grade it declares)."""
-        if action == "label" and parameters and isinstance(grade := parameters[0], int):
-            return grade <= self.session.definition.top_grade
-        return True
+        """The keys of the protocol's scale only: 1 / 0 on a binary protocol, the grades 0 to
+        the top one on a graded protocol (a key past the scale does nothing, and its footer
+        entry and help line are not shown)."""
+        return scale_allows(
+            self.session.definition.scale is not None, self.session.definition.top_grade, action, parameters
+        )
 
     # ------------------------------------------------------------ drawing
 
@@ -154,6 +155,11 @@ class JudgeScreen(Screen[None]):
         out by a small terminal or an unfolded need)."""
         box = self.query_one(DocumentView)
         return box.content_region.intersection(self.region).height
+
+    def action_grade(self, value: int, top: int | None = None) -> None:
+        """A graded protocol's key: the same recording as ``label`` (``top`` only tells the
+        footer entries of the scales apart)."""
+        self.action_label(value)
 
     def action_label(self, value: int) -> None:
         if self.document_lines_on_screen() < 1:
@@ -222,8 +228,8 @@ class JudgeScreen(Screen[None]):
         self.query_one(JudgeHead).toggle_fold()
 
     def action_help(self) -> None:
-        top = self.session.definition.top_grade  # grade keys past the protocol's scale do nothing: not listed
-        shown = [b for b in self.BINDINGS if not (isinstance(b, Binding) and b.id and grade_above(b.id, top))]
+        definition = self.session.definition  # the keys of another scale do nothing: not listed
+        shown = [b for b in self.BINDINGS if on_scale(b, definition.scale is not None, definition.top_grade)]
         self.app.push_screen(HelpScreen(shown, title="Judging keys", footnote=JUDGING_FOOTNOTE))
 
     # ------------------------------------------------------------ writing
@@ -283,7 +289,21 @@ def open_judge_screen(app: App) -> None:
     app.push_screen(JudgeScreen(session, exit_app_on_quit=False))
 
 
-def grade_above(binding_id: str, top: int) -> bool:
-    """Whether ``judge.grade_N`` names a grade above the protocol's top one."""
-    prefix = "judge.grade_"
-    return binding_id.startswith(prefix) and int(binding_id.removeprefix(prefix)) > top
+def scale_allows(graded: bool, top: int, action: str, parameters: tuple[object, ...]) -> bool:
+    """Whether a key's action belongs to the protocol's scale (every other action: yes)."""
+    if action == "label":
+        return not graded
+    if action == "grade" and len(parameters) == 2:  # the footer entry "0-top Grade" of one scale
+        return graded and parameters[1] == top
+    if action == "grade" and parameters and isinstance(grade := parameters[0], int):
+        return graded and grade <= top
+    return True
+
+
+def on_scale(binding: BindingType, graded: bool, top: int) -> bool:
+    """Whether ``binding`` is one of the scale's keys or no label key at all (the help's list)."""
+    if not isinstance(binding, Binding):
+        return True
+    name, _, arguments = binding.action.partition("(")
+    parameters = tuple(int(value) for value in arguments.rstrip(")").split(",") if value.isdigit())
+    return scale_allows(graded, top, name, parameters)
