@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from rankeval_tui import __version__
+from rankeval_tui.cli.browser import keep_stdout_for_the_page, served_to_a_browser, show_error_on_page
 from rankeval_tui.cli.commands import COMMAND_MODULES, COMMANDS, summary
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
@@ -122,6 +123,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if sys.stderr is not None:
             say("error: standard output is not open (closed with >&-?): give it a file or /dev/null", file=sys.stderr)
         return 2
+    if served_to_a_browser():
+        keep_stdout_for_the_page()
     try:
         code = run(list(sys.argv[1:] if argv is None else argv))
         sys.stdout.flush()  # inside the try: a broken pipe at exit would otherwise be a traceback
@@ -149,18 +152,24 @@ def run(argv: list[str]) -> int:
     try:
         return int(args.func(args))
     except ContractError as error:
-        say(f"error: {error.one_line()}", file=sys.stderr)
-        return 2
+        return fail(f"error: {error.one_line()}")
     except BrokenPipeError:
         raise
     except OSError as error:  # writing an output failed (disk full, read-only): one line, not a traceback
-        say(f"error: {describe_os_error(error)}", file=sys.stderr)
-        return 2
+        return fail(f"error: {describe_os_error(error)}")
     except KeyboardInterrupt:
         return 130
     except MemoryError:  # a memory limit (ulimit -v, a container's): what was being built is freed by now
-        say(f"error: out of memory running {argv[0]}: {MEMORY_HINT}", file=sys.stderr)
-        return 2
+        return fail(f"error: out of memory running {argv[0]}: {MEMORY_HINT}")
+
+
+def fail(line: str) -> int:
+    """The command's one ``error:`` line on stderr, and on the page when a browser shows the app
+    (the server's log is not where an annotator looks); exit status 2."""
+    say(line, file=sys.stderr)
+    if served_to_a_browser():
+        show_error_on_page(line)
+    return 2
 
 
 MEMORY_HINT = "the process reached its memory limit (ulimit -v, a container's)"

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "judge every pair the protocol asks (0/1 or its grades; its corpus or its pools), crash-safe, resumable",
     ),
     "adjudicate": ("adjudicate", "adjudicate the disagreements of two annotators' qrels (opens the app)"),
+    "serve": ("serve", "serve one annotator's judging to a browser on localhost"),
     "demo": ("demo", "copy the bundled demo protocol to DIR (to judge or change it)"),
     "rewrite": ("rewrite", "rewrite protocol.toml and qrels.toml in the canonical layout (read faster)"),
     "grow": (

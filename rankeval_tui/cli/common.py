@@ -10,6 +10,7 @@ from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from rankeval_tui.cli.browser import served_to_a_browser
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.evaluate import Run
@@ -45,7 +46,10 @@ DEMO_PROTOCOL = BUNDLED_DEMO
 
 def require_terminal() -> None:
     """The app draws on a terminal and reads keys from one. Without it (a CI job that forgot the
-    subcommand, a pipe) it would hang writing escape codes: refuse, and point to ``score``."""
+    subcommand, a pipe) it would hang writing escape codes: refuse, and point to ``score``. Textual's
+    web driver is a display too: there the pipes are how a browser's page draws and sends keys."""
+    if served_to_a_browser():
+        return
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise ContractError(
             "the app needs a terminal (stdin and stdout are not a TTY here); "

@@ -11,6 +11,7 @@ from typing import Literal
 
 from textual.app import App
 from textual.content import Content
+from textual.driver import Driver
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
@@ -22,6 +23,7 @@ from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.hangups import app_ended, guard_lock
 from rankeval_tui.tui.messages import OpenJudging
 from rankeval_tui.tui.score.score_screen import LoadRequest, ScoreScreen
+from rankeval_tui.tui.served_driver import ending_with_its_server
 
 StartScreen = Literal["score", "judge", "adjudicate"]
 
@@ -83,6 +85,9 @@ class RankevalApp(App[int | str | None]):
             self.preread,
             self.named,
         )
+
+    def get_driver_class(self) -> type[Driver]:
+        return ending_with_its_server(super().get_driver_class())
 
     def get_default_screen(self) -> Screen:
         """The scoring screen is the base screen; the judging screen is pushed over it.

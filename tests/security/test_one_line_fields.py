@@ -193,6 +193,7 @@ EXHAUSTIVE: dict[str, Args] = {
     "status": lambda p: ["status", assigned(p)],
     "status json": lambda p: ["status", assigned(p), "--format", "json"],
     "status forged name": lambda p: ["status", assigned(p, forged_name=True)],
+    "serve forged name": lambda p: ["serve", p, "--annotator", "alice" + FORGED],  # refused before serving
 }
 POOLED: dict[str, Args] = {
     "score table": lambda p: ["score", p],
