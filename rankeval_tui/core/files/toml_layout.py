@@ -430,7 +430,8 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
     one-digit labels (an exhaustive file: every row the corpus in corpus order): with every
     label set to 0 they are one text. None otherwise. (Setting a label to 0 changes a digit
     between `` = `` and a newline, which no key holds: the keys stay.) Each distinct body is
-    read once (a tall file of 10 documents has at most 1,024), and its row copied."""
+    read once (a tall file of 10 documents has at most 1,024), and its row copied; ``bodies``
+    are released before the rows are made (the caller keeps no reference to the list)."""
     distinct = list(dict.fromkeys(bodies))
     lines = distinct[0].split("\n")[:-1]
     if len(keys) < 2 or len(lines) != len(keys):
@@ -449,19 +450,18 @@ def _same_keys_labels(bodies: list[str], keys: list[str]) -> list[dict[str, int]
         return None
     if len(set(keys)) != len(keys):
         raise _Unsupported  # a key twice
+    index_of = dict(zip(distinct, range(len(distinct))))
+    order = None if len(distinct) == len(bodies) else list(map(index_of.__getitem__, bodies))
+    del bodies, distinct, index_of  # the texts go before the rows are made (the caller keeps none)
     zeros = dict.fromkeys(keys, 0)
     rows = []
     for text_labels in labels:  # each row a copy of the zeros (a table cloned whole), its other labels set
-        row, values = (
-            zeros.copy(),
-            "".join(text_labels).encode().translate(_DIGIT_VALUES),
-        )  # a byte per label: its value
+        row, values = zeros.copy(), "".join(text_labels).encode().translate(_DIGIT_VALUES)  # a byte per label
         row.update(zip(compress(keys, values), filter(None, values)))
         rows.append(row)
-    if len(rows) == len(bodies):
+    if order is None:
         return rows
-    row_of = dict(zip(distinct, rows))
-    return list(map(dict, map(row_of.__getitem__, bodies)))  # a table of its own for each query
+    return list(map(dict, map(rows.__getitem__, order)))  # a table of its own for each query
 
 
 _LABEL_ENDS = {f" = {digit}\n": digit for digit in range(10)}
