@@ -195,10 +195,6 @@ class _Sections:
     def body_lengths(self, start: int, end: int) -> set[int]:
         return set(map(sub, self.stops[start:end], self.bodies[start:end]))
 
-    def text_of(self, start: int, end: int) -> str:
-        """Sections ``start`` to ``end`` (not included) as they are written, headers included."""
-        return self.text[self.opens[start] : self.stops[end - 1]]
-
 
 _DEEP = "\x00deep"
 """The second part of a header read by tomllib: ``[[array.of.tables]]``, ``[a.b.c]``."""
