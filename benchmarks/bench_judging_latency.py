@@ -17,8 +17,12 @@ Measured (targets from issue 31: p90 <= 50 ms at every length; first screen <= 1
 - first screen: ``load_definition`` + ``JudgingSession.open`` + the app's first frame, for
   1,000 queries x 1,000 short documents (1M pairs).
 
+``--assigned QUERIES``: the judge of one assigned annotator (``judge --annotator``), whose labels
+file follows each judgment, on QUERIES queries x the documents, every query but the last one
+already labelled (her file holds them): a key then also has her whole file rewritten, in a thread.
+
     /work/venv/bin/python benchmarks/bench_judging_latency.py [--lines 10,100,1000,5000,10000]
-        [--keys 20] [--size 120x36] [--read 0.2] [--cold] [--million]
+        [--keys 20] [--size 120x36] [--read 0.2] [--cold] [--million] [--assigned QUERIES]
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ from pathlib import Path
 
 import tomli_w
 
+from rankeval_tui.core.annotation.assignment import AnnotatorSession, write_partial_labels
 from rankeval_tui.core.annotation.judging import JudgingSession
-from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.files import QrelsFile, load_definition
 from rankeval_tui.tui.app import RankevalApp
 from rankeval_tui.tui.judge.screen import JudgeScreen
 
@@ -129,9 +134,25 @@ class FrameClock:
         raise AssertionError("no frame showed the next document")
 
 
-async def key_latencies(directory: Path, keys: int, size: tuple[int, int], read: float, cold: bool) -> list[float]:
-    session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="bench")
-    app = RankevalApp(directory, qrels_path=directory / "qrels.toml", start="judge", judge_session=session)
+def assigned_session(directory: Path) -> JudgingSession:
+    """An annotator's session whose labels file holds every query but the last one, labelled."""
+    definition = load_definition(directory)
+    path = directory / "labels" / "bench.toml"
+    path.parent.mkdir()
+    *done, _ = definition.queries
+    labels = {query: {doc: int(i % 7 == 0) for i, doc in enumerate(definition.documents_of(query))} for query in done}
+    write_partial_labels(path, QrelsFile(labels=labels), definition, "bench")
+    return AnnotatorSession.open(definition, path, annotator="bench")
+
+
+async def key_latencies(
+    directory: Path, keys: int, size: tuple[int, int], read: float, cold: bool, assigned: bool = False
+) -> list[float]:
+    if assigned:
+        session = assigned_session(directory)
+    else:
+        session = JudgingSession.open(load_definition(directory), directory / "qrels.toml", annotator="bench")
+    app = RankevalApp(directory, qrels_path=session.qrels_path, start="judge", judge_session=session)
     clock = FrameClock(app, session)
     samples: list[float] = []
     try:
@@ -182,6 +203,9 @@ def main() -> int:
     parser.add_argument("--read", type=float, default=0.2, help="seconds between a frame and the next key")
     parser.add_argument("--cold", action="store_true", help="no document prepared ahead (a jump, not a label)")
     parser.add_argument("--million", action="store_true", help="also time the first screen of 1,000 x 1,000 pairs")
+    parser.add_argument(
+        "--assigned", type=int, default=0, metavar="QUERIES", help="an assigned annotator's judge, QUERIES queries"
+    )
     args = parser.parse_args()
     cols, rows = (int(n) for n in args.size.split("x"))
     root = Path(tempfile.mkdtemp(prefix="bench-judging-latency-"))
@@ -189,15 +213,15 @@ def main() -> int:
         print(
             f"terminal {cols}x{rows}; {args.keys} keys per length, {args.read} s between keys"
             f"{', cold (nothing prepared ahead)' if args.cold else ''} (p90 target 50 ms)"
+            + (f"; assigned annotator, {args.assigned} queries labelled but the last" if args.assigned else "")
         )
         print(f"{'lines':>7} {'MB':>6} {'p50 ms':>8} {'p90 ms':>8} {'max ms':>8}  p90/target")
         for lines in (int(n) for n in args.lines.split(",")):
             directory = root / f"lines-{lines}"
-            write_protocol(directory, lines, docs=args.keys + 2)
+            write_protocol(directory, lines, docs=args.keys + 2, queries=max(1, args.assigned))
             megabytes = (directory / "protocol.toml").stat().st_size / 1e6
-            ms = [
-                s * 1000 for s in asyncio.run(key_latencies(directory, args.keys, (cols, rows), args.read, args.cold))
-            ]
+            latencies = key_latencies(directory, args.keys, (cols, rows), args.read, args.cold, bool(args.assigned))
+            ms = [s * 1000 for s in asyncio.run(latencies)]
             p90 = percentile(ms, 0.9)
             print(
                 f"{lines:>7} {megabytes:>6.1f} {statistics.median(ms):>8.1f} {p90:>8.1f} {max(ms):>8.1f}  {p90 / 50:.2f}"

@@ -9,6 +9,7 @@ reason, while the other runs stay usable.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankeval_tui.cli.commands import summary
@@ -42,7 +43,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_run_arguments(parser)
     add_metrics_argument(parser)
     add_baseline_argument(parser)
+    add_labels_argument(parser)
     parser.set_defaults(func=run_inspect)
+
+
+def add_labels_argument(parser: argparse.ArgumentParser) -> None:
+    """``--labels LABELS.toml`` (here and on the default command, which takes inspect's arguments)."""
+    parser.add_argument(
+        "--labels",
+        type=Path,
+        default=None,
+        metavar="LABELS.toml",
+        help="also score every run under this label file of the protocol (another annotator's, a model's: "
+        "qrels import -o), side by side with the protocol's labels; the protocol's declarations apply to both",
+    )
 
 
 def run_inspect(args: argparse.Namespace) -> int:
@@ -81,6 +95,10 @@ def preread_files(args: argparse.Namespace) -> Preread:
             load_chunk_map(args.chunk_map)
         names = [name or path.stem for name, path in specs] or [path.stem for path in run_files(directory)]
         choose_baseline(names, requested=args.baseline, protocol_dir=directory)  # a bad name: exit 2 here
+        if args.labels is not None:  # a file the protocol refuses: exit 2 here
+            from rankeval_tui.core.session_labels import OtherLabels
+
+            OtherLabels.read(directory, labels_location(args.labels, directory))
     except BaseException:
         if prefetch is not None:
             prefetch.cancel()
@@ -103,4 +121,12 @@ def scoring_app(args: argparse.Namespace, preread: Preread) -> RankevalApp:
         named=named_metrics_from_args(args, preread.protocol.with_overrides(args.k, args.split)),
         baseline=args.baseline,
         preread=preread,
+        labels_path=labels_location(args.labels, directory) if args.labels is not None else None,
     )
+
+
+def labels_location(path: Path, directory: Path) -> Path:
+    """A relative path not found here is looked up in the protocol directory (as ``agree`` does)."""
+    from rankeval_tui.cli.agree import locate
+
+    return locate(path, directory)

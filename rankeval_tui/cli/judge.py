@@ -37,14 +37,7 @@ from rankeval_tui.core.annotation.judging import JudgingSession, Order
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, check_run
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.files import (
-    QRELS_FILE,
-    load_definition,
-    load_run,
-    parse_run_argument,
-    read_qrels_file,
-    run_files,
-)
+from rankeval_tui.core.files import QRELS_FILE, load_definition, load_run, parse_run_argument, run_files
 from rankeval_tui.core.files.safe_read import refuse_link
 
 
@@ -269,20 +262,21 @@ def open_judging_screen(args: argparse.Namespace, session: JudgingSession, qrels
 
 def judge_to_decide(args: argparse.Namespace, definition: ProtocolDefinition, runs: list[Run]) -> int:
     """``judge --decide A B``: the holes in the order that decides B - A (core/annotation/decide_order.py)."""
-    from rankeval_tui.core.annotation.decide_order import DecideQueue, refuse_outside_pools
+    from rankeval_tui.core.annotation.decide_order import refuse_outside_pools
+    from rankeval_tui.core.annotation.decide_session import open_to_decide
 
     refuse_outside_pools(definition, runs, definition.k)  # before the session: nothing left behind
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
-    session = JudgingSession.open(
-        definition, qrels_path, order=args.order, seed=args.seed, annotator=args.annotator, break_lock=args.break_lock
+    session, queue = open_to_decide(
+        definition,
+        qrels_path,
+        runs[0],
+        runs[1],
+        order=args.order,
+        seed=args.seed,
+        annotator=args.annotator,
+        break_lock=args.break_lock,
     )
-    try:
-        written = read_qrels_file(qrels_path, definition, exhaustive=False).labels if qrels_path.exists() else {}
-        queue = DecideQueue(definition, runs[0], runs[1], session.marks.labels, written=written)
-        session.order_holes(queue)
-    except BaseException:
-        session.abandon()
-        raise
     try:
         require_terminal()
     except ContractError:

@@ -59,6 +59,10 @@ from rankeval_tui.core.session_runs import (
 from rankeval_tui.core.session_statistics import family_statistics
 from rankeval_tui.core.session_views import SessionViews
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rankeval_tui.core.session_labels import OtherLabels
+
 
 @dataclass(frozen=True)
 class ScoringSession(SessionViews):
@@ -92,6 +96,12 @@ class ScoringSession(SessionViews):
     """``--metrics`` as named, each with its cutoff or None (k): empty shows ``metrics`` at k."""
     at_cutoffs: tuple[ScoringSession, ...] = field(default=(), compare=False, repr=False)
     """The session at each other cutoff ``named`` holds, in order (``at_cutoff``); empty without one."""
+    labels: OtherLabels | None = field(default=None, repr=False)
+    """``--labels LABELS.toml``: another label set every accepted run is also scored under
+    (``core.session_labels``), read again by ``reload``."""
+    under_labels: dict[str, Report] = field(default_factory=dict, init=False, compare=False, repr=False)
+    """Each accepted run's report under ``labels`` at this session's k and split, made when first
+    shown (``SessionViews.report_under_labels``); a new session (k, split, reload) starts empty."""
 
     # ------------------------------------------------------------------ building
 
@@ -110,6 +120,7 @@ class ScoringSession(SessionViews):
         baseline: str | None = None,
         preread: Preread | None = None,
         named: Sequence[NamedMetric] = (),
+        labels_path: Path | None = None,
     ) -> ScoringSession:
         """Read protocol, qrels and runs. A bad protocol raises ``ContractError`` (nothing to
         score against), as do an unknown ``baseline`` and a bad ``runs/BASELINE``; a bad run
@@ -117,7 +128,8 @@ class ScoringSession(SessionViews):
         the CLI does. ``preread``: what the command line read of these files already
         (``core.preread``), used instead of reading them again. ``named``: metrics at cutoffs of
         their own (``core.evaluation.metrics.named_metrics``, checked against k there); given,
-        they replace ``metrics``."""
+        they replace ``metrics``. ``labels_path``: another label file of the protocol, every run
+        scored under it too (``core.session_labels``; ``ContractError`` where the protocol refuses it)."""
         protocol_dir = Path(protocol_dir)
         base, qrels = (
             (preread.protocol, preread.qrels)
@@ -147,6 +159,7 @@ class ScoringSession(SessionViews):
             baseline,
             baseline_at_load(scored, requested=baseline, protocol_dir=protocol_dir),
             tuple(named),
+            labels=other_labels(protocol_dir, labels_path),
         ).with_cutoffs()
 
     def _rescored(self, protocol: Protocol) -> ScoringSession:
@@ -207,6 +220,7 @@ class ScoringSession(SessionViews):
             metrics=self.metrics,
             baseline=self.requested_baseline,
             named=self.named,
+            labels_path=self.labels.source if self.labels is not None else None,
         )
 
     def __repr__(self) -> str:
@@ -301,3 +315,12 @@ def p_words(value: Fraction) -> str:
     if value.denominator <= 1024:
         return str(value)
     return f"{float(value):.4g}"
+
+
+def other_labels(protocol_dir: Path, labels_path: Path | None) -> OtherLabels | None:
+    """``--labels``' file read (its module imported only then: most sessions have none)."""
+    if labels_path is None:
+        return None
+    from rankeval_tui.core.session_labels import OtherLabels
+
+    return OtherLabels.read(protocol_dir, labels_path)

@@ -14,8 +14,10 @@ from pathlib import Path
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.adapter import adapt_for_protocol
 from rankeval_tui.core.evaluation.evaluate import Report, Run, evaluate
+from rankeval_tui.core.evaluation.gaps import run_gap
 from rankeval_tui.core.evaluation.metrics import PRIMARY, MetricId
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.run_check import check_run, in_tie_order
 from rankeval_tui.core.files import load_run
 from rankeval_tui.core.files.baseline import BaselineChoice, choose_baseline, is_empty_report
 
@@ -43,11 +45,21 @@ class ScoredRun:
     error: str | None = None
     warnings: tuple[str, ...] = ()
     run: Run | None = None
-    """The document run that was scored (after the chunk adapter, if any): what a drill-down shows."""
+    """The document run that was scored (after the chunk adapter, if any): what a drill-down shows.
+    For a run rejected for its gap alone, the run as checked: what the change's bounds range over."""
+    gap_pairs: int = 0
+    """Rejected for this many top-k pairs outside a pooled protocol's pools and for nothing else:
+    such a run has no one score, but its change against another run has exact bounds
+    (``core.evaluation.delta_bounds``), which the comparison shows."""
 
     @property
     def rejected(self) -> bool:
         return self.report is None
+
+    @property
+    def on_gap(self) -> bool:
+        """Rejected for its gap alone: comparable on the change's bounds."""
+        return self.gap_pairs > 0
 
 
 def read_runs(
@@ -100,7 +112,26 @@ def score_run(
             )
         return ScoredRun(loaded.name, loaded.path, evaluate(protocol, run, metrics), None, loaded.run.warnings, run)
     except ContractError as error:
-        return ScoredRun(loaded.name, loaded.path, None, error.one_line(), loaded.run.warnings)
+        gap = gap_alone(protocol, run)
+        return ScoredRun(
+            loaded.name, loaded.path, None, error.one_line(), loaded.run.warnings, run if gap else None, gap
+        )
+
+
+def gap_alone(protocol: Protocol, run: Run) -> int:
+    """The run's top-k pairs outside the pools when that is all that keeps it from a score (a
+    pooled protocol without ``unlisted_as_zero``, every other rule of ``check_run`` kept), else 0."""
+    definition = protocol.definition
+    if definition.pools is None or definition.unlisted_as_zero:
+        return 0
+    gap = run_gap(definition, in_tie_order(definition, run).rankings, protocol.k, protocol.qrels)
+    if not gap:
+        return 0
+    try:
+        check_run(definition, run)
+    except ContractError:
+        return 0
+    return sum(map(len, gap.values()))
 
 
 def score_runs(

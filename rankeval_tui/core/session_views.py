@@ -12,10 +12,16 @@ from rankeval_tui.core.evaluation.compare import Comparison, compare
 from rankeval_tui.core.evaluation.evaluate import Report, Run
 from rankeval_tui.core.evaluation.metrics import MetricId
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.evaluation.run_check import in_tie_order
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files.baseline import BaselineChoice, default_candidate
 from rankeval_tui.core.session_cutoffs import NamedMetric, ShownMetric, shown_metrics
 from rankeval_tui.core.session_runs import ScoredRun, baseline_among, empty_runs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
+    from rankeval_tui.core.session_labels import OtherLabels, RunOrder
 
 
 class SessionViews:
@@ -28,6 +34,8 @@ class SessionViews:
     metrics: tuple[MetricId, ...]
     named: tuple[NamedMetric, ...]
     baseline_choice: BaselineChoice | None
+    labels: OtherLabels | None
+    under_labels: dict[str, Report]
 
     @property
     def shown(self) -> tuple[ShownMetric, ...]:
@@ -54,6 +62,32 @@ class SessionViews:
     @property
     def rejected(self) -> tuple[ScoredRun, ...]:
         return tuple(s for s in self.scored if s.rejected)
+
+    @property
+    def comparable(self) -> tuple[ScoredRun, ...]:
+        """The runs a comparison can take, in order: the accepted ones, and those rejected for their
+        gap alone (``ScoredRun.on_gap``), compared on the change's exact bounds."""
+        return tuple(s for s in self.scored if not s.rejected or s.on_gap)
+
+    def on_bounds(self, baseline: str, candidate: str) -> bool:
+        """Whether the two runs compare on bounds: either has top-k pairs outside the pools."""
+        return any(s.on_gap for s in self.scored if s.name in (baseline, candidate))
+
+    def change_bounds(self, baseline: str, candidate: str) -> DeltaReport:
+        """The exact range of each metric's change candidate - baseline, per query and for the mean,
+        over every labelling of the two runs' unjudged top-k pairs: ``score --baseline --bounds``'s
+        ``compare_bounds``, on the runs as scored (tie order applied). ``ContractError`` where it
+        refuses (a graded protocol; AP over too many unjudged documents of a query)."""
+        from rankeval_tui.core.evaluation.delta_bounds import compare_bounds  # only a comparison on a gap needs it
+
+        definition = self.protocol.definition
+        runs = {s.name: s.run for s in self.comparable if s.run is not None}
+        return compare_bounds(
+            self.protocol,
+            in_tie_order(definition, runs[baseline]),
+            in_tie_order(definition, runs[candidate]),
+            self.metrics,
+        )
 
     @property
     def eligible_queries(self) -> int:
@@ -97,6 +131,29 @@ class SessionViews:
         if like is not None and like.baseline is report and like.candidate is other:
             return like  # the same two reports: nothing to pair again (a new sort, metric or filter)
         return compare(report, other, like)
+
+    def report_under_labels(self, name: str) -> Report:
+        """An accepted run's report under ``--labels`` at this session's k and split (the same run
+        and metrics as ``report``); made once per session. ``KeyError`` without labels or run."""
+        if self.labels is None:
+            raise KeyError(name)
+        report = self.under_labels.get(name)
+        if report is None:
+            run = self.scored_run(name)
+            report = self.under_labels[name] = self.labels.report(self.protocol, run, self.metrics)
+        return report
+
+    def orders_under_labels(self) -> dict[MetricId, RunOrder]:
+        """Per metric, the accepted runs' means under the protocol's labels and under ``--labels``,
+        and the pairs of runs the two order differently; empty with fewer than two runs."""
+        from rankeval_tui.core.session_labels import RunOrder  # only --labels needs it
+
+        names = [s.name for s in self.accepted]
+        if self.labels is None or len(names) < 2:
+            return {}
+        ours = [self.report(name) for name in names]
+        theirs = [self.report_under_labels(name) for name in names]
+        return {metric: RunOrder.of(metric, ours, theirs) for metric in self.metrics}
 
     def adjudicated_queries(self) -> tuple[str, ...]:
         """The selected queries whose labels were adjudicated, in protocol order (as ``score`` lists them)."""

@@ -21,7 +21,7 @@ from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session_cutoffs import NamedMetric
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.tui.hangups import app_ended, guard_lock
-from rankeval_tui.tui.messages import OpenJudging
+from rankeval_tui.tui.messages import OpenDecide, OpenJudging
 from rankeval_tui.tui.score.score_screen import LoadRequest, ScoreScreen
 from rankeval_tui.tui.served_driver import ending_with_its_server
 
@@ -54,6 +54,7 @@ class RankevalApp(App[int | str | None]):
         baseline: str | None = None,
         preread: Preread | None = None,
         named: tuple[NamedMetric, ...] = (),
+        labels_path: Path | None = None,
     ) -> None:
         super().__init__()
         self.protocol_dir = protocol_dir
@@ -70,6 +71,8 @@ class RankevalApp(App[int | str | None]):
         self.preread = preread
         self.named = named
         """``--metrics`` with their cutoffs (``P@5,P@10``); given, they replace ``metrics``."""
+        self.labels_path = labels_path
+        """``--labels LABELS.toml``: the scoring screen shows each run's scores under it too."""
 
     def score_request(self) -> LoadRequest:
         """What the scoring screen loads (in a worker): the same inputs ``score`` would read."""
@@ -84,6 +87,7 @@ class RankevalApp(App[int | str | None]):
             self.baseline,
             self.preread,
             self.named,
+            self.labels_path,
         )
 
     def get_driver_class(self) -> type[Driver]:
@@ -142,6 +146,12 @@ class RankevalApp(App[int | str | None]):
         from rankeval_tui.tui.judge.screen import open_judge_screen
 
         open_judge_screen(self)
+
+    def on_open_decide(self, message: OpenDecide) -> None:
+        """Grow the comparison's gap into the pools and judge it in the order that decides it."""
+        from rankeval_tui.tui.judge.screen import open_decide_screen
+
+        open_decide_screen(self, message)
 
 
 def run_adjudication_app(protocol_dir: Path, session: AdjudicationSession) -> str | None:

@@ -149,3 +149,78 @@ def test_overlapping_chinese_bigrams_all_light_up() -> None:
 def test_best_passage_ties_go_to_the_earliest() -> None:
     matches = [Match(3, 0, 1, 0), Match(4, 0, 1, 1), Match(50, 0, 1, 0), Match(51, 0, 1, 1)]
     assert (best_passage(matches, 10, UNIFORM, body(100)) or (None,))[0] == 3
+
+
+def test_a_plural_and_its_singular_get_one_stem() -> None:
+    """``panes`` and ``pane`` were two terms (``pane``, ``pan``): one query word counted twice."""
+    assert stem("panes") == stem("pane") == "pan"
+    assert stem("files") == stem("file") and stem("frees") == stem("free")
+    assert query_terms("split the current pane into two panes") == ("split", "current", "pan", "two")
+
+
+def test_bm25_saturates_a_repeated_term_below_a_second_distinct_one() -> None:
+    """A term five times in one window scores less than two distinct terms once each (BM25's
+    k1), but more than the same term once: repetition counts, with diminishing returns."""
+    five = [Match(line, 0, 4, 0) for line in range(100, 105)]
+    once = [Match(300, 0, 4, 0)]
+    two = [Match(500, 0, 4, 0), Match(502, 0, 4, 1)]
+    lines = body(1000)
+    repeated = best_passage(five, 10, UNIFORM, lines)
+    single = best_passage(once, 10, UNIFORM, lines)
+    pair = best_passage(two, 10, UNIFORM, lines)
+    assert repeated is not None and single is not None and pair is not None
+    assert single[1] < repeated[1] < pair[1]
+    assert best_passage(five + once + two, 10, UNIFORM, lines) == pair
+
+
+def test_bm25_prefers_a_short_window_to_a_long_one_with_the_same_terms() -> None:
+    """The same two terms once each: in a window of short lines (a definition) and in one of
+    long paragraph lines; the short window wins (length normalised by the document's average)."""
+    lines = body(200)
+    for number in range(20, 30):
+        lines[number] = "       " + "long paragraph text that goes on and on " * 4
+    for number in range(120, 130):
+        lines[number] = "   short text"
+    # each match after a word (9:13): no line starts with a term, so no heading bonus decides
+    matches = [Match(20, 9, 13, 0), Match(22, 9, 13, 1), Match(120, 9, 13, 0), Match(122, 9, 13, 1)]
+    assert (best_passage(matches, 10, UNIFORM, lines) or (None,))[0] == 120
+
+
+def test_query_words_side_by_side_in_order_count_as_a_phrase() -> None:
+    """``history expansion`` written as the query writes it beats the two words apart, and
+    beats them side by side in the other order."""
+    lines = body(300)
+    lines[30] = "       expansion of the history is described here in other words than"
+    lines[130] = "       the expansion history of the shell is kept in a file named by a variable"
+    lines[230] = "       the history expansion is performed immediately after a complete line"
+    matcher = Matcher.for_query("history expansion")
+    assert (best_passage(matcher.find(lines), 10, {0: 1.0, 1: 1.0}, lines) or (None,))[0] == 230
+
+
+def test_overlapping_chinese_bigrams_choose_the_passage_that_holds_them_in_order() -> None:
+    """如何修改用户密码: the line holding 修改用户密码 (every bigram, in order, overlapping) wins
+    over lines holding 用户 and 密码 apart, in a document too long to open at its start."""
+    lines = ["       用户的登录名和他们的其他信息"] * 200
+    lines[50] = "       用户需要一个密码才能登录"
+    lines[150] = "       修改用户密码的方法如下"
+    matcher = Matcher.for_query("如何修改用户密码")
+    weights = dict.fromkeys(range(len(matcher.terms)), 1.0)
+    assert (best_passage(matcher.find(lines), 10, weights, lines) or (None,))[0] == 150
+
+
+def test_a_heading_of_several_lines_is_read_from_its_first() -> None:
+    """ssh's ``-L`` has four forms, one a line, above one description: a passage in the
+    description opens on the first form, not the last; lines of a list that no indented text
+    follows are not one heading."""
+    lines = body(40)
+    lines[10:16] = [
+        "     -L [bind_address:]port:host:hostport",
+        "     -L [bind_address:]port:remote_socket",
+        "     -L local_socket:host:hostport",
+        "     -L local_socket:remote_socket",
+        "             Specifies that connections to the given TCP port or Unix socket",
+        "             on the local (client) host are to be forwarded to the given host",
+    ]
+    assert section_start(lines, 15, 10) == 10
+    lines[20:24] = ["     one", "     two", "     three", "     four"]  # a list, no indented text below
+    assert section_start(lines, 22, 10) == 22

@@ -21,8 +21,15 @@ from pathlib import Path
 
 import pytest
 
+from rankeval_tui.core.annotation.assignment import (
+    labels_path,
+    parse_annotators,
+    plan_assignment,
+    read_assignment,
+    write_assignment,
+)
 from rankeval_tui.core.annotation.judging import JudgingSession
-from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.files import load_definition, read_qrels_file
 
 ANSI = re.compile(rb"\x1b(\[[0-9;?<>=]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78cDEHM])")
 SEED_Q1 = {"d1": 0, "d2": 1, "d3": 0, "d4": 0, "d5": 0, "d6": 0}
@@ -156,3 +163,31 @@ def test_kill_9_in_the_middle_of_fast_typing_keeps_every_shown_judgment(blank: P
         assert session.marks.judged <= len(expected)
     finally:
         session.close()
+
+
+def test_kill_9_leaves_alices_labels_file_whole_with_what_the_screen_showed(blank: Path) -> None:
+    """``judge --annotator alice`` writes her labels file as she goes: read while the judge still
+    runs, it holds every judgment shown; after SIGKILL it is still a whole, valid partial file."""
+    definition = load_definition(blank)
+    write_assignment(blank, definition, plan_assignment(definition, parse_annotators("alice,bob"), 0.0, 7))
+    queries = read_assignment(blank, definition).queries["alice"]
+    mine = sum(len(definition.documents_of(q)) for q in queries)
+    path = labels_path(blank, "alice")
+    app = Terminal(str(blank), "--annotator", "alice")
+    app.wait_for(f"overall 0/{mine}")
+    for number in range(1, 5):
+        app.send("1" if number % 2 else "0")
+        app.wait_for(f"overall {number}/{mine}")
+    deadline = time.monotonic() + 10
+    labels: dict[str, dict[str, int]] = {}
+    while time.monotonic() < deadline:  # written by the judge's thread after the frame
+        if path.exists():
+            labels = read_qrels_file(path, definition, exhaustive=False).labels
+            if sum(len(row) for row in labels.values()) == 4:
+                break
+        time.sleep(0.05)
+    app.kill()
+    assert sum(len(row) for row in labels.values()) == 4  # before any quit: the file followed her
+    after = read_qrels_file(path, definition, exhaustive=False)
+    assert after.labels == labels and after.provenance["partial"] is True
+    assert [value for row in after.labels.values() for value in row.values()] == [1, 0, 1, 0]

@@ -73,3 +73,44 @@ async def test_alice_is_asked_only_her_pairs_and_her_file_is_written(blank: Path
     assert done.labels == {q: SEED_QRELS[q] for q in queries}
     assert done.provenance["partial"] is True
     assert not labels_path(blank, "alice").with_name("alice.toml.journal").exists()
+
+
+async def test_alices_labels_file_follows_each_judgment_before_she_quits(blank: Path) -> None:
+    definition = load_definition(blank)
+    write_assignment(blank, definition, plan_assignment(definition, parse_annotators("alice,bob"), 0.0, 7))
+    (blank / "labels").mkdir()
+    app, session, _ = open_alice(blank)
+    path = labels_path(blank, "alice")
+
+    def on_disk() -> dict[str, dict[str, int]]:
+        session.labels_writer.flush()
+        qrels = read_qrels_file(path, definition, exhaustive=False)
+        assert qrels.provenance["partial"] is True and qrels.provenance["annotator"] == "alice"
+        judged = sum(len(row) for row in qrels.labels.values())
+        if "pace" in qrels.provenance:  # from the second label on: what it claims is what it holds
+            assert qrels.provenance["pace"]["judgments"] == judged
+        return qrels.labels
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not path.exists()  # nothing judged, nothing written
+        asked = []
+        for _ in range(3):
+            query = shown(app, "#judge-query").split()[1]
+            doc = shown(app, "#judge-pair").split()[1]
+            asked.append((query, doc, SEED_QRELS[query][doc]))
+            await pilot.press(str(SEED_QRELS[query][doc]))
+            await pilot.pause()
+            expected: dict[str, dict[str, int]] = {}
+            for q, d, label in asked:
+                expected.setdefault(q, {})[d] = label
+            assert on_disk() == expected  # written while she judges, before any quit
+        await pilot.press("u")  # the undo reaches the file too
+        await pilot.pause()
+        q, d, _ = asked[-1]
+        del expected[q][d]
+        assert on_disk() == {q: row for q, row in expected.items() if row}
+        await pilot.press("q")
+        await pilot.pause()
+    assert finish_judging(session, "rankeval-tui judge P --annotator alice") == 0
+    assert read_qrels_file(path, definition, exhaustive=False).labels == {q: row for q, row in expected.items() if row}

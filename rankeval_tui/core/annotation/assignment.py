@@ -26,7 +26,8 @@ from typing import Any
 
 from rankeval_tui.core.annotation.journal import journal_exists, journal_of
 from rankeval_tui.core.annotation.judging import JudgingSession
-from rankeval_tui.core.errors import ContractError, quote
+from rankeval_tui.core.annotation.labels_file import FollowingWriter, LabelsSnapshot
+from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
 from rankeval_tui.core.files.atomic import atomic_write_text
@@ -209,20 +210,60 @@ def labels_taken_away(
 
 class AnnotatorSession(JudgingSession):
     """One assigned annotator's judging: the session over their queries only, writing their
-    labels file. The file is partial for the protocol (``merge`` completes it), so it says so;
-    and a session left unfinished writes the labels so far beside the journal that resumes it."""
+    labels file. The file is partial for the protocol (``merge`` completes it), so it says so.
+    It follows the judging: after each recorded change (``follow``) a thread rewrites it whole
+    (``labels_file``), so it holds her labels so far while the journal resumes the session."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.snapshots_taken = 0
+        self.labels_writer = FollowingWriter(self._write_labels)
 
     def provenance(self) -> dict[str, Any]:
         return {**super().provenance(), "partial": True}
 
+    def snapshot(self) -> LabelsSnapshot:
+        self.snapshots_taken += 1
+        return LabelsSnapshot(**vars(super().snapshot()), taken=self.snapshots_taken)
+
+    def follow(self) -> str | None:
+        """Have the labels file rewritten with the state now (in the writer's thread): called
+        after a change is recorded, off the key's path. Before anything is judged there is no
+        file to write. Returns why the previous write failed, if it did."""
+        failed = self.labels_writer.failure
+        if self.marks.judged or self.qrels_path.exists():
+            self.labels_writer.submit(self.snapshot())
+        if failed is None:
+            return None
+        reason = failed.one_line() if isinstance(failed, ContractError) else describe_os_error(failed)
+        return f"{self.qrels_path} NOT updated: {reason}; every label is safe in {self.journal_path}"
+
+    def _write_labels(self, snapshot: QrelsFile) -> None:
+        write_partial_labels(self.qrels_path, snapshot, self.definition, self.annotator)
+
+    def write_qrels(self, snapshot: QrelsFile | None = None) -> None:
+        """Every assigned pair judged: the file written through the same ordered writer, so a
+        follow write taken earlier never lands after it."""
+        if not self.marks.complete and snapshot is None:
+            super().write_qrels()  # refuses, saying how many pairs are left
+        taken = snapshot if isinstance(snapshot, LabelsSnapshot) else self.snapshot()
+        self.labels_writer.write(taken)
+        self.written = True
+
     def _finish(self) -> str:
+        self.labels_writer.close()  # the thread's last write lands before the final one
         if self.marks.complete:
             return super()._finish()
         judged = self.marks.total - self.marks.remaining
-        if judged:
-            write_partial_labels(self.qrels_path, self.snapshot(), self.definition, self.annotator)
+        if judged or self.qrels_path.exists():
+            self.labels_writer.write(self.snapshot())
         return (
             f"{self.annotator}: {judged} of {self.marks.total} assigned pairs judged"
             + (f", written to {self.qrels_path} (partial)" if judged else "")
             + f"; progress is kept in {self.journal_path}; run judge again to continue"
         )
+
+    def close(self) -> None:
+        """Stop the writer's thread before the lock goes: no write after it is released."""
+        self.labels_writer.close()
+        super().close()

@@ -184,6 +184,12 @@ class JudgingSession(JudgingState):
         write_qrels(self.qrels_path, snapshot or self.snapshot(), self.definition)
         self.written = True
 
+    def follow(self) -> str | None:
+        """Called after each recorded change, off the key's path: a session whose file follows
+        the judging (``AnnotatorSession``) writes it and returns why its last write failed, if
+        it did; the protocol's qrels wait for the last pair."""
+        return None
+
     def finish(self) -> str:
         """End the session: write the qrels if complete, keep the journal if not. Returns the
         line to tell the user. Calling it again returns the same line.

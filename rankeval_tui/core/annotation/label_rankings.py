@@ -211,14 +211,21 @@ def metric_ordering(
         runs = list(means_a)
         tau = KendallTau.of([known_a[r] for r in runs], [known_b[r] for r in runs])
         ap = tau_ap(known_a, known_b)
-        for first, second in combinations(runs, 2):
-            delta_a, delta_b = known_a[first] - known_a[second], known_b[first] - known_b[second]
-            if sign(delta_a) != sign(delta_b):
-                changes.append(OrderChange(first, second, delta_a, delta_b))
+        changes = order_changes(known_a, known_b)
     queries = tuple(
         largest_change(metric, index, reports_a, reports_b, agreement) for index in range(len(reports_a[0].rows))
     )
     return MetricOrdering(metric, DEFINITIONS[metric].name(k), (means_a, means_b), tau, ap, tuple(changes), queries)
+
+
+def order_changes(means_a: Mapping[str, Fraction], means_b: Mapping[str, Fraction]) -> list[OrderChange]:
+    """Every pair of runs (in ``means_a``' order) whose order under B is not their order under A."""
+    changes = []
+    for first, second in combinations(means_a, 2):
+        delta_a, delta_b = means_a[first] - means_a[second], means_b[first] - means_b[second]
+        if sign(delta_a) != sign(delta_b):
+            changes.append(OrderChange(first, second, delta_a, delta_b))
+    return changes
 
 
 def largest_change(

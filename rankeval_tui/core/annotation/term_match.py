@@ -58,8 +58,9 @@ SUFFIXES = (
     ("y", ""),
     ("e", ""),
 )
-"""A light English stemmer: the first suffix that leaves at least three letters is cut, and the
-rest is matched as a prefix (``configure`` -> ``configur``: configure, configured, configuration)."""
+"""A light English stemmer: the first suffix that leaves at least three letters is cut, then a
+final ``e`` (so a plural and its singular agree: ``panes``, ``pane`` -> ``pan``), and the rest is
+matched as a prefix (``configure`` -> ``configur``: configure, configured, configuration)."""
 
 CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 """Han, Hiragana, Katakana (full-width forms fold to these): scripts written without spaces."""
@@ -93,7 +94,10 @@ def stem(word: str) -> str:
         return word
     for suffix, replacement in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) + len(replacement) >= 3:
-            return word[: len(word) - len(suffix)] + replacement
+            word = word[: len(word) - len(suffix)] + replacement
+            break
+    if word.endswith("e") and len(word) > 3:  # a plural and its singular: panes, pane -> pan
+        word = word[:-1]
     return word
 
 
@@ -248,72 +252,94 @@ HEADING_CELLS = 40
 def is_heading(lines: Sequence[str], number: int) -> bool:
     """Whether line ``number`` introduces what follows: short, or indented less than the next
     non-blank line (``-v, --invert-match``, ``HISTORY EXPANSION``, ``'expandtab' 'et'``)."""
-    line = lines[number]
-    text = line.strip()
-    if len(text) <= HEADING_CELLS:
-        return True
-    indent = len(line) - len(line.lstrip())
+    return len(lines[number].strip()) <= HEADING_CELLS or body_follows(lines, number)
+
+
+def body_follows(lines: Sequence[str], number: int) -> bool:
+    """Whether the next non-blank line (of the next three) is indented more than line ``number``."""
     following = next((lines[i] for i in range(number + 1, min(len(lines), number + 4)) if lines[i].strip()), "")
-    return bool(following) and len(following) - len(following.lstrip()) > indent
+    return bool(following) and indentation(following) > indentation(lines[number])
 
 
 def line_bonus(matches: list[Match], lines: Sequence[str], number: int, weights: Mapping[int, float]) -> float:
     """What one line's matches say beyond their count: a heading or an option's name that starts
-    with a query term counts its terms again, and terms written next to each other (a phrase of
-    the query) count half again."""
-    line = lines[number]
-    bonus = 0.0
-    if any(not WORD.search(line, 0, m.start) for m in matches) and is_heading(lines, number):
-        bonus += sum(weights[term] for term in {m.term for m in matches})
+    with a query term counts its terms again."""
+    if any(not WORD.search(lines[number], 0, m.start) for m in matches) and is_heading(lines, number):
+        return sum(weights[term] for term in {m.term for m in matches})
+    return 0.0
+
+
+def phrases(matches: list[Match], terms: int) -> list[int]:
+    """The query's phrases on one line: for each two of its ``terms`` written side by side in the
+    query's order (``history expansion``; a Chinese query's overlapping bigrams), the first
+    one's index plus ``terms``, so a phrase counts apart from the terms."""
     ordered = sorted(matches, key=lambda m: m.start)
-    for left, right in zip(ordered, ordered[1:]):
-        if left.term != right.term and right.start - left.end <= 2:
-            bonus += (weights[left.term] + weights[right.term]) / 2
-    return bonus
+    return [
+        terms + left.term
+        for left, right in zip(ordered, ordered[1:])
+        if right.term == left.term + 1 and right.start - left.end <= 2
+    ]
+
+
+K1 = 0.5
+"""BM25's term-frequency saturation: a term's second occurrence in a window adds less than its first."""
+B = 0.25
+"""BM25's length normalisation: a window of long lines needs more occurrences than a short one."""
 
 
 def best_passage(
     matches: list[Match], window: int, weights: Mapping[int, float], lines: Sequence[str]
 ) -> tuple[int, float] | None:
-    """Where to open a document for a query: the stretch of ``window`` lines that scores most,
+    """Where to open a document for a query: the window of ``window`` lines that scores most,
     opened on its best line when that line has a bonus (a heading), else on its first line (read
     from the heading above it, ``section_start``), and its score; None without matches.
 
-    A stretch scores the ``weights`` (the corpus's IDF, ``CorpusTerms``) of the distinct terms
-    it holds, so a generic word weighs little and all of the query's words together weigh most,
-    plus its best line's ``line_bonus`` (once: a table whose every line starts with a term is not
-    ten definitions). The earliest stretch wins a tie. O(matches)."""
+    The windows overlap (one starts at every line holding a match) and are scored like documents
+    by BM25: each query term adds its ``weights`` (the corpus's IDF, ``CorpusTerms``) times
+    ``tf (K1 + 1) / (tf + K1 (1 - B + B len / avglen))``, its count in the window saturated and
+    the window's length (characters) against the document's average window. So a term rare in
+    the corpus weighs most, all of the query's terms together beat one of them repeated, and a
+    window of a few short lines (a definition) beats a long paragraph that mentions them. Then
+    its best line's ``line_bonus`` (once: a table whose every line starts with a term is not ten
+    definitions): a heading or an option's name starting with a query term, terms side by side.
+    A term once in a window of average length adds exactly its weight. The earliest window wins
+    a tie. O(lines + matches x terms)."""
     if not matches:
         return None
     by_line: dict[int, list[Match]] = {}
     for match in matches:
         by_line.setdefault(match.line, []).append(match)
     bonus = {number: line_bonus(found, lines, number, weights) for number, found in by_line.items()}
+    terms = len(weights)  # a phrase starting with term t counts as term ``terms + t``
+    counted_of = {number: [m.term for m in found] + phrases(found, terms) for number, found in by_line.items()}
+    weight = [weights[t] for t in range(terms)] + [(weights[t] + weights.get(t + 1, 0.0)) / 2 for t in range(terms)]
+    lengths = list(accumulate(map(len, lines), initial=0))  # characters before each line
+    average = max(1.0, lengths[-1] * min(window, len(lines)) / max(1, len(lines)))
+    matched = sorted(by_line)
     best: tuple[float, int, int] | None = None  # (score, -first line, the line to open on)
-    counts: dict[int, int] = {}
-    peaks: deque[int] = deque()  # lines with a bonus in the stretch, bonuses non-increasing: the first is its peak
-    score, low = 0.0, 0
-    for match in matches:
-        if not counts.get(match.term):
-            score += weights[match.term]
-        counts[match.term] = counts.get(match.term, 0) + 1
-        if bonus[match.line] > 0 and (not peaks or peaks[-1] != match.line):
-            while peaks and bonus[peaks[-1]] < bonus[match.line]:
-                peaks.pop()
-            peaks.append(match.line)
-        while matches[low].line <= match.line - window:
-            gone = matches[low].term
-            counts[gone] -= 1
-            if not counts[gone]:
-                score -= weights[gone]
-            low += 1
-        first = matches[low].line
-        while peaks and peaks[0] < first:
-            peaks.popleft()
+    tf = [0] * len(weight)
+    peaks: deque[int] = deque()  # lines with a bonus in the window, bonuses non-increasing: the first is its peak
+    high = 0
+    for first in matched:
+        while high < len(matched) and matched[high] < first + window:
+            number = matched[high]
+            for term in counted_of[number]:
+                tf[term] += 1
+            if bonus[number] > 0:
+                while peaks and bonus[peaks[-1]] < bonus[number]:
+                    peaks.pop()
+                peaks.append(number)
+            high += 1
+        norm = K1 * (1 - B + B * (lengths[min(len(lines), first + window)] - lengths[first]) / average)
+        score = sum(w * n * (K1 + 1) / (n + norm) for w, n in zip(weight, tf) if n)
         peak = peaks[0] if peaks else first
         candidate = (round(score + (bonus[peak] if peaks else 0.0), 9), -first, peak)
         if best is None or candidate[:2] > best[:2]:
             best = candidate
+        for term in counted_of[first]:
+            tf[term] -= 1
+        if peaks and peaks[0] == first:
+            peaks.popleft()
     assert best is not None
     return section_start(lines, best[2], window), best[0]
 
@@ -321,13 +347,25 @@ def best_passage(
 def section_start(lines: Sequence[str], line: int, reach: int) -> int:
     """The heading a passage at ``line`` belongs to, if one is at most ``reach`` lines above
     (a line indented less than the passage and ``is_heading``: an option's name, a numbered
-    clause); else ``line``. A passage is read from its heading down."""
+    clause); else ``line``. A passage is read from its heading down, and a heading of several
+    lines (an option's forms, one a line: ``-L port:host:hostport``, ``-L local_socket:...``)
+    from its first."""
     indent = indentation(lines[line])
+    start = line
     for number in range(line - 1, max(-1, line - reach - 1), -1):
         text = lines[number]
         if text.strip() and indentation(text) < indent:
-            return number if is_heading(lines, number) else line
-    return line
+            start = number if is_heading(lines, number) else line
+            break
+    if body_follows(lines, start):  # the heading's last line: its first may be above
+        while start > max(0, line - reach) and same_heading(lines[start - 1], lines[start]):
+            start -= 1
+    return start
+
+
+def same_heading(above: str, line: str) -> bool:
+    """Whether ``above`` is another line of the heading ``line`` ends: short and indented alike."""
+    return bool(above.strip()) and len(above.strip()) <= HEADING_CELLS and indentation(above) == indentation(line)
 
 
 def indentation(line: str) -> int:

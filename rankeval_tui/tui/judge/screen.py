@@ -50,6 +50,7 @@ from rankeval_tui.tui.judge.messages import (
 )
 from rankeval_tui.tui.judge.overview import QUIT, OverviewScreen
 from rankeval_tui.tui.judge.reading import find_in_document, step_match
+from rankeval_tui.tui.messages import OpenDecide
 from rankeval_tui.tui.safe_text import plain
 from rankeval_tui.tui.widgets.help_screen import HelpScreen
 from rankeval_tui.tui.widgets.launch_notice import LaunchNotice
@@ -71,6 +72,7 @@ class JudgeScreen(Screen[None]):
         self.exit_app_on_quit = exit_app_on_quit
         self._write_worker: Worker[None] | None = None
         self._was_complete = session.marks.complete
+        self._follow_due = False
         self.documents = PreparedDocuments(session.definition, lambda: neighbours(session))
 
     # ------------------------------------------------------------ layout
@@ -149,6 +151,17 @@ class JudgeScreen(Screen[None]):
             return
         self.set_status(done(change) if change is not None else NOTHING_TO_DO)
         self.sync()
+        if change is not None and not self._follow_due:  # once per frame, however many keys came
+            self._follow_due = True
+            self.call_after_refresh(self.follow)
+
+    def follow(self) -> None:
+        """After the frame that showed a change: the session's following file (an assigned
+        annotator's labels) gets the state now, written by its own thread."""
+        self._follow_due = False
+        failure = self.session.follow()
+        if failure is not None:
+            self.notify(failure, severity="warning", timeout=10)
 
     def document_lines_on_screen(self) -> int:
         """How many lines of the document box the terminal shows (0: none, the box is squeezed
@@ -287,6 +300,52 @@ def open_judge_screen(app: App) -> None:
             return
         app.judge_session = session  # type: ignore[attr-defined]  # kept on the app so `j` resumes it
     app.push_screen(JudgeScreen(session, exit_app_on_quit=False))
+
+
+DECIDE_GROUP = "judge-to-decide"
+
+
+def open_decide_screen(app: App, request: OpenDecide) -> None:
+    """``judge --decide`` from the scoring screen's comparison on a gap: the two runs' top-k pairs
+    outside the pools added to them as holes (``grow --gap``), then those holes judged in the order
+    that decides the change (``core.annotation.decide_session``). The growth and the order (every
+    hole's effect on the bounds: most of a second at 1,000 holes) are made in a worker; the key
+    does nothing while one is. Refused with a notification, the protocol untouched, while a
+    judging session opened here is still open (it holds the lock)."""
+    current = getattr(app, "judge_session", None)
+    if current is not None and current.finished_message is None:
+        app.notify("cannot judge to decide: finish the judging opened with j first (q on it)", severity="error")
+        return
+    if any(worker.group == DECIDE_GROUP and worker.is_running for worker in app.workers):
+        return
+    directory = Path(app.protocol_dir)  # type: ignore[attr-defined]  # RankevalApp's; screens never import it
+    qrels_path = Path(getattr(app, "qrels_path", None) or directory / QRELS_FILE)
+    app.run_worker(
+        lambda: prepare_decide(app, request, directory, qrels_path),
+        thread=True,
+        group=DECIDE_GROUP,
+        description="growing the gap and ordering its holes",
+    )
+
+
+def prepare_decide(app: App, request: OpenDecide, directory: Path, qrels_path: Path) -> None:
+    """The worker of ``open_decide_screen``: the session opened, then the judging screen pushed."""
+    from rankeval_tui.core.annotation.decide_session import decide_from_gap
+
+    try:
+        session, queue, added = decide_from_gap(
+            directory, qrels_path, request.baseline, request.candidate, request.metrics
+        )
+    except ContractError as error:
+        app.call_from_thread(app.notify, f"cannot judge to decide: {error.one_line()}", severity="error", timeout=20)
+        return
+
+    def show() -> None:
+        app.judge_session = session  # type: ignore[attr-defined]  # finished by inspect if the app ends first
+        app.notify(f"grew the pools by {added} holes (grow --gap); {queue.status(session.marks.labels)}", timeout=8)
+        app.push_screen(JudgeScreen(session, exit_app_on_quit=False), callback=lambda _: request.ended(session))
+
+    app.call_from_thread(show)
 
 
 def scale_allows(graded: bool, top: int, action: str, parameters: tuple[object, ...]) -> bool:

@@ -5,13 +5,16 @@ Formatting only: the paired rows, deltas and outcomes come from a core ``Compari
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.widget import Widget
 
+from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import METRIC_LABELS, Comparison, Metric, PairedRow
+from rankeval_tui.core.evaluation.delta_bounds import DeltaReport
 from rankeval_tui.core.evaluation.evaluate import QueryRow
 from rankeval_tui.core.evaluation.histogram import DeltaHistogram, delta_histogram
 from rankeval_tui.core.evaluation.metrics import DEFINITIONS
@@ -24,6 +27,14 @@ from rankeval_tui.tui.score.cells import (
     delta_cell,
     value_cell,
     verdict_cell,
+)
+from rankeval_tui.tui.score.change_bounds import (
+    bounds_cells,
+    bounds_columns,
+    bounds_rows,
+    bounds_summary,
+    bounds_title,
+    ranged_over,
 )
 from rankeval_tui.tui.score.compare_summary import CompareSummary
 from rankeval_tui.tui.score.delta_histogram import DeltaChart
@@ -137,6 +148,12 @@ class CompareView(ScoreView):
         self._chart_bin: int | None = None
         self._row_cells = RowCells()
         self.comparison: Comparison | None = None
+        self.bounds: tuple[ScoringSession, str, str, DeltaReport | str] | None = None
+        """The last change's bounds computed (or the line refusing them), with the session at
+        its cutoff and the two runs they are for: kept while the view shows that pair."""
+        self.bounds_note: str | None = None
+        """Said above the table with those bounds when they are not the session's own (``bounds_from``)."""
+        self._shown_with: tuple[ScoringSession, ScoreViewState] | None = None
         """The comparison shown: the next one is built from it (``ScoringSession.comparison``'s
         ``like``: the same object after a new sort, metric or filter, its unchanged rows kept
         after a k change; 10,000 queries were paired again at each of those keys)."""
@@ -155,9 +172,13 @@ class CompareView(ScoreView):
         """``comparison`` as ``state`` chose: its metric first, order, filters (``f``, a chart's
         bin) and decimals or exact fractions. With several cutoffs, the comparison is the one at
         the chosen metric's cutoff (``ScoreViewState.comparison``), its summary and statistics too."""
+        self._shown_with = (session, state)
         shown = state.shown_in(session)
         cutoff = shown.cutoff if session.by_cutoff else None
+        pair = state.bounds_pair(session)
         main_k, session = session.protocol.k, session.at_cutoff(shown.cutoff)
+        if pair is not None:
+            return self.show_bounds(session, pair, state, shown.name if cutoff is not None else None)
         # another cutoff is another protocol: the title names its hash (the header names k's)
         other = f" (sha {session.protocol.protocol_sha256[:8]})" if session.protocol.k != main_k else ""
         metric, sort_mode, regressions_only = state.metric, state.sort_mode, state.regressions_only
@@ -216,6 +237,95 @@ class CompareView(ScoreView):
         self._chart_bin = delta_bin
         summary.show(session, comparison, metric, exact)
         self.show_chart()
+
+    def show_bounds(
+        self, session: ScoringSession, pair: tuple[str, str], state: ScoreViewState, named: str | None
+    ) -> None:
+        """The comparison on a gap (``change_bounds``): the change's exact range per query and for
+        the mean, computed in a worker (every candidate labelling of every query is scored), the
+        table saying so until they arrive."""
+        baseline, candidate = pair
+        metric = state.metric
+        self.comparison = self.histogram = None
+        self.query_one(DeltaChart).show(None, None, False)
+        summary = self.query_one(CompareSummary)
+        summary.clear()
+        cutoff = session.protocol.k if named is not None else None
+        columns = bounds_columns(session.metrics, metric, cutoff)
+        showing = "could be worse, any metric" if state.regressions_only else "all queries"
+        choices = (
+            ("  m ", "dim"),
+            (named or METRIC_LABELS[metric], "bold"),
+            ("  s ", "dim"),
+            (SORT_LABELS[state.sort_mode], "bold"),
+            ("  f ", "dim"),
+            (showing, "bold"),
+        )
+        known = self.bounds
+        if known is None or known[0] is not session or known[1:3] != pair:
+            self.title.update(bounds_title(baseline, candidate, "computing the change's exact bounds…", choices))
+            sync_table(self.table, columns, [])
+            self.note(None)
+            self.bounds_worker((session, baseline, candidate), lambda: session.change_bounds(baseline, candidate))
+            return
+        report = known[3]
+        if isinstance(report, str):
+            self.title.update(bounds_title(baseline, candidate, "no bounds on this change", choices))
+            sync_table(self.table, columns, [])
+            self.note(Text(report, style=STYLE_MISSING))
+            return
+        metric = metric if metric in report.metrics else report.metrics[0]
+        columns = bounds_columns(report.metrics, metric, cutoff)
+        rows = bounds_rows(report, metric, state.sort_mode, state.regressions_only)
+        self.title.update(bounds_title(baseline, candidate, ranged_over(report), choices))
+        sync_table(
+            self.table, columns, [(row.query, bounds_cells(row, report.metrics, metric, state.exact)) for row in rows]
+        )
+        if self.bounds_note is not None:
+            self.note(Text(self.bounds_note, style=STYLE_MISSING))
+        elif not rows:
+            self.note(Text("no query where some labelling makes it worse (f: all queries)", style=STYLE_MISSING))
+        else:
+            self.note(None)
+        summary.show_text(bounds_summary(report, metric, state.exact))
+
+    @work(thread=True, exclusive=True, group="score-bounds", description="bounds on the change")
+    def bounds_worker(
+        self,
+        key: tuple[ScoringSession, str, str],
+        compute: Callable[[], DeltaReport],
+        note: Callable[[DeltaReport], str] | None = None,
+    ) -> None:
+        """``compute`` (the change's bounds: ``ScoringSession.change_bounds``) off the UI thread, for
+        the session at its cutoff and the pair in ``key``; a refusal (AP or graded nDCG over too many
+        unjudged documents of a query) becomes the line shown instead of the table. ``note``: what
+        to say above the table with them (bounds the session did not compute)."""
+        try:
+            result: DeltaReport | str = compute()
+        except ContractError as error:
+            result = error.one_line()
+        said = note(result) if note is not None and not isinstance(result, str) else None
+        self.app.call_from_thread(self.bounds_done, (*key, result), said)
+
+    def bounds_done(self, bounds: tuple[ScoringSession, str, str, DeltaReport | str], note: str | None) -> None:
+        """Keep the bounds and show them, if the view still shows what they were computed for."""
+        self.bounds, self.bounds_note = bounds, note
+        if self._shown_with is None:
+            return
+        session, state = self._shown_with
+        if state.bounds_pair(session) == bounds[1:3]:
+            self.show(session, None, state)
+
+    def bounds_from(self, compute: Callable[[], DeltaReport], note: Callable[[DeltaReport], str]) -> None:
+        """Show the bounds ``compute`` gives (under labels the session has not read: judging to
+        decide stopped early) for the pair and cutoff shown, with ``note`` saying so, until the
+        pair, the cutoff or the session changes."""
+        if self._shown_with is None:
+            return
+        session, state = self._shown_with
+        pair = state.bounds_pair(session)
+        if pair is not None:
+            self.bounds_worker((session.at_cutoff(state.shown_in(session).cutoff), *pair), compute, note)
 
     def show_chart(self) -> None:
         """The chart of the shown histogram, with the bootstrap CI once the statistics have it."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.widgets import Static
@@ -25,6 +25,7 @@ from rankeval_tui.tui.score.cells import (
     STYLE_NO_RELEVANT,
     count_cell,
     decimal_places,
+    signed_decimal,
     status_cell,
     value_cell,
 )
@@ -33,6 +34,9 @@ from rankeval_tui.tui.score.query_lists import named_or_counted
 from rankeval_tui.tui.score.score_table import sync_table
 from rankeval_tui.tui.score.score_view import ScoreView
 from rankeval_tui.tui.score.score_view_state import RunFilter
+
+if TYPE_CHECKING:
+    from rankeval_tui.core.session_labels import OtherLabels, RunOrder
 
 FACT_COLUMNS = (
     ("status", "status"),
@@ -57,10 +61,19 @@ def metric_column(shown: ShownMetric, by_cutoff: bool) -> tuple[str, str]:
     return (shown.key, shown.name) if by_cutoff else (shown.metric, label(shown.metric))
 
 
-def run_columns(shown: Sequence[ShownMetric], by_cutoff: bool = False) -> tuple[tuple[str, str], ...]:
+def run_columns(
+    shown: Sequence[ShownMetric], by_cutoff: bool = False, other_labels: bool = False
+) -> tuple[tuple[str, str], ...]:
     """The query, one column per metric of the session (``metric_column``), then the
-    evaluator's facts: the metrics come first so that 80 columns show them."""
-    return (("query", "query"), *(metric_column(s, by_cutoff) for s in shown), *FACT_COLUMNS)
+    evaluator's facts: the metrics come first so that 80 columns show them. ``other_labels``
+    (``--labels``): each metric's column is followed by its value under the other labels (``B``)."""
+    metrics = []
+    for metric in shown:
+        key, name = metric_column(metric, by_cutoff)
+        metrics.append((key, name))
+        if other_labels:
+            metrics.append((f"{key}_labels", f"{name} B"))
+    return (("query", "query"), *metrics, *FACT_COLUMNS)
 
 
 def shown_path(path: Path, protocol_dir: Path) -> str:
@@ -152,9 +165,10 @@ class RunView(ScoreView):
     def show(self, session: ScoringSession, candidate: str | None, protocol_dir: Path, row_filter: RunFilter) -> None:
         table = self.table
         summary = self.query_one("#score-run-summary", Static)
+        labelled = session.labels is not None
         if candidate is None:
             self.title.update(Text("no accepted run to show", style=STYLE_MISSING))
-            sync_table(table, run_columns(session.shown, session.by_cutoff), [])
+            sync_table(table, run_columns(session.shown, session.by_cutoff, labelled), [])
             self.note(None)
             summary.update("")
             return
@@ -167,6 +181,7 @@ class RunView(ScoreView):
             for index, row in enumerate(report.rows)
             if kept(row, row_filter, adjudicated)
         ]
+        under_labels = [session.at_cutoff(s.cutoff).report_under_labels(candidate) for s in shown] if labelled else []
         showing = FILTER_LABELS[row_filter]
         self.title.update(
             Text.assemble(
@@ -176,22 +191,26 @@ class RunView(ScoreView):
                 ("   showing: ", "dim"),
                 (showing if row_filter == "all" else f"{showing} ({len(rows)} of {len(report.rows)})", "bold"),
                 ("   (enter: query detail)", "dim"),
+                *(labels_words(session.labels) if session.labels is not None else ()),
             )
         )
         memo: dict[int, Text] = {}
-        sync_table(
-            table,
-            run_columns(shown, session.by_cutoff),
-            [
-                (row.query, run_cells(row, values, row.query in adjudicated, memo, report.pooled))
-                for row, values in rows
-            ],
-        )
+        cells = [(row, run_cells(row, values, row.query in adjudicated, memo, report.pooled)) for row, values in rows]
+        if labelled:
+            positions = {row.query: index for index, row in enumerate(report.rows)}
+            cells = [
+                (row, side_by_side(row_cells, values, [r.rows[positions[row.query]] for r in under_labels], shown))
+                for (row, row_cells), (_, values) in zip(cells, rows)
+            ]
+        sync_table(table, run_columns(shown, session.by_cutoff, labelled), [(row.query, c) for row, c in cells])
         self.note(
             None if rows else Text(f"no {showing} in run {printable(report.run)} (f: next filter)", style=STYLE_MISSING)
         )
         means = list(zip(shown, at_cutoffs)) if session.by_cutoff else ()
-        summary.update(run_summary(report, session.adjudicated_queries(), means))
+        text = run_summary(report, session.adjudicated_queries(), means)
+        if labelled:
+            text = Text.assemble(labels_summary(session, candidate, list(zip(shown, at_cutoffs, under_labels))), text)
+        summary.update(text)
 
 
 def unlisted_words(report: Report) -> str:
@@ -200,3 +219,61 @@ def unlisted_words(report: Report) -> str:
     if report.unlisted is None:
         return ""
     return f"   unlisted: {counted(report.unlisted, f'top-{report.k} pair')} 0 by declaration"
+
+
+def labels_words(labels: OtherLabels) -> tuple[tuple[str, str], ...]:
+    """The title's ``B = model.toml (model:umbrela (a model))``: whose labels the B columns are."""
+    return (("   B = ", "dim"), (printable(labels.who()), "bold"))
+
+
+def side_by_side(
+    cells: list[Any], values: Sequence[Fraction | None], others: Sequence[QueryRow], shown: Sequence[ShownMetric]
+) -> list[Any]:
+    """``run_cells``' cells with each metric's value under the other labels after its own, bold
+    where the two differ (the queries where those labels change the run's score)."""
+    paired: list[Any] = [cells[0]]
+    for index, (metric, value, other) in enumerate(zip(shown, values, others)):
+        theirs = other.value(metric.metric)
+        cell = value_cell(theirs, exact=fraction_fits(theirs))
+        if theirs != value:
+            cell = cell.copy()
+            cell.stylize("bold reverse")
+        paired += [cells[1 + index], cell]
+    return paired + cells[1 + len(shown) :]
+
+
+def labels_summary(session: ScoringSession, run: str, means: Sequence[tuple[ShownMetric, Report, Report]]) -> Text:
+    """Above the usual summary: each mean under the protocol's labels and under B, with the change;
+    then, per metric, the runs' order under each label set and the pairs B orders the other way."""
+    assert session.labels is not None
+    text = Text.assemble(("labels B = ", "bold"), printable(session.labels.who()), "\n")
+    for index, (metric, ours, theirs) in enumerate(means):
+        mine, other = ours.mean(metric.metric), theirs.mean(metric.metric)
+        change = "" if mine is None or other is None or mine == other else f" (Δ {signed_decimal(other - mine)})"
+        text.append(("   " if index else "") + f"{mean_label(metric.metric, metric.cutoff)} ", style="bold")
+        text.append(f"{decimal_text(mine)} → B {decimal_text(other)}{change}")
+    text.append("\n")
+    for metric_id, order in session.orders_under_labels().items():
+        text.append(f"runs by {mean_label(metric_id, session.protocol.k)}: ", style="bold")
+        text.append(f"{order_text(order, 0)}, under B: {order_text(order, 1)}")
+        flips = ", ".join(f"{printable(c.first)} vs {printable(c.second)}" for c in order.changes)
+        text.append(f"  order changes: {flips}" if flips else "  same order", style="bold yellow" if flips else "dim")
+        text.append("\n")
+    return text
+
+
+def order_text(order: RunOrder, side: int) -> str:
+    """``old > mid = new``: the runs best first under one label set, ``=`` between equal means."""
+    means = order.means[side]
+    ranked = order.ranked(side)
+    text = printable(ranked[0]) if ranked else ""
+    for before, run in zip(ranked, ranked[1:]):
+        text += (" = " if means[before] == means[run] else " > ") + printable(run)
+    return text
+
+
+def decimal_text(value: Fraction | None) -> str:
+    """A mean in four places (``1`` and ``0`` whole), ``n/a`` without one: two sets side by side."""
+    if value is None:
+        return "n/a"
+    return str(value) if value.denominator == 1 else f"{float(value):.4f}"

@@ -73,6 +73,15 @@ def runs_text(session: ScoringSession, baseline: str | None, candidate: str | No
         text.append(printable(scored.name), style="bold" if roles else "")
         text.append(f" [{', '.join(roles)}]  " if roles else "  ", style="cyan")
     for scored in session.rejected:
+        if scored.on_gap:  # comparable on bounds: its role shown, and why it has no score
+            roles = [r for r, n in (("baseline", baseline), ("candidate", candidate)) if n == scored.name]
+            text.append("\n◐ ", style=STYLE_MISSING)
+            text.append(printable(scored.name), style="bold")
+            text.append(f" [{', '.join(roles)}]" if roles else "", style="cyan")
+            text.append(
+                ": unjudged top-k pairs outside the pools, no one score; compared on the change's exact bounds (v)"
+            )
+            continue
         text.append("\n✗ REJECTED ", style=STYLE_LOSS)
         text.append(printable(scored.name), style="bold")
         text.append(printable(f": {scored.error}"))

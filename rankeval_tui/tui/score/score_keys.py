@@ -13,6 +13,7 @@ SCORE_BINDINGS: list[
     BindingType
 ] = [  # in the footer's order: what fits 80 columns first, help and quit always (ScoreFooter)
     Binding("v", "toggle_view", "view", id="score.view"),
+    Binding("d", "decide", "decide", id="score.decide", tooltip="judge the gap in the order that decides"),
     Binding("f", "next_filter", "filter", id="score.filter"),
     Binding("slash", "find_query", "find", id="score.find", key_display="/"),
     Binding("b", "next_baseline", "base", id="score.baseline"),
@@ -39,6 +40,6 @@ SCORE_HELP = (
     "x exact fractions · p page the statistics · "
     "f filter (comparison: regressions; single run: missing, no relevant, adjudicated) · "
     "/ find a query · home/end first/last row · pgup/pgdn page · ←/→ columns off screen · enter query detail · "
-    "r reload · j judge · q quit"
+    "r reload · j judge · d (a comparison on a gap) judge its unjudged pairs in the order that decides it · q quit"
 )
 """What ``?`` shows (a notification: the scoring screen's keys fit one)."""

@@ -30,7 +30,8 @@ from rankeval_tui.core.preread import Preread
 from rankeval_tui.core.session import ScoringSession
 from rankeval_tui.core.session_cutoffs import NamedMetric
 from rankeval_tui.core.session_runs import RunSpec
-from rankeval_tui.tui.messages import OpenJudging
+from rankeval_tui.tui.messages import OpenDecide, OpenJudging
+from rankeval_tui.tui.score.change_bounds import labels_so_far
 from rankeval_tui.tui.score.compare_summary import prepare_statistics
 from rankeval_tui.tui.score.compare_view import CompareView
 from rankeval_tui.tui.score.delta_histogram import DeltaChart
@@ -67,6 +68,8 @@ class LoadRequest:
     """What the command line read already (``core.preread``): for the first load only."""
     named: tuple[NamedMetric, ...] = ()
     """``--metrics`` with their cutoffs (``core.session_cutoffs``); given, they replace ``metrics``."""
+    labels_path: Path | None = None
+    """``--labels LABELS.toml``: every run scored under that label file too, side by side."""
 
     def load(self, first: bool = False) -> ScoringSession:
         """The session; the ``first`` load uses ``preread``, any later one reads the files."""
@@ -81,6 +84,7 @@ class LoadRequest:
             baseline=self.baseline,
             preread=self.preread if first else None,
             named=self.named,
+            labels_path=self.labels_path,
         )
 
 
@@ -200,7 +204,7 @@ class ScoreScreen(Screen[None]):
     def refresh_run(self) -> None:
         if self.session is not None and self.state.view == "run":
             self.query_one(RunView).show(
-                self.session, self.state.candidate, self.request.protocol_dir, self.state.run_filter
+                self.session, self.state.run_shown(self.session), self.request.protocol_dir, self.state.run_filter
             )
 
     def current_comparison(self) -> Comparison | None:
@@ -215,7 +219,9 @@ class ScoreScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Comparison-only keys are greyed out where they would do nothing (``key_available``)."""
-        return key_available(action, self.state.view, len(self.session.accepted) if self.session is not None else 0)
+        session = self.session
+        comparable = len(session.comparable) if session is not None else 0
+        return key_available(action, self.state.view, comparable, self.state.bounds_pair(session) is not None)
 
     def action_toggle_view(self) -> None:
         # No refresh_bindings(): the focus change refreshes the footer; twice rebuilt it per v.
@@ -280,6 +286,44 @@ class ScoreScreen(Screen[None]):
 
     def action_judge(self) -> None:
         self.post_message(OpenJudging())
+
+    def action_decide(self) -> None:
+        """``d`` on a comparison on a gap: its unjudged pairs grown into the pools and judged in the
+        order that decides the change (the app opens the judging screen: ``judge --decide``), at the
+        protocol's own k and split, which the judging order uses."""
+        session, pair = self.session, self.state.bounds_pair(self.session)
+        if session is None or pair is None:
+            return
+        if (session.protocol.k, session.protocol.split) != (session.base.k, session.base.split):
+            self.notify(
+                f"d judges at the protocol's k {session.base.k} and split {session.base.split}: "
+                "set them back (+/-, t) first",
+                severity="warning",
+            )
+            return
+        runs = {s.name: s.run for s in session.comparable if s.run is not None}
+        self.post_message(OpenDecide(runs[pair[0]], runs[pair[1]], session.metrics, self.judging_ended))
+
+    def judging_ended(self, judging: Any) -> None:
+        """Back from judging to decide: every hole judged, the qrels were written and the files
+        are read again (the runs now score exactly); else the protocol has holes and cannot be
+        scored yet, and the comparison shows the change's bounds under the labels so far, as
+        ``score --bounds`` computes them from the qrels file and the journal."""
+        if judging.marks.complete:
+            self.load_worker()
+            return
+        from rankeval_tui.core.annotation.decide_session import bounds_so_far
+
+        session, pair = self.session, self.state.bounds_pair(self.session)
+        if session is None or pair is None:
+            return
+        runs = {s.name: s.run for s in session.comparable if s.run is not None}
+        baseline, candidate = runs[pair[0]], runs[pair[1]]
+        qrels_path = Path(judging.qrels_path)
+        self.query_one(CompareView).bounds_from(
+            lambda: bounds_so_far(self.request.protocol_dir, qrels_path, baseline, candidate, session.metrics),
+            labels_so_far,
+        )
 
     def action_help(self) -> None:
         self.notify(SCORE_HELP, timeout=10)

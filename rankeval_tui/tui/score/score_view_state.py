@@ -69,9 +69,11 @@ def next_option(options: Sequence[Option], current: Option | None) -> Option:
     return options[0]
 
 
-def next_run(session: ScoringSession | None, current: str | None) -> str | None:
-    """The accepted run after ``current`` (``b``, ``c``); None when no run is accepted."""
-    names = [s.name for s in session.accepted] if session else []
+def next_run(session: ScoringSession | None, current: str | None, comparing: bool = False) -> str | None:
+    """The accepted run after ``current`` (``b``, ``c``); None when no run is accepted. ``comparing``:
+    among the runs a comparison takes (``ScoringSession.comparable``: a run with a gap too)."""
+    runs = (session.comparable if comparing else session.accepted) if session else ()
+    names = [s.name for s in runs]
     return next_option(names, current) if names else None
 
 
@@ -89,8 +91,9 @@ class RunChoice:
 def choose_runs(session: ScoringSession, chosen: tuple[str | None, str | None]) -> RunChoice:
     """The chosen baseline/candidate where those runs are accepted, otherwise the session's
     default (``--baseline``, ``runs/BASELINE``, first run with results); the choice is the
-    viewer's and outlives a session without them."""
-    names = [s.name for s in session.accepted]
+    viewer's and outlives a session without them. A run with a gap (``ScoredRun.on_gap``) is never
+    the default baseline, but is the default candidate when no other accepted run is left."""
+    names = [s.name for s in session.comparable]
     chosen_baseline, chosen_candidate = chosen
     baseline: str | None
     if chosen_baseline in names:
@@ -99,6 +102,8 @@ def choose_runs(session: ScoringSession, chosen: tuple[str | None, str | None]) 
         default = session.default_baseline()
         baseline = default.name if default else None
     candidate = chosen_candidate if chosen_candidate in names else session.default_candidate(baseline)
+    if chosen_candidate not in names and candidate in (None, baseline):  # no other accepted run
+        candidate = next((s.name for s in session.comparable if s.on_gap and s.name != baseline), candidate)
     if chosen_baseline is None or chosen_candidate is None:
         chosen = (baseline, candidate)
     return RunChoice(baseline, candidate, chosen)
@@ -124,10 +129,11 @@ def kept_shown(metric: Metric, cutoff: int | None, shown: Sequence[ShownMetric])
 
 def drill_down_runs(comparing: bool, baseline: str | None, candidate: str | None, accepted: Sequence[str]) -> list[str]:
     """Runs the query detail shows, in order: the compared pair in a comparison, else the shown
-    run first and then every accepted run (each once)."""
+    run first and then every accepted run (each once); a run with a gap has no scores to show."""
     if comparing and baseline and candidate:
-        return list(dict.fromkeys([baseline, candidate]))
-    return list(dict.fromkeys([*([candidate] if candidate else []), *accepted]))
+        return [name for name in dict.fromkeys([baseline, candidate]) if name in accepted]
+    first = [candidate] if candidate is not None and candidate in accepted else []
+    return list(dict.fromkeys([*first, *accepted]))
 
 
 def selected_queries(session: ScoringSession | None) -> tuple[str, ...]:
@@ -140,14 +146,20 @@ def next_split(session: ScoringSession) -> ScoringSession:
     return session.with_split(next_option(session.splits, session.protocol.split))
 
 
-def key_available(action: str, view: str, accepted_runs: int) -> bool | None:
+def key_available(action: str, view: str, comparable_runs: int, on_bounds: bool = False) -> bool | None:
     """Whether a key works now: True, or None to grey it out in the footer (Textual's
     ``check_action``). b, m, s, x, p, [ and ] act on the comparison only; v opens the comparison only when
-    two runs were accepted, and always leads back from it."""
+    two runs can be compared (accepted, or with a gap), and always leads back from it; d (judge in
+    the order that decides) works on a comparison on bounds only, and is hidden (False) elsewhere;
+    ] and [ (the chart's bins) are hidden there: a gap has no chart."""
+    if action == "step_bin" and on_bounds:
+        return False  # no chart on a gap: no one delta per query to bin
     if action in ("next_baseline", "next_metric", "next_sort", "toggle_exact", "page_summary", "step_bin"):
         return True if view == "compare" else None
     if action == "toggle_view":
-        return True if accepted_runs >= 2 or view == "compare" else None
+        return True if comparable_runs >= 2 or view == "compare" else None
+    if action == "decide":
+        return view == "compare" and on_bounds
     return True
 
 
@@ -190,13 +202,13 @@ class ScoreViewState:
         return replace(self, view="compare" if self.view == "run" else "run")
 
     def next_baseline(self, session: ScoringSession | None) -> ScoreViewState:
-        """``b``: the accepted run after the baseline, remembered as chosen."""
-        baseline = next_run(session, self.baseline)
+        """``b``: the accepted run after the baseline (in a comparison, one with a gap too), remembered as chosen."""
+        baseline = next_run(session, self.baseline, self.view == "compare")
         return replace(self, baseline=baseline, chosen_runs=(baseline, self.candidate))
 
     def next_candidate(self, session: ScoringSession | None) -> ScoreViewState:
-        """``c``: the accepted run after the candidate, remembered as chosen."""
-        candidate = next_run(session, self.candidate)
+        """``c``: the accepted run after the candidate (in a comparison, one with a gap too), remembered as chosen."""
+        candidate = next_run(session, self.candidate, self.view == "compare")
         return replace(self, candidate=candidate, chosen_runs=(self.baseline, candidate))
 
     def next_metric(self, session: ScoringSession | None) -> ScoreViewState:
@@ -257,7 +269,28 @@ class ScoreViewState:
         the comparison shown before (``ScoringSession.comparison`` keeps what it can of it)."""
         if session is None or self.baseline is None or self.candidate is None or len(session.accepted) < 2:
             return None
+        if self.bounds_pair(session) is not None:
+            return None
         return session.at_cutoff(self.shown_in(session).cutoff).comparison(self.baseline, self.candidate, like)
+
+    def bounds_pair(self, session: ScoringSession | None) -> tuple[str, str] | None:
+        """Baseline and candidate when they compare on the change's exact bounds (either has a gap
+        in a pooled protocol: ``ScoringSession.on_bounds``), else None."""
+        if session is None or self.baseline is None or self.candidate is None:
+            return None
+        names = {s.name for s in session.comparable}
+        if {self.baseline, self.candidate} <= names and session.on_bounds(self.baseline, self.candidate):
+            return self.baseline, self.candidate
+        return None
+
+    def run_shown(self, session: ScoringSession) -> str | None:
+        """The run of the single-run view: the candidate when accepted (one with a gap has no
+        score), else the baseline, else the first accepted run."""
+        accepted = [s.name for s in session.accepted]
+        for name in (self.candidate, self.baseline, *accepted):
+            if name in accepted:
+                return name
+        return None
 
     def drill_down(self, session: ScoringSession) -> list[str]:
         """The runs ``Enter`` shows a query's rankings of, in order (``drill_down_runs``)."""
