@@ -588,20 +588,35 @@ def _quoted_strings(text: str, opening: str, between: list[str]) -> list[str] | 
     each of ``between`` by turns, the very last one a newline (not the next section's
     opening), and no string holds a newline, a backslash or a control character but a tab (no
     escape to decode: each is its value); None otherwise. With what stands between the strings
-    known, the text's newlines are theirs, or a string holds one (checked by count)."""
+    known, the text's newlines are theirs, or a string holds one (checked by count).
+
+    Each of ``between`` is first replaced by a control character of its own (which no string
+    holds: checked before), so that the split makes no new string between two strings: one
+    character is a string CPython keeps once, where a separator of its own per record would
+    be made and dropped again, a hole among the strings kept."""
+    data = text.encode()
+    if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
+        return None
+    newlines = text.count("\n")
+    separators = between
+    if len(between) <= len(_MARKS):
+        for separator, mark in zip(between, _MARKS):
+            text = text.replace(f'"{separator}"', f'"{mark}"')
+        between = list(_MARKS[: len(between)])
     parts = text.split('"')
     count, rest = divmod(len(parts) - 1, 2 * len(between))
     if rest or not count:
         return None
     expected = [opening, *between * count]
     expected[-1] = "\n"
-    newlines = opening.count("\n") + count * sum(map(str.count, between, repeat("\n"))) - between[-1].count("\n") + 1
-    if parts[0::2] != expected or text.count("\n") != newlines:
-        return None
-    data = text.encode()
-    if len(data.translate(None, _NOT_IN_KEYS)) != len(data):
+    in_separators = count * sum(map(str.count, separators, repeat("\n"))) - separators[-1].count("\n") + 1
+    if parts[0::2] != expected or newlines != opening.count("\n") + in_separators:
         return None
     return parts[1::2]
+
+
+_MARKS = "\x01\x02\x03\x04\x05\x06\x07\x08"
+"""Characters ``_NOT_IN_KEYS`` keeps out of every string: what stands between strings, marked."""
 
 
 _DECODER = json.JSONDecoder(strict=False)
