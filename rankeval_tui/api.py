@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from rankeval_tui.core.annotation.agreement import Agreement, agreement_of_files
 from rankeval_tui.core.annotation.label_rankings import LabelRankings, rank_under_both
+from rankeval_tui.core.annotation.prediction_powered import Estimates, estimate_runs, read_audited_labels
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.compare import Comparison, PairedRow, compare
 from rankeval_tui.core.evaluation.evaluate import QueryRow, Report, Run
@@ -47,6 +48,7 @@ __all__ = [
     "BaselineChoice",
     "Comparison",
     "ContractError",
+    "Estimates",
     "PairedRow",
     "LabelRankings",
     "PairedStatistics",
@@ -60,6 +62,7 @@ __all__ = [
     "choose_baseline",
     "compare_all",
     "comparison_rows",
+    "estimate",
     "evaluate",
     "load_protocol",
     "load_run",
@@ -224,3 +227,17 @@ def rankings_under_labels(
     one evaluator, and per metric the two orderings compared (Kendall's tau-b, tau_AP, order changes)."""
     under_a, under_b = load_protocol(directory, qrels=a), load_protocol(directory, qrels=b)
     return rank_under_both(under_a, under_b, runs, resolve_metrics(metrics, under_a.k), agreement(directory, a, b))
+
+
+def estimate(
+    directory: str | Path,
+    model: str | Path,
+    audit: str | Path,
+    runs: Sequence[Run],
+    metrics: Iterable[str] = ("R", "RR"),
+) -> Estimates:
+    """``score --estimate MODEL --audit AUDIT``: each run's metrics under the model's labels and the
+    prediction-powered estimate of their mean under people's labels, corrected by a seeded
+    query-level audit, with its 95% interval (an estimate, docs/annotators.md); ``.to_json()`` is its JSON."""
+    labels = read_audited_labels(Path(directory), model, audit)
+    return estimate_runs(labels, runs, resolve_metrics(metrics, labels.model.k))

@@ -29,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Queue only the pairs the two files label differently; give each a final 0/1 with a "
         "reason. Decisions are journaled (OUT.adjudication.journal) and survive a crash; the "
         "exhaustive qrels with [adjudication] records and provenance is written when all are "
-        "decided. Exit 0 written, 1 quit with decisions left, 2 invalid input.",
+        "decided. Two partial files (partial = true) are adjudicated on their overlap: a pair only "
+        "one labels is no dispute and is not written, and the result is marked partial. "
+        "Exit 0 written, 1 quit with decisions left, 2 invalid input.",
     )
     add_protocol_directory(parser)
     parser.add_argument("first", type=Path, metavar="A.toml", help="first annotator's qrels")

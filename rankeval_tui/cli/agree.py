@@ -15,7 +15,7 @@ from rankeval_tui.core.annotation.grades import WEIGHTINGS, GradeCounts
 from rankeval_tui.core.annotation.pace import pace_line
 from rankeval_tui.core.evaluation.render import grid
 from rankeval_tui.core.files import load_definition
-from rankeval_tui.core.files.label_import import annotator_words
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import exact_and_decimal
 

@@ -20,6 +20,7 @@ from rankeval_tui.core.annotation.assignment import (
 )
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.safe_read import refuse_link
 
@@ -68,5 +69,7 @@ def run_assign(args: argparse.Namespace) -> int:
     write_assignment(args.protocol, definition, plan)
     say(f"wrote {target}: seed {plan.seed}, overlap {plan.overlap}", file=sys.stderr)
     for name, queries in plan.queries.items():
-        say(f"{name}: {len(queries)} queries, {pair_total(definition, queries)} pairs", file=sys.stderr)
+        say(
+            f"{annotator_words(name)}: {len(queries)} queries, {pair_total(definition, queries)} pairs", file=sys.stderr
+        )
     return 0

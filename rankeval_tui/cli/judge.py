@@ -23,7 +23,7 @@ from rankeval_tui.cli.common import (
     judge_command,
     require_terminal,
 )
-from rankeval_tui.cli.judge_audit import add_audit_arguments, audit_plan
+from rankeval_tui.cli.judge_audit import add_audit_arguments, audit_plan, audit_sampled
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.assignment import (
     AnnotatorSession,
@@ -181,13 +181,15 @@ def run_judge(args: argparse.Namespace) -> int:
         return run_from_judge(args)
     protocol_definition = definition = load_definition(args.protocol)
     if args.decide is not None:
-        if args.holes_first is not None or args.run or args.audit is not None or args.sample is not None:
-            raise ContractError("--decide sets the order itself: no --holes-first, --run, --audit or --sample with it")
+        if args.holes_first is not None or args.run or args.audit is not None or audit_sampled(args):
+            raise ContractError(
+                "--decide sets the order itself: no --holes-first, --run, --audit, --sample or --sample-queries with it"
+            )
         if args.annotator is not None and read_assignment(args.protocol, definition) is not None:
             raise ContractError("--decide orders the whole protocol's holes: not for an assigned --annotator")
         return judge_to_decide(args, definition, decide_runs(definition, args))
     audit = None
-    if args.audit is not None or args.sample is not None:  # a blind sample: its own queue, never the labels audited
+    if args.audit is not None or audit_sampled(args):  # a blind sample: its own queue, never the labels audited
         definition, audit = audit_plan(args, definition)
     qrels_path = args.qrels if args.qrels is not None else args.protocol / QRELS_FILE
     session_kind: type[JudgingSession] = JudgingSession

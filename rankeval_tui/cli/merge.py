@@ -12,6 +12,7 @@ from rankeval_tui.cli.common import add_output_option, add_protocol_directory, c
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.merge import merge_files
 from rankeval_tui.core.files import load_definition, write_qrels
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.files.outputs import QRELS
 
 
@@ -43,7 +44,7 @@ def run_merge(args: argparse.Namespace) -> int:
     write_qrels(args.output, merged, definition)
     say(
         f"wrote {args.output}: {definition.pair_count} pairs from "
-        f"{len(shards)} shards, annotators: {', '.join(merged.provenance['annotators']) or 'unnamed'}",
+        f"{len(shards)} shards, annotators: {', '.join(map(annotator_words, merged.provenance['annotators'])) or 'unnamed'}",
         file=sys.stderr,
     )
     return 0

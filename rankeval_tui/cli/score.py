@@ -52,6 +52,7 @@ from rankeval_tui.core.evaluation.paired_defaults import (
 from rankeval_tui.core.evaluation.protocol import Protocol
 from rankeval_tui.core.evaluation.render import NO_CI, comparisons, cutoff_json, render_json, render_text
 from rankeval_tui.core.evaluation.splits import evaluate_split_of
+from rankeval_tui.core.files.annotator_kind import model_notice
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.baseline import choose_report_baseline
 from rankeval_tui.core.files.tomlio import read_utf8
@@ -229,7 +230,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_statistics_arguments(parser)
     add_fill_arguments(parser)
+    add_estimate_arguments(parser)
     parser.set_defaults(func=run_score)
+
+
+def add_estimate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--estimate",
+        type=Path,
+        default=None,
+        metavar="MODEL.toml",
+        help="estimate each metric from this file's labels (a model's, on every pair) corrected by --audit: "
+        "a prediction-powered estimate with its 95%% interval, beside the model-only mean (docs/annotators.md)",
+    )
+    parser.add_argument(
+        "--audit",
+        type=Path,
+        default=None,
+        metavar="AUDIT.toml",
+        help="with --estimate: people's labels of every pair of seeded random queries "
+        "(judge --audit MODEL.toml --sample-queries N --seed S)",
+    )
+
+
+def wants_estimate(args: argparse.Namespace) -> bool:
+    return getattr(args, "estimate", None) is not None or getattr(args, "audit", None) is not None
 
 
 def gate_failures(reports: list[Report], gates: list[tuple[str, MetricId, Fraction]]) -> list[str]:
@@ -260,6 +285,10 @@ def sample_count(text: str) -> int:
 
 def run_score(args: argparse.Namespace) -> int:
     with collector_paused():
+        if wants_estimate(args):
+            from rankeval_tui.cli.score_estimate import run_estimate  # its modules only when asked
+
+            return run_estimate(args)
         if args.bounds:
             if getattr(args, "fill_from", None) is not None:
                 raise ContractError("--bounds bounds the unjudged pairs: --fill-from would label them instead")
@@ -355,6 +384,9 @@ def score_command(args: argparse.Namespace) -> int:
     """Read, score every run at every cutoff (the whole input validated before any output),
     compare, then write the report and the gates' verdicts: exit 1 when a gate failed."""
     protocol, qrels, filling = load_scored_protocol(args)
+    notice = model_notice(qrels.provenance, protocol.qrels_source)
+    if notice is not None:  # scores under a model's labels: said beside them, never silently
+        say(f"note: {notice}", file=sys.stderr)
     plan = plan_metrics(args, protocol)
     protocol = plan.protocol
     runs = load_runs_from_args(args, protocol)

@@ -23,6 +23,7 @@ from rankeval_tui.cli.common import add_protocol_directory, add_qrels_option, in
 from rankeval_tui.cli.say import say
 from rankeval_tui.core.annotation.assignment import check_annotator_name
 from rankeval_tui.core.files import load_definition
+from rankeval_tui.core.files.annotator_kind import annotator_words
 
 DEFAULT_HOST = "localhost"
 DEFAULT_PORT = 8000
@@ -95,7 +96,7 @@ def run_serve(args: argparse.Namespace) -> int:
                 raise web.HTTPForbidden(text="this judging server accepts only its own pages")
             return await super().handle_websocket(request)
 
-    title = "rankeval-tui judge" + ("" if args.annotator is None else f" ({args.annotator})")
+    title = "rankeval-tui judge" + ("" if args.annotator is None else f" ({annotator_words(args.annotator)})")
     server = JudgingServer(judge_command_line(args), host=args.host, port=args.port, title=title)
     if args.host not in LOOPBACK_NAMES:
         say(f"warning: listening on {args.host}: no authentication, anyone who reaches it judges", file=sys.stderr)

@@ -22,6 +22,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.evaluation.render import grid
 from rankeval_tui.core.files import load_definition, read_qrels_file
+from rankeval_tui.core.files.annotator_kind import annotator_words, kind_field
 from rankeval_tui.core.files.safe_read import entry_exists
 
 
@@ -56,6 +57,7 @@ def progress(protocol_dir: Path, definition: ProtocolDefinition, name: str, quer
     seconds = pace.median_seconds if pace is not None else None
     return {
         "annotator": name,
+        **kind_field(name),
         "queries": len(queries),
         "assigned_pairs": assigned,
         "judged_pairs": judged,
@@ -88,7 +90,7 @@ def run_status(args: argparse.Namespace) -> int:
         return 0
     table = [
         [
-            row["annotator"],
+            annotator_words(row["annotator"]),
             f"{row['judged_pairs']} / {row['assigned_pairs']}",
             row["state"],
             "-" if row["median_seconds"] is None else f"{row['median_seconds']:.1f} s",

@@ -31,13 +31,15 @@ from rankeval_tui.core.files import (
     PROTOCOL_FILE,
     load_definition,
     load_protocol,
+    load_protocol_and_qrels,
     load_run,
     parse_run_argument,
     qrels_to_toml,
     write_qrels,
 )
+from rankeval_tui.core.files.annotator_kind import annotator_words, model_notice
 from rankeval_tui.core.files.atomic import atomic_write_text
-from rankeval_tui.core.files.label_import import annotator_words, check_annotator, import_labels, stated_provenance
+from rankeval_tui.core.files.label_import import check_annotator, import_labels, stated_provenance
 from rankeval_tui.core.files.outputs import QRELS, RUN
 from rankeval_tui.core.files.protocol_init import DEFAULT_GRADED_RELEVANCE, DEFAULT_RELEVANCE, declared_scale
 from rankeval_tui.core.files.safe_read import read_input_bytes
@@ -125,11 +127,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_qrels_export(args: argparse.Namespace) -> int:
     check_output(args, inputs=[(args.qrels, "the qrels file")])
-    protocol = load_protocol(args.protocol, args.qrels)
+    protocol, qrels = load_protocol_and_qrels(args.protocol, args.qrels)
     if args.split is not None:
         protocol = protocol.with_split(args.split)
     text = qrels_to_trec(protocol, split_only=args.split_only)
-    write_output(text, args.output, f"{text.count(chr(10))} judged pairs")
+    notice = model_notice(qrels.provenance, protocol.qrels_source)
+    write_output(text, args.output, f"{text.count(chr(10))} judged pairs" + (f" ({notice})" if notice else ""))
     return 0
 
 

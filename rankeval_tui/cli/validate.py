@@ -12,6 +12,7 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.evaluation.tie_order import tie_order_report
 from rankeval_tui.core.files import parse_run_argument, run_files
+from rankeval_tui.core.files.annotator_kind import annotator_words, model_notice
 from rankeval_tui.core.files.journal_names import open_journals_of
 from rankeval_tui.core.files.runs import skipped_run_notices
 from rankeval_tui.core.files.validation import Validation, validate_directory
@@ -98,6 +99,9 @@ def print_validation(result: Validation, limit: int, journal: JudgingState | Non
             pairs = "pair" if definition.unlisted_as_zero else "judged pair"  # some 0 by declaration: counted below
             line += f", {counted(definition.pair_count, pairs)}, sha256 {result.protocol.protocol_sha256}"
         say(line)
+        notice = model_notice(result.qrels.provenance, result.qrels_path) if result.qrels is not None else None
+        if notice is not None:
+            say(f"note: {notice}")
     for path, run in result.runs:  # a run is only ever valid against a definition
         if run is not None:
             say(f"ok: run {run.name} ({path}): {counted(len(run.rankings), 'query')}")
@@ -151,7 +155,8 @@ def print_holes(result: Validation, definition: ProtocolDefinition, journal: Jud
             f"{result.qrels_path.name} is written when judging "
             + ("finishes" if journal.marks.complete else "finishes with every pair judged")
         )
-        say(f"pace: {journal.annotator or 'annotator'}: {pace_line(journal.pace())} (this journal)")
+        say(f"pace: {annotator_words(journal.annotator or 'annotator')}: {pace_line(journal.pace())} (this journal)")
     recorded = Pace.from_provenance(provenance.get("pace"))
     if recorded is not None:
-        say(f"pace: {provenance.get('annotator', 'annotator')}: {pace_line(recorded)} ({result.qrels_path.name})")
+        annotator = provenance.get("annotator", "annotator")
+        say(f"pace: {annotator_words(str(annotator))}: {pace_line(recorded)} ({result.qrels_path.name})")

@@ -151,8 +151,11 @@ def test_agree_runs_needs_two_runs(tmp_path, labels):
     assert_one_line_error(result, "ordering runs needs at least 2 runs, got 1")
 
 
-def test_adjudication_still_needs_complete_files(tmp_path, labels):
+def test_adjudication_of_a_partial_file_is_on_the_overlap(tmp_path, labels):
+    """A partial file is adjudicated on its overlap with the other (no coverage refusal): here the
+    inputs pass every check, so only the missing terminal stops it, with nothing left behind
+    (tests/tui/test_adjudicate_partial.py adjudicates on screen)."""
     out = tmp_path / "adjudicated.toml"
     result = run_cli("adjudicate", SEED, model_file(tmp_path, labels), SEED / "qrels.toml", "-o", out)
-    assert_one_line_error(result, "differ in coverage (12 pairs)")
-    assert not out.exists()
+    assert_one_line_error(result, "the app needs a terminal")
+    assert not out.exists() and not out.with_name(out.name + ".adjudication.journal").exists()

@@ -59,6 +59,7 @@ def test_fill_from_scores_as_the_merged_labels_and_counts_filled_pairs(holed, tm
     assert data["filled"] == {
         "source": str(fill),
         "annotator": "model:umbrela",
+        "annotator_kind": "model",  # a model marked as one in every output
         "filled_pairs": 3,
         "k": 2,
         "runs": {

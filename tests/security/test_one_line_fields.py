@@ -154,6 +154,22 @@ def assigned(protocol: Path, forged_name: bool = False) -> Path:
     return protocol
 
 
+def estimate_files(protocol: Path) -> list[Any]:
+    """``--estimate`` and ``--audit``: the qrels as a model's labels (its name and file name forging
+    lines), and a query-level audit of the queries seed 1 draws (a file name forging lines)."""
+    from rankeval_tui.core.annotation.prediction_powered import sample_queries
+    from rankeval_tui.core.files import load_definition
+
+    data = tomllib.loads((protocol / "qrels.toml").read_text(encoding="utf-8"))
+    model = protocol.parent / ("model" + FORGED_FILE + ".toml")
+    model.write_text(tomli_w.dumps({"provenance": {"annotator": "model:x" + FORGED}, "qrels": data["qrels"]}))
+    drawn = sample_queries(load_definition(protocol), 2, 1)
+    audit = protocol.parent / ("audit" + FORGED_FILE + ".toml")
+    provenance = {"partial": True, "audit": {"sample_queries": 2, "seed": 1}}
+    audit.write_text(tomli_w.dumps({"provenance": provenance, "qrels": {q: data["qrels"][q] for q in drawn}}))
+    return ["--estimate", model, "--audit", audit]
+
+
 Args = Callable[[Path], list[Any]]
 EXHAUSTIVE: dict[str, Args] = {
     "score table": lambda p: ["score", p],
@@ -193,6 +209,8 @@ EXHAUSTIVE: dict[str, Args] = {
     "status": lambda p: ["status", assigned(p)],
     "status json": lambda p: ["status", assigned(p), "--format", "json"],
     "status forged name": lambda p: ["status", assigned(p, forged_name=True)],
+    "score estimate": lambda p: ["score", p, *estimate_files(p)],
+    "score estimate markdown": lambda p: ["score", p, *estimate_files(p), "--format", "markdown"],
     "serve forged name": lambda p: ["serve", p, "--annotator", "alice" + FORGED],  # refused before serving
 }
 POOLED: dict[str, Args] = {

@@ -11,6 +11,12 @@ pairs get the adjudicator's final label, and ``[adjudication.Q] D = {labels = [a
 reason, adjudicator}`` records every decision beside the labels, never inside them. Provenance
 names both annotators, the adjudicator and the measured agreement.
 
+Two partial files (a model's labels and a person's audit sample, two annotators' overlap from
+``assign``) are adjudicated on their overlap: the disputes are the overlap's pairs labeled
+differently. A pair only one file labels is no dispute, and it is not written either: the output
+holds only pairs two people (or a person and a model) labeled alike or an adjudicator decided,
+so it is itself partial (``partial = true``) and says how many pairs each file labeled alone.
+
 This module never imports textual.
 """
 
@@ -29,7 +35,14 @@ from rankeval_tui.core.annotation.adjudication_journal import (
     checked_reason,
     open_adjudication_journal,
 )
-from rankeval_tui.core.annotation.agreement import Agreement, Disagreement, agreement, annotator_name, read_pair
+from rankeval_tui.core.annotation.agreement import (
+    Agreement,
+    Coverage,
+    Disagreement,
+    agreement,
+    annotator_name,
+    read_pair,
+)
 from rankeval_tui.core.annotation.binding import binding_fields
 from rankeval_tui.core.annotation.journal import Journal
 from rankeval_tui.core.annotation.judging import checked_label
@@ -37,7 +50,9 @@ from rankeval_tui.core.annotation.lock import LOCK_SUFFIX, Lock
 from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.files import QrelsFile, write_qrels
+from rankeval_tui.core.files import QrelsFile, qrels_to_toml, write_qrels
+from rankeval_tui.core.files.annotator_kind import annotator_words
+from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.journal_names import ADJUDICATION_JOURNAL_SUFFIX
 from rankeval_tui.core.files.outputs import refuse_files_being_written
@@ -74,7 +89,7 @@ def adjudicated_qrels(
     if undecided:
         shown = "; ".join(f"{q}/{d}" for q, d in undecided)
         raise ContractError(f"{len(undecided)} disagreeing pairs are not adjudicated yet: {shown}")
-    labels = {q: dict(row) for q, row in a.labels.items()}
+    labels = compared_labels(a, b) if result.coverage is not None else {q: dict(row) for q, row in a.labels.items()}
     adjudication: dict[str, dict[str, Any]] = {}
     for pair, item in queued.items():
         decision = decisions[pair]
@@ -87,7 +102,10 @@ def adjudicated_qrels(
         }
     notes: dict[str, dict[str, str]] = {}
     for query in definition.queries:
+        row = labels.get(query, {})
         for doc in definition.documents_of(query):
+            if doc not in row:
+                continue
             written = [
                 (name, f.notes[query][doc])
                 for name, f in zip(result.annotators, (a, b))
@@ -96,7 +114,11 @@ def adjudicated_qrels(
             if written:
                 notes.setdefault(query, {})[doc] = " | ".join(f"{name}: {text}" for name, text in written)
     disputed = {
-        q: {d: True for d in definition.documents_of(q) if a.disputed.get(q, {}).get(d) or b.disputed.get(q, {}).get(d)}
+        q: {
+            d: True
+            for d in definition.documents_of(q)
+            if d in labels.get(q, {}) and (a.disputed.get(q, {}).get(d) or b.disputed.get(q, {}).get(d))
+        }
         for q in definition.queries
     }
     provenance = {
@@ -109,6 +131,7 @@ def adjudicated_qrels(
         **binding_fields(definition),
         "tool": TOOL,
         **(extra_provenance or {}),
+        **(partial_provenance(result.coverage) if result.coverage is not None else {}),
     }
     return QrelsFile(
         labels=labels,
@@ -116,6 +139,36 @@ def adjudicated_qrels(
         disputed={q: r for q, r in disputed.items() if r},
         provenance=provenance,
         adjudication=adjudication,
+    )
+
+
+def compared_labels(a: QrelsFile, b: QrelsFile) -> dict[str, dict[str, int]]:
+    """A's labels of the pairs both files label (the overlap): the agreed ones stay, the disputed
+    ones are then replaced by the decisions."""
+    labels = {}
+    for query, row in a.labels.items():
+        other = b.labels.get(query, {})
+        both = {doc: label for doc, label in row.items() if doc in other}
+        if both:
+            labels[query] = both
+    return labels
+
+
+def partial_provenance(coverage: Coverage) -> dict[str, Any]:
+    """What a partial adjudication says of itself: partial, and the pairs left out, per file."""
+    return {
+        "partial": True,
+        "compared_pairs": coverage.overlap,
+        "pairs_only_in": [coverage.only[0], coverage.only[1]],
+    }
+
+
+def overlap_words(coverage: Coverage) -> str:
+    """``12 pairs in both files (3 only in A, 40 only in B: no disputes, not written)``."""
+    only_a, only_b = coverage.only
+    return (
+        f"{counted(coverage.overlap, 'pair')} in both files ({only_a} only in A, {only_b} only in B: "
+        "no disputes, not written)"
     )
 
 
@@ -191,12 +244,13 @@ class AdjudicationSession:
         break_lock: bool = False,
         lock: bool = True,
     ) -> AdjudicationSession:
-        """Read both files (same coverage, exhaustive), take the output's lock, and resume the
-        journal beside the output if there is one. Bad input leaves no lock and no journal."""
+        """Read both files (same coverage when both are complete; a partial file is compared on
+        the overlap), take the output's lock, and resume the journal beside the output if there
+        is one. Bad input leaves no lock and no journal."""
         path_a, path_b, output = Path(path_a), Path(path_b), Path(output)
         check_output(output, (path_a, path_b))
         refuse_files_being_written(output, resumes="adjudication")  # judging would write it when it ends
-        a, b = read_pair(definition, path_a, path_b)
+        a, b = read_pair(definition, path_a, path_b, overlap=True)
         names = (annotator_name(a, path_a.stem), annotator_name(b, path_b.stem))
         if names[0] == names[1]:
             names = (f"{names[0]} ({path_a.name})", f"{names[1]} ({path_b.name})")
@@ -316,18 +370,26 @@ class AdjudicationSession:
             {"input_sha256": [i["sha256"] for i in self.inputs]},
         )
 
+    @property
+    def coverage(self) -> Coverage | None:
+        """Which pairs were compared, when a file is partial (None: both complete, every pair)."""
+        return self.result.coverage
+
     def write(self, snapshot: AdjudicationSnapshot | None = None) -> str:
-        """Write the exhaustive adjudicated qrels atomically (``snapshot``, or one taken now).
+        """Write the adjudicated qrels atomically (``snapshot``, or one taken now): exhaustive, or
+        of two partial files the overlap, marked partial.
 
         The journal stays until ``close``: a decision changed after this write is journaled
         like any other, and ``close`` drops the journal only when the file holds every decision."""
         taken = snapshot or self.snapshot()  # raises while anything is undecided
-        write_qrels(self.output, taken.qrels, self.definition)
+        adjudicated = f"{len(self.items)} adjudicated by {annotator_words(self.adjudicator)}"
+        if self.coverage is None:
+            write_qrels(self.output, taken.qrels, self.definition)
+            self.written_decisions = taken.decisions
+            return f"wrote {self.output}: {counted(self.definition.pair_count, 'pair')}, {adjudicated}"
+        atomic_write_text(self.output, qrels_to_toml(taken.qrels, self.definition))
         self.written_decisions = taken.decisions
-        return (
-            f"wrote {self.output}: {counted(self.definition.pair_count, 'pair')}, {len(self.items)} adjudicated by "
-            f"{self.adjudicator}"
-        )
+        return f"wrote {self.output}: partial, {overlap_words(self.coverage)}, {adjudicated}"
 
     def close(self) -> None:
         """Close the journal and release the lock. The journal is removed when the output holds

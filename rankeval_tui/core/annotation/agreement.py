@@ -34,8 +34,9 @@ from rankeval_tui.core.errors import ContractError, describe_id
 from rankeval_tui.core.evaluation.evaluate import fraction_text
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, check_qrels
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
+from rankeval_tui.core.files.annotator_kind import is_model
 from rankeval_tui.core.files.filling import named_annotator
-from rankeval_tui.core.files.label_import import file_is_partial, is_model
+from rankeval_tui.core.files.label_import import file_is_partial
 
 Pair = tuple[str, str]
 """(query ID, document ID)."""

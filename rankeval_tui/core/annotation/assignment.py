@@ -30,6 +30,7 @@ from rankeval_tui.core.annotation.labels_file import FollowingWriter, LabelsSnap
 from rankeval_tui.core.errors import ContractError, describe_os_error, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
 from rankeval_tui.core.files import QrelsFile, read_qrels_file
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.files.atomic import atomic_write_text
 from rankeval_tui.core.files.ids import check_id
 from rankeval_tui.core.files.protocol_files import qrels_to_toml
@@ -258,7 +259,7 @@ class AnnotatorSession(JudgingSession):
         if judged or self.qrels_path.exists():
             self.labels_writer.write(self.snapshot())
         return (
-            f"{self.annotator}: {judged} of {self.marks.total} assigned pairs judged"
+            f"{annotator_words(self.annotator)}: {judged} of {self.marks.total} assigned pairs judged"
             + (f", written to {self.qrels_path} (partial)" if judged else "")
             + f"; progress is kept in {self.journal_path}; run judge again to continue"
         )

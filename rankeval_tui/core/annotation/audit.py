@@ -55,9 +55,12 @@ def audit_definition(
     return replace(definition, queries=queries, pools=pools, pool_rule=rule)
 
 
-def audit_provenance(source: str, source_sha256: str, annotator: str | None, size: int, seed: int) -> dict[str, Any]:
-    """What an audit file records beside its labels: partial, and which labels it audits."""
-    audit: dict[str, Any] = {"labels_file": source, "labels_sha256": source_sha256, "sample": size, "seed": seed}
+def audit_provenance(
+    source: str, source_sha256: str, annotator: str | None, size: int, seed: int, *, unit: str = "sample"
+) -> dict[str, Any]:
+    """What an audit file records beside its labels: partial, and which labels it audits;
+    ``unit``: ``sample`` (pairs) or ``sample_queries`` (whole queries), the key of its size."""
+    audit: dict[str, Any] = {"labels_file": source, "labels_sha256": source_sha256, unit: size, "seed": seed}
     if annotator is not None:
         audit["annotator"] = annotator
     return {"partial": True, "audit": audit}

@@ -19,8 +19,8 @@ from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run
 from rankeval_tui.core.evaluation.pools import pool_violation
 from rankeval_tui.core.evaluation.protocol import Protocol
+from rankeval_tui.core.files.annotator_kind import annotator_words, kind_field
 from rankeval_tui.core.files.holes import refuse_holes
-from rankeval_tui.core.files.label_import import annotator_words
 from rankeval_tui.core.files.protocol_files import (
     QRELS_FILE,
     QrelsFile,
@@ -64,6 +64,7 @@ class Filling:
         return {
             "source": str(self.source),
             "annotator": self.annotator,
+            **kind_field(self.annotator),
             "filled_pairs": self.count,
             "k": k,
             "runs": {

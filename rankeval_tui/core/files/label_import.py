@@ -27,27 +27,17 @@ from typing import Any
 
 from rankeval_tui.core.errors import ContractError, quote
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
+from rankeval_tui.core.files.annotator_kind import MODEL_PREFIX, is_model
+from rankeval_tui.core.files.annotator_kind import annotator_words as annotator_words  # its home was here
 from rankeval_tui.core.files.protocol_files import QrelsFile
 from rankeval_tui.core.files.tomlio import utf8_text
 from rankeval_tui.core.files.trec import JudgmentRecord, judgments_to_qrels, parse_trec_qrels
-
-MODEL_PREFIX = "model:"
-"""An annotator whose name starts with this is a model: every output marks it so."""
 
 JSONL_KEYS = ("qid", "docid", "judgment")
 JSONL_OPTIONAL = ("reasoning",)
 STATED_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 STATED_TABLE = "stated"
 """``[provenance.stated]``: what the user said about how the labels were made (--provenance)."""
-
-
-def is_model(annotator: str) -> bool:
-    return annotator.startswith(MODEL_PREFIX)
-
-
-def annotator_words(annotator: str) -> str:
-    """``model:umbrela (a model)`` or ``alice``: the name as every output shows it."""
-    return f"{annotator} (a model)" if is_model(annotator) else annotator
 
 
 def check_annotator(annotator: str) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 from rankeval_tui.core.annotation.change_log import Change
 from rankeval_tui.core.annotation.judging import JudgingSession
 from rankeval_tui.core.errors import ContractError, describe_os_error
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.wording import counted, pairs_unjudged
 
 NOT_ON_SCREEN = "NOT recorded: the document is not on screen; enlarge the terminal or fold the need (e)"
@@ -88,9 +89,10 @@ def describe(change: Change, now: object) -> str:
 
 
 def session_subtitle(session: JudgingSession) -> str:
-    """``qrels.toml · alice · shuffled, seed 7``: which file, who, and in what order."""
+    """``qrels.toml · alice · shuffled, seed 7``: which file, who (a model marked as one), and in
+    what order."""
     order = "corpus order" if session.order == "corpus" else f"shuffled, seed {session.seed}"
-    return f"{session.qrels_path.name} · {session.annotator} · {order}"
+    return f"{session.qrels_path.name} · {annotator_words(session.annotator)} · {order}"
 
 
 def start_status(session: JudgingSession) -> str:

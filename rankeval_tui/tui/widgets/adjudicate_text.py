@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from rankeval_tui.core.annotation.adjudication import AdjudicationSession
+from rankeval_tui.core.annotation.adjudication import AdjudicationSession, overlap_words
 from rankeval_tui.core.annotation.adjudication_journal import Decision
 from rankeval_tui.core.annotation.agreement import Disagreement
 from rankeval_tui.core.evaluation.protocol import ProtocolDefinition
-from rankeval_tui.core.files.label_import import annotator_words
+from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.terminal_text import printable
 from rankeval_tui.core.wording import counted, exact_and_decimal
 
@@ -70,10 +70,13 @@ def summary_text(session: AdjudicationSession, decided: int) -> Text:
         state = f"all {len(session.items)} decided"
     else:
         state = f"{decided}/{len(session.items)} decided, {len(session.items) - decided} left"
+    compared = counted(overall.pairs, "pair") if session.coverage is None else overlap_words(session.coverage)
     return Text.assemble(
         ("Adjudication ", "bold"),
-        printable(f"A = {annotator_words(a)}, B = {annotator_words(b)}; adjudicator {session.adjudicator}; "),
-        f"kappa {kappa}, {counted(overall.pairs, 'pair')}; ",
+        printable(
+            f"A = {annotator_words(a)}, B = {annotator_words(b)}; adjudicator {annotator_words(session.adjudicator)}; "
+        ),
+        f"kappa {kappa}, {compared}; ",
         (state, "bold"),
     )
 
