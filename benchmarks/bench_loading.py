@@ -5,8 +5,8 @@ candidates that could make the parse cheaper without leaving TOML as the format 
     python benchmarks/bench_loading.py --queries 100 --documents 100 --repeat 1   # quick
 
 Measures (best of --repeat, one process, on a seeded synthetic protocol from synth.py):
-- tomllib.loads, the project's fast path (core/files/fasttoml.py, falling back to tomllib where it
-  answers None: what read_toml does), and each installed candidate (toml_rs with TOML 1.0 and
+- tomllib.loads, the project's reader of its own layout (core/files/toml_layout.py, falling back
+  to tomllib where it answers None: what read_toml does), and each installed candidate (toml_rs with TOML 1.0 and
   its default 1.1, rtoml) on the same text;
 - the project's validation of the parsed dict (files.read_qrels_file minus the parse; the
   exhaustive check is the one Protocol() makes, load_protocol runs it once), and the rest of
@@ -43,9 +43,9 @@ import tomli_w  # noqa: E402
 import tomllib  # noqa: E402
 
 from benchmarks.synth import SynthSpec, make_data, qrels_toml, realistic_ids, write_protocol  # noqa: E402
-from rankeval_tui.core.files import fasttoml  # noqa: E402
+from rankeval_tui.core.files import toml_layout  # noqa: E402
 
-FAST_PATH = "fast path (fasttoml, else tomllib)"
+FAST_PATH = "canonical layout (toml_layout, else tomllib)"
 
 # Documents every TOML 1.0 parser must reject (tomllib does), plus TOML 1.1-only syntax that a
 # 1.0 parser (tomllib on Python 3.11-3.13) rejects: accepting them would make a file valid on
@@ -87,8 +87,8 @@ HOSTILE = {
 }
 PARSE_IN_CHILD = {
     "tomllib": "import tomllib; tomllib.loads(DOC)",
-    FAST_PATH: "from rankeval_tui.core.files import fasttoml; import tomllib\n"
-    "    if fasttoml.loads(DOC) is None: tomllib.loads(DOC)",
+    FAST_PATH: "from rankeval_tui.core.files import toml_layout; import tomllib\n"
+    "    if toml_layout.read(DOC) is None: tomllib.loads(DOC)",
     "toml_rs (1.0)": "import toml_rs; toml_rs.loads(DOC, toml_version='1.0.0')",
     "toml_rs (default)": "import toml_rs; toml_rs.loads(DOC)",
     "rtoml": "import rtoml; rtoml.loads(DOC)",
@@ -123,8 +123,8 @@ def strict_equal(a: Any, b: Any) -> bool:
 
 def fast_path(text: str) -> dict[str, Any]:
     """What read_toml does: the fast path's dict, or tomllib where it answers None."""
-    fast = fasttoml.loads(text)
-    return tomllib.loads(text) if fast is None else fast
+    reading = toml_layout.read(text)
+    return tomllib.loads(text) if reading is None else reading.data
 
 
 def parsers() -> dict[str, Callable[[str], dict[str, Any]]]:
@@ -169,7 +169,7 @@ def decision(parse: Callable[[str], Any], text: str) -> tuple[bool, Any]:
 def layout_variants(qrels: dict[str, dict[str, int]], spec: SynthSpec) -> dict[str, str]:
     """The same labels in every layout a person or another tool may write (issue 13): each must
     load within 1.5x of the bare layout on the same reader (no cliff); the qrels-shaped ones,
-    read by sections (``toml_spans``), the rare ones (a float, a dotted key) by the line parser."""
+    read by ``toml_layout``, the rare ones (a float, a dotted key) by tomllib."""
     bare = qrels_toml(qrels)
     docs, queries = realistic_ids(spec)
     renamed = {
@@ -196,29 +196,17 @@ def layout_variants(qrels: dict[str, dict[str, int]], spec: SynthSpec) -> dict[s
     return variants
 
 
-def line_parser(text: str) -> dict[str, Any]:
-    """fasttoml's line parser alone (what a file that is not qrels-shaped gets)."""
-    return fasttoml._Reader(text.replace("\r\n", "\n").split("\n")).parse()
-
-
-def read_by_sections(text: str) -> bool:
-    """Whether fasttoml reads every section of ``text`` from its text (``toml_spans.BinaryBodies``)."""
-    text = text.replace("\r\n", "\n")
-    return fasttoml._binary_sections(fasttoml._Reader([]), text) == len(text)
-
-
-def tomllib_calls(text: str) -> int:
-    """How many lines or sections of ``text`` fasttoml hands to tomllib (0: read natively)."""
-    with mock.patch.object(fasttoml, "_tomllib", wraps=fasttoml._tomllib) as handed:
-        fasttoml.loads(text)
-    return handed.call_count
+def tables_to_tomllib(text: str) -> str:
+    """What of ``text`` tomllib reads: none, some top-level tables, or all of it."""
+    reading = toml_layout.read(text)
+    return "all" if reading is None else str(len(reading.by_tomllib))
 
 
 def bench_layouts(qrels: dict[str, dict[str, int]], spec: SynthSpec, repeat: int) -> None:
     variants = layout_variants(qrels, spec)
     found = parsers()
     bare = variants["bare keys (tomli-w)"]
-    bases = {"sections": best(repeat, lambda: fast_path(bare))[0], "lines": best(repeat, lambda: line_parser(bare))[0]}
+    base = best(repeat, lambda: fast_path(bare))[0]
     bare_megabytes = len(bare.encode()) / 1e6
     print(
         f"{'layout (same labels)':<52} {'MB':>5} {'fast path s':>11} {'MB/s':>5} {'read by':>8} {'to tomllib':>10} "
@@ -226,22 +214,21 @@ def bench_layouts(qrels: dict[str, dict[str, int]], spec: SynthSpec, repeat: int
     )
     for label, text in variants.items():
         seconds, parsed = best(repeat, lambda text=text: fast_path(text))
-        taken = fasttoml.loads(text) is not None
-        reader = "sections" if read_by_sections(text) else "lines"
+        taken = toml_layout.read(text) is not None
+        reader = "layout" if taken else "tomllib"
         tl_seconds, expected = best(1, lambda text=text: tomllib.loads(text))
         rtoml_seconds = best(1, lambda text=text: found["rtoml"](text))[0] if "rtoml" in found else float("nan")
         same = "yes" if strict_equal(parsed, expected) else "NO"
         megabytes = len(text.encode()) / 1e6
         print(
             f"{label:<52} {megabytes:>5.1f} {seconds:>11.3f} {megabytes / seconds:>5.0f} {reader:>8} "
-            f"{tomllib_calls(text):>10} {seconds / bases[reader]:>6.2f}x "
-            f"{seconds / megabytes / (bases[reader] / bare_megabytes):>6.2f}x {tl_seconds:>9.3f} {rtoml_seconds:>7.3f}  "
+            f"{tables_to_tomllib(text):>10} {seconds / base:>6.2f}x "
+            f"{seconds / megabytes / (base / bare_megabytes):>6.2f}x {tl_seconds:>9.3f} {rtoml_seconds:>7.3f}  "
             f"{same}{'' if taken else ' (whole file to tomllib)'}"
         )
     print(
-        f"(vs base: against the bare file on the same reader: read by sections (loads) {bases['sections']:.3f} s, "
-        f"by the line parser alone {bases['lines']:.3f} s; per MB: the same per megabyte, for layouts whose "
-        f"file is longer or shorter; to tomllib: lines or sections fasttoml hands it)"
+        f"(vs base: against the bare file ({base:.3f} s); per MB: the same per megabyte, for layouts whose "
+        f"file is longer or shorter; to tomllib: the top-level tables toml_layout hands it, or all)"
     )
     print()
 
@@ -310,7 +297,7 @@ def bench_other_layouts(title: str, variants: dict[str, str], repeat: int) -> No
         same = "yes" if strict_equal(parsed, expected) else "NO"
         print(
             f"{label:<52} {len(text.encode()) / 1e6:>5.1f} {seconds:>11.3f} {seconds / base:>6.2f}x "
-            f"{tomllib_calls(text):>10} {tl_seconds:>9.3f}  {same}"
+            f"{tables_to_tomllib(text):>10} {tl_seconds:>9.3f}  {same}"
         )
     print(f"(vs base: against the first row, {base:.3f} s)\n")
 
@@ -366,7 +353,7 @@ def main() -> int:
         t_protocol, _ = best(args.repeat, lambda: Protocol(definition, labels))
         t_def, _ = best(args.repeat, lambda: files.load_definition(paths.directory))
         t_total, protocol = best(args.repeat, lambda: files.load_protocol(paths.directory))
-        with mock.patch.object(fasttoml, "loads", lambda text: None):  # read_toml -> tomllib only
+        with mock.patch.object(toml_layout, "read", lambda text: None):  # read_toml -> tomllib only
             t_total_tomllib, _ = best(args.repeat, lambda: files.load_protocol(paths.directory))
         t_hash, _ = best(1, lambda: protocol.protocol_sha256)
 
@@ -377,7 +364,7 @@ def main() -> int:
 
         tl = timings["tomllib"]
         taken = {
-            name: fasttoml.loads(sample) is not None
+            name: toml_layout.read(sample) is not None
             for name, sample in (
                 ("qrels.toml", text),
                 ("protocol.toml", (paths.directory / "protocol.toml").read_text("utf-8")),

@@ -80,10 +80,10 @@ with contextlib.redirect_stdout(io.StringIO()):
     code = main(sys.argv[1:])
 if code:
     sys.exit(code)
-from rankeval_tui.core.files import runs, toml_grammar, toml_spans, tomlio
+from rankeval_tui.core.files import runs, tomlio
 compiled = [
     name
-    for module in (runs, toml_grammar, toml_spans, tomlio)
+    for module in (runs, tomlio)
     for name, value in vars(module).items()
     if getattr(value, "cache_info", None) and value.cache_info().currsize
 ]

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "adjudicate": ("adjudicate", "adjudicate the disagreements of two annotators' qrels (opens the app)"),
     "serve": ("serve", "serve one annotator's judging to a browser on localhost"),
     "demo": ("demo", "copy the bundled demo protocol to DIR (to judge or change it)"),
+    "rewrite": ("rewrite", "rewrite protocol.toml and qrels.toml in the canonical layout (read faster)"),
     "grow": (
         "grow",
         "add documents / queries, a run's unknown documents or (pooled) a run's gap; new pairs become holes",

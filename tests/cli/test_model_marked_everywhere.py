@@ -40,6 +40,7 @@ EXEMPT = {
     "run": "exports a run: no labels",
     "demo": "copies the demo: no annotator",
     "grow": "adds documents and queries as holes: no annotator is named",
+    "rewrite": "rewrites TOML files in the canonical layout, saying only their paths: no annotator is named",
     "inspect": "the scoring screen: its --labels view marks a model, tested in tests/tui/test_score_labels.py",
 }
 

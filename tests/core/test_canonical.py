@@ -12,6 +12,7 @@ label offsets, the last relevant document of a pooled row, the identity of equal
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -283,3 +284,28 @@ def test_a_k_or_split_change_hashes_the_kept_pieces_again_as_a_fresh_protocol(ki
         (protocol.with_split("other"), protocol.definition.with_split("other")),
     ]:
         assert twin.protocol_sha256 == seed_hash(twin) == Protocol(definition, protocol.qrels).protocol_sha256
+
+
+@pytest.mark.parametrize("pooled", [False, True], ids=["exhaustive", "pooled"])
+def test_graded_labels_are_hashed_as_json_dumps_writes_them(pooled: bool) -> None:
+    """The row builders write each relevant label as 1; a label of a graded scale (2, 3) must go
+    into the text as itself, so such qrels take ``canonical_json``: ``Protocol`` says so with
+    ``plain=False`` for a protocol with a scale (binary ones are checked 0/1 before hashing)."""
+    protocol = exhaustive(["d1", "d2", "d3"], ["q1", "q2"], lambda q, d: int(d == "d2"))
+    definition = protocol.definition
+    if pooled:
+        definition = dataclasses.replace(definition, pools={"q1": ("d1", "d2"), "q2": ("d2", "d3")})
+    graded = (
+        {"q1": {"d1": 0, "d2": 3}, "q2": {"d2": 2, "d3": 1}}
+        if pooled
+        else {
+            "q1": {"d1": 0, "d2": 3, "d3": 1},
+            "q2": {"d1": 2, "d2": 0, "d3": 0},
+        }
+    )
+    relevant = {q: frozenset(d for d, label in row.items() if label) for q, row in graded.items()}
+    corpus, middle = canonical_parts(definition, graded, relevant, plain=False)
+    kind = ',"kind":"pooled"' if pooled else ""
+    queries = {q: meta.canonical() for q, meta in definition.queries.items()}
+    assert b"".join(middle) == f'{kind},"qrels":{oracle(graded)},"queries":{oracle(queries)}'.encode()
+    assert corpus == oracle(definition.canonical_corpus()).encode()

@@ -13,7 +13,7 @@ import pytest
 
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
-from rankeval_tui.core.files import fasttoml, load_definition, load_protocol
+from rankeval_tui.core.files import load_definition, load_protocol, toml_layout
 from rankeval_tui.core.files.protocol_files import definition_to_toml
 
 SEED_HASH = "9dd1a576cc830736a0884e847845f31f2390843c27a250abf3bafaf8fa72cadb"
@@ -49,7 +49,7 @@ def test_every_id_form_round_trips_with_titles_and_provenance(tmp_path):
     assert again.provenance == definition.provenance
     text = (tmp_path / "protocol.toml").read_text(encoding="utf-8")
     assert '[queries."q:1001"]' in text and '[documents."wiki.Paris-2024"]' in text
-    assert fasttoml.loads(text) is not None  # quoted IDs stay on the fast path (issue 13)
+    assert toml_layout.read(text) is not None  # quoted IDs stay on the fast path (issue 13)
 
 
 def test_seed_rewritten_by_the_writer_keeps_the_seed_hash(seed_dir, seed_copy):

@@ -58,6 +58,7 @@ COMMANDS: dict[str, Args] = {
     "score fractions": lambda p: ["score", p, "--fractions"],
     "score with markup run name": lambda p: ["score", p, "--run", f"[reverse]x={p / 'runs' / '[bold]B.json'}"],
     "validate": lambda p: ["validate", p],
+    "rewrite": lambda p: ["rewrite", p],
     "agree": lambda p: ["agree", p, *annotators(p)],
     "merge": lambda p: ["merge", p, annotators(p)[0], "-o", p.parent / "merged.toml"],
     "merge conflict": lambda p: ["merge", p, *annotators(p), "-o", p.parent / "merged.toml"],

@@ -200,6 +200,7 @@ EXHAUSTIVE: dict[str, Args] = {
     "init": lambda p: ["init", p.parent / ("new" + FORGED_FILE), "--corpus", texts(p)[0], "--queries", texts(p)[1]],
     "grow": lambda p: ["grow", p, "--corpus", texts(p)[0], "--queries", texts(p)[1]],
     "inspect": lambda p: ["inspect", p],
+    "rewrite": lambda p: ["rewrite", p],
     "judge": lambda p: ["judge", p],
     "adjudicate": lambda p: ["adjudicate", p, *annotators(p)],
     "demo": lambda p: ["demo", p.parent / ("demo" + FORGED_FILE)],

@@ -1,4 +1,5 @@
-"""TOML reading with file-named errors, and writing (tomli-w's text, from ``toml_writer``)."""
+"""TOML reading with file-named errors (the project's own layout fast, ``toml_layout``; any other by
+tomllib), and writing (tomli-w, which writes that layout)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import sys
 from pathlib import Path
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import fasttoml
+from rankeval_tui.core.files import toml_layout
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.safe_read import read_input_bytes
 
@@ -37,9 +38,14 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 def parse_toml(text: str, path: Path) -> dict[str, Any]:
     """Parse TOML text read from (or about to be written to) ``path``."""
-    fast = fasttoml.loads(text)  # equal to tomllib's result whenever it is not None (test_fasttoml)
-    if fast is not None:
-        return fast
+    reading = toml_layout.read(text)  # equal to tomllib's result whenever it is not None (test_toml_layout)
+    if reading is not None:
+        return reading.data
+    return parse_with_tomllib(text, path)
+
+
+def parse_with_tomllib(text: str, path: Path) -> dict[str, Any]:
+    """tomllib's reading of a text in another layout than the project writes, or its error."""
     from rankeval_tui.core.files.tomllib_compat import tomllib  # on first need (tomllib_compat)
 
     try:
@@ -62,10 +68,55 @@ def value_error_rule(error: ValueError) -> str:
 
 
 def dump_toml(data: dict[str, Any]) -> str:
-    """tomli-w's text for ``data``, from the fast writer (``toml_writer``: byte for byte the same)."""
-    from rankeval_tui.core.files import toml_writer  # by the commands that write: start-up of score
+    """``data`` as TOML, in the layout ``toml_layout`` reads fast: tomli-w's text, from the fast
+    writer (``toml_writer``: byte for byte the same; tomli-w formats a qrels file's million
+    lines one by one in Python, which the end of a judging session and ``init`` would wait for)."""
+    from rankeval_tui.core.files import toml_writer  # by the commands that write: not at every start-up
 
     return toml_writer.dumps(data)
+
+
+def canonical_rewrite(path: Path) -> str | None:
+    """``path``'s text in the canonical layout (the same tables and values, written by tomli-w),
+    or None when it is in that layout already. A ContractError when it is not TOML, or holds
+    values that layout has no place for (a float, a date, an inline table in a row)."""
+    if canonical_layout_notice(path) is None:
+        parse_toml(read_utf8(path), path)  # not TOML at all: its error, not "already canonical"
+        return None
+    data = parse_with_tomllib(read_utf8(path), path)
+    text = dump_toml(data)
+    reading = toml_layout.read(text)
+    if (
+        reading is None
+        or parse_with_tomllib(text, path) != data
+        or any(table not in toml_layout.SMALL_TABLES for table in reading.by_tomllib)
+    ):
+        raise ContractError(
+            "cannot be rewritten in the canonical layout: it holds values that layout has no place for", file=path
+        )
+    return text
+
+
+def canonical_layout_notice(path: Path) -> str | None:
+    """One line when ``path`` is valid TOML that ``toml_layout`` does not read whole (another
+    layout than the project writes: read correctly, by tomllib, more slowly), None otherwise."""
+    try:
+        text = read_utf8(path)
+    except ContractError:
+        return None  # the loaders name that problem
+    reading = toml_layout.read(text)
+    slow = None if reading is None else [t for t in reading.by_tomllib if t not in toml_layout.SMALL_TABLES]
+    if reading is not None and not slow:
+        return None
+    try:
+        parse_with_tomllib(text, path)
+    except ContractError:
+        return None  # not TOML at all: the loaders name that problem
+    tables = f" ([{'], ['.join(slow)}])" if slow else ""
+    return (
+        f"{path}: valid TOML but not in the canonical layout{tables}, so slower to read: "
+        f"rewrite it with `rankeval-tui rewrite {path.parent}`"
+    )
 
 
 trec_qrels_line = on_first_use(r"[^\s=\[]+[ \t]+[^\s=]+[ \t]+[^\s=]+[ \t]+-?[0-9]+")  # errors only (lazy_pattern)

@@ -20,6 +20,7 @@ from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition
 from rankeval_tui.core.files.baseline import checked_baseline_file
 from rankeval_tui.core.files.holes import holes_per_query, judge_command
 from rankeval_tui.core.files.protocol_files import (
+    PROTOCOL_FILE,
     QRELS_FILE,
     QrelsFile,
     check_labels_only,
@@ -27,6 +28,7 @@ from rankeval_tui.core.files.protocol_files import (
     read_qrels_tables,
 )
 from rankeval_tui.core.files.runs import check_unique_run_names, load_run
+from rankeval_tui.core.files.tomlio import canonical_layout_notice
 from rankeval_tui.core.wording import counted
 
 
@@ -77,6 +79,9 @@ def validate_directory(
         check_qrels_file(result)
         if untexted := untexted_warning(directory, result.definition):
             result.warnings.append(untexted)
+    for path in (directory / PROTOCOL_FILE, result.qrels_path):
+        if path.is_file() and (notice := canonical_layout_notice(path)) is not None:
+            result.warnings.append(notice)
     for name, path in run_specs:
         check_run_file(result, name, path)
     try:
