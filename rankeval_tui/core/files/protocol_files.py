@@ -230,9 +230,6 @@ class QrelsFile:
     provenance: dict[str, Any] = field(default_factory=dict)
     adjudication: dict[str, Any] = field(default_factory=dict)
 
-    def is_complete(self, definition: ProtocolDefinition) -> bool:
-        return all(len(self.labels.get(q, {})) == len(definition.documents_of(q)) for q in definition.queries)
-
 
 def read_qrels_file(path: str | Path, definition: ProtocolDefinition, *, exhaustive: bool = True) -> QrelsFile:
     """Read qrels.toml; with ``exhaustive`` (the default) every pair must be judged."""
