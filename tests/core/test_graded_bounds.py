@@ -13,26 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rankeval_tui.core.evaluation import delta_bounds
-from rankeval_tui.core.evaluation.bounds import Bound, bounds
+from rankeval_tui.core.evaluation.bounds import bounds
 from rankeval_tui.core.evaluation.delta_bounds import JudgedGrades, QueryCase, compare_bounds, query_delta
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate, score_query
 from rankeval_tui.core.evaluation.metrics import METRIC_IDS, PRIMARY
 from rankeval_tui.core.evaluation.protocol import LabelScale, Protocol
 from tests.core.test_bounds import pooled_protocol
+from tests.core.test_delta_bounds import as_tuple, expected
 
 DOCS = [f"d{i}" for i in range(7)]
 BINARY = ("recall", "rr", "p", "success", "ap")
-
-
-def expected(values):
-    defined = [v for v in values if v is not None]
-    if not defined:
-        return (None, None, True)
-    return (min(defined), max(defined), len(defined) != len(values))
-
-
-def as_tuple(bound: Bound):
-    return (bound.low, bound.high, bound.undefined_possible)
 
 
 def brute_query(case: QueryCase, k: int, metrics, grade_values):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
-from pathlib import Path
 from statistics import NormalDist
 
 import pytest
@@ -23,8 +22,8 @@ from rankeval_tui.core.annotation.prediction_powered import (
 from rankeval_tui.core.errors import ContractError
 from rankeval_tui.core.evaluation.evaluate import Run, evaluate
 from rankeval_tui.core.evaluation.protocol import LabelScale, Protocol, ProtocolDefinition, Query
+from tests.core.test_graded_agreement import read_judge
 
-CF = Path(__file__).resolve().parents[1] / "data" / "cf_judges"
 Z = NormalDist().inv_cdf(0.975)
 
 
@@ -104,14 +103,6 @@ def test_the_audit_must_be_the_seeded_whole_queries(definition, seed_labels):
 
 
 # ---------------------------------------------------------------- Cystic Fibrosis judges
-
-
-def read_judge(name: str) -> dict[str, dict[str, int]]:
-    labels: dict[str, dict[str, int]] = {}
-    for line in (CF / name).read_text(encoding="utf-8").splitlines():
-        query, _, doc, grade = line.split()
-        labels.setdefault(query, {})[doc] = int(grade)
-    return labels
 
 
 @pytest.fixture(scope="module")
