@@ -158,6 +158,32 @@ async def adjudicate_progress(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+def model_labels_copy() -> dict[str, Any]:
+    """The scoring screen with ``--labels``: a model's labels of the demo (its qrels with q1/d1 and
+    q2/d4 flipped, annotator ``model:demo-judge``), written to a temporary copy, never the repo's files."""
+    import atexit
+    import shutil
+    import tempfile
+
+    import tomli_w
+
+    from rankeval_tui.core.files import load_definition, read_qrels_file
+
+    tmp = Path(tempfile.mkdtemp(prefix="rankeval-shot-"))
+    atexit.register(shutil.rmtree, tmp, True)
+    target = tmp / "help-docs-zh"
+    shutil.copytree(DEMO, target)
+    labels = read_qrels_file(target / "qrels.toml", load_definition(target)).labels
+    model = {query: dict(docs) for query, docs in labels.items()}
+    for query, doc in (("q1", "d1"), ("q2", "d4")):
+        model[query][doc] = 1 - model[query][doc]
+    path = target / "model.toml"
+    provenance = {"annotator": "model:demo-judge", "annotator_kind": "model", "partial": False}
+    path.write_text(tomli_w.dumps({"provenance": provenance, "qrels": model}), encoding="utf-8")
+    runs = [(None, DEMO / "runs" / f"{name}.json") for name in ("fixture_A", "fixture_B")]
+    return {"run_specs": runs, "labels_path": path}
+
+
 SHOTS: list[tuple[str, Shot, dict[str, Any]]] = [
     ("score_single.svg", score_single, {"run_specs": [(None, DEMO / "runs" / "fixture_A.json")]}),
     (
@@ -174,6 +200,7 @@ SHOTS: list[tuple[str, Shot, dict[str, Any]]] = [
     ("judge_overview.svg", judge_overview, judging_copy),  # type: ignore[list-item]
     ("judge_help.svg", judge_help, judging_copy),  # type: ignore[list-item]
     ("adjudicate.svg", adjudicate_progress, adjudication_copy),  # type: ignore[list-item]
+    ("score_labels.svg", score_single, model_labels_copy),  # type: ignore[list-item]
 ]
 
 
