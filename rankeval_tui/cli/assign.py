@@ -23,6 +23,7 @@ from rankeval_tui.core.files import load_definition
 from rankeval_tui.core.files.annotator_kind import annotator_words
 from rankeval_tui.core.files.demo import refuse_writes_into_demo
 from rankeval_tui.core.files.safe_read import refuse_link
+from rankeval_tui.core.wording import counted
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -70,6 +71,7 @@ def run_assign(args: argparse.Namespace) -> int:
     say(f"wrote {target}: seed {plan.seed}, overlap {plan.overlap}", file=sys.stderr)
     for name, queries in plan.queries.items():
         say(
-            f"{annotator_words(name)}: {len(queries)} queries, {pair_total(definition, queries)} pairs", file=sys.stderr
+            f"{annotator_words(name)}: {counted(len(queries), 'query')}, {counted(pair_total(definition, queries), 'pair')}",
+            file=sys.stderr,
         )
     return 0
