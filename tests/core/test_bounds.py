@@ -16,8 +16,9 @@ from rankeval_tui.core.evaluation.metrics import METRIC_IDS
 from rankeval_tui.core.evaluation.protocol import Protocol, ProtocolDefinition, Query
 
 
-def pooled_protocol(pools, qrels, k):
-    definition = ProtocolDefinition(
+def pooled_definition(pools, k):
+    """A pooled protocol's definition: its queries and pools, no texts."""
+    return ProtocolDefinition(
         name="b",
         k=k,
         split="test",
@@ -26,7 +27,10 @@ def pooled_protocol(pools, qrels, k):
         queries={q: Query(text=None, split="test") for q in pools},
         pools={q: tuple(pool) for q, pool in pools.items()},
     )
-    return Protocol(definition, qrels)
+
+
+def pooled_protocol(pools, qrels, k):
+    return Protocol(pooled_definition(pools, k), qrels)
 
 
 def random_case(rng: random.Random):

@@ -8,19 +8,7 @@ import random
 from rankeval_tui.core.annotation.decide_order import DecideQueue
 from rankeval_tui.core.evaluation.delta_bounds import QueryCase, mean_delta, query_delta
 from rankeval_tui.core.evaluation.evaluate import Run
-from rankeval_tui.core.evaluation.protocol import ProtocolDefinition, Query
-
-
-def definition(pools, k):
-    return ProtocolDefinition(
-        name="d",
-        k=k,
-        split="test",
-        relevance="r",
-        documents={},
-        queries={q: Query(text=None, split="test") for q in pools},
-        pools={q: tuple(pool) for q, pool in pools.items()},
-    )
+from tests.core.test_bounds import pooled_definition
 
 
 def test_the_pair_that_moves_the_bounds_most_comes_first():
@@ -30,7 +18,7 @@ def test_the_pair_that_moves_the_bounds_most_comes_first():
     base = Run("A", {"q1": ["r", "s"], "q2": ["x", "y"]})
     cand = Run("B", {"q1": ["n", "s"], "q2": ["x", "y"]})
     labels = {"q1": {"r": 1}, "q2": {"x": 1, "y": 0}}
-    queue = DecideQueue(definition(pools, 2), base, cand, labels)
+    queue = DecideQueue(pooled_definition(pools, 2), base, cand, labels)
     assert queue.next_hole(labels) == ("q1", "n")
     assert queue.status(labels) == "B vs A undecided on Recall@2 and RR@2"
     labels["q1"]["n"] = 1
@@ -52,7 +40,7 @@ def test_replaying_true_labels_ends_decided_and_says_so():
         # B: the true relevant documents first, then A's
         cand[q] = [d for d in docs if truth[q][d]][:2] + [d for d in base[q] if not truth[q][d]]
     labels: dict[str, dict[str, int]] = {q: {} for q in pools}
-    queue = DecideQueue(definition(pools, 4), Run("A", base), Run("B", cand), labels)
+    queue = DecideQueue(pooled_definition(pools, 4), Run("A", base), Run("B", cand), labels)
     asked = 0
     while True:
         pair = queue.next_hole(labels)  # recomputes from the labels so far
@@ -72,7 +60,7 @@ def test_replaying_true_labels_ends_decided_and_says_so():
 def test_an_undo_recomputes_the_query():
     pools = {"q1": ["r", "n"]}
     labels = {"q1": {"r": 1}}
-    queue = DecideQueue(definition(pools, 2), Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]}), labels)
+    queue = DecideQueue(pooled_definition(pools, 2), Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]}), labels)
     before = queue.rows["q1"]
     labels["q1"]["n"] = 0
     assert queue.next_hole(labels) is None
@@ -86,7 +74,7 @@ def test_the_status_says_what_is_decided_already():
     pools = {"q1": ["d1", "d2", "d3", "d8"]}
     labels = {"q1": {"d1": 1, "d2": 0, "d3": 0}}
     base, cand = Run("A", {"q1": ["d2", "d1", "d3"]}), Run("B", {"q1": ["d1", "d8", "d2"]})
-    queue = DecideQueue(definition(pools, 3), base, cand, labels)
+    queue = DecideQueue(pooled_definition(pools, 3), base, cand, labels)
     assert queue.status(labels) == "B vs A undecided on Recall@3; B better than A on RR@3 already"
     labels["q1"]["d8"] = 0
     assert queue.status(labels) == (
@@ -104,7 +92,7 @@ def test_a_graded_protocol_decides_at_relevant_from():
     from rankeval_tui.core.errors import ContractError
     from rankeval_tui.core.evaluation.protocol import LabelScale
 
-    graded = dataclasses.replace(definition({"q1": ["r", "n"]}, 2), scale=LabelScale(("no", "some", "yes"), 2))
+    graded = dataclasses.replace(pooled_definition({"q1": ["r", "n"]}, 2), scale=LabelScale(("no", "some", "yes"), 2))
     base, cand = Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]})
     for grade, said in (
         (1, "B worse than A on RR@2; no change on Recall@2"),
@@ -129,8 +117,12 @@ def test_a_resumed_journal_counts_the_pairs_judged_in_an_earlier_sitting():
     labels = {"q1": {"r": 1, "n": 0}}  # n judged in the first sitting, in the journal
     base, cand = Run("A", {"q1": ["r"]}), Run("B", {"q1": ["n", "r"]})
     said = "decided after 1 of 2 pairs: B worse than A on RR@2"
-    first = DecideQueue(definition(pools, 2), base, cand, {"q1": {"r": 1}})
+    first = DecideQueue(pooled_definition(pools, 2), base, cand, {"q1": {"r": 1}})
     assert first.next_hole(labels) is not None and first.status(labels).startswith(said)
-    resumed = DecideQueue(definition(pools, 2), base, cand, labels, written=written)
+    resumed = DecideQueue(pooled_definition(pools, 2), base, cand, labels, written=written)
     assert resumed.status(labels).startswith(said)
-    assert DecideQueue(definition(pools, 2), base, cand, labels).status(labels).startswith("decided after 0 of 1 pair")
+    assert (
+        DecideQueue(pooled_definition(pools, 2), base, cand, labels)
+        .status(labels)
+        .startswith("decided after 0 of 1 pair")
+    )

@@ -93,6 +93,22 @@ def random_protocol_case(rng: random.Random):
     return k, pools, qrels, runs
 
 
+def gap_pairs(pools, k, *rankings):
+    """The runs' top-k pairs outside the pools, each once, in order."""
+    return list(dict.fromkeys((q, d) for q in pools for r in rankings for d in r.get(q, [])[:k] if d not in pools[q]))
+
+
+def every_labelling(pools, qrels, gap, k):
+    """The protocol grown by ``gap`` under each 0/1 labelling of its pairs: the brute force."""
+    for labels in itertools.product((0, 1), repeat=len(gap)):
+        grown_pools = {q: list(pool) for q, pool in pools.items()}
+        grown_qrels = {q: dict(row) for q, row in qrels.items()}
+        for (q, d), label in zip(gap, labels):
+            grown_pools[q].append(d)
+            grown_qrels[q][d] = label
+        yield pooled_protocol(grown_pools, grown_qrels, k)
+
+
 @pytest.mark.parametrize("seed", range(200))
 def test_mean_change_equals_brute_force(seed):
     """Shared pairs labelled once; queries without a relevant document in their pool join the
@@ -100,21 +116,13 @@ def test_mean_change_equals_brute_force(seed):
     rng = random.Random(seed)
     k, pools, qrels, (base, cand) = random_protocol_case(rng)
     metrics = tuple(METRIC_IDS)
-    gap = list(
-        dict.fromkeys((q, d) for q in pools for r in (base, cand) for d in r.get(q, [])[:k] if d not in pools[q])
-    )
+    gap = gap_pairs(pools, k, base, cand)
     if len(gap) > 10:
         gap = gap[:10]
         pytest.skip("too many labellings for brute force")
     means = {m: [] for m in metrics}
     per_query = {q: {m: [] for m in metrics} for q in pools}
-    for labels in itertools.product((0, 1), repeat=len(gap)):
-        grown_pools = {q: list(pool) for q, pool in pools.items()}
-        grown_qrels = {q: dict(row) for q, row in qrels.items()}
-        for (q, d), label in zip(gap, labels):
-            grown_pools[q].append(d)
-            grown_qrels[q][d] = label
-        grown = pooled_protocol(grown_pools, grown_qrels, k)
+    for grown in every_labelling(pools, qrels, gap, k):
         old, new = evaluate(grown, Run("a", base), metrics), evaluate(grown, Run("b", cand), metrics)
         for m in metrics:
             a, b = old.mean(m), new.mean(m)
@@ -179,19 +187,11 @@ def test_gate_on_a_gap_never_passes_what_a_labelling_fails(seed):
     k, pools, qrels, (base, cand) = random_protocol_case(rng)
     drop = rng.choice((Fraction(0), Fraction(1, 4), Fraction(1, 2)))
     metrics = ("recall", "rr")
-    gap = list(
-        dict.fromkeys((q, d) for q in pools for r in (base, cand) for d in r.get(q, [])[:k] if d not in pools[q])
-    )
+    gap = gap_pairs(pools, k, base, cand)
     if len(gap) > 10:
         pytest.skip("too many labellings for brute force")
     drops, lowers = [], []
-    for labels in itertools.product((0, 1), repeat=len(gap)):
-        grown_pools = {q: list(pool) for q, pool in pools.items()}
-        grown_qrels = {q: dict(row) for q, row in qrels.items()}
-        for (q, d), label in zip(gap, labels):
-            grown_pools[q].append(d)
-            grown_qrels[q][d] = label
-        grown = pooled_protocol(grown_pools, grown_qrels, k)
+    for grown in every_labelling(pools, qrels, gap, k):
         old, new = evaluate(grown, Run("a", base), metrics), evaluate(grown, Run("b", cand), metrics)
         dropped = lowered = False
         for m in metrics:
