@@ -150,11 +150,12 @@ def careful_outcome(text: str, by_score: bool = False) -> object:
 
 def columns_outcome(text: str, by_score: bool = False) -> object:
     """The answer as ``load_run`` reads the file's bytes with the numpy reader (trec_run_columns)
-    taking every text, not only long ones, cut out three lines at a time (so the column's chunks
-    meet in every test); what it does not take goes to ``parse_trec_run`` as in ``load_run``."""
+    taking every text, not only long ones, read in blocks of a line or two (so a query's lines
+    go on past a block's end in every test); what it does not take goes to ``parse_trec_run`` as
+    in ``load_run``."""
     with (
         mock.patch.object(runs, "COLUMNS_FROM_BYTES", 0),
-        mock.patch.object(trec_run_columns, "COLUMN_CHUNK", 3),
+        mock.patch.object(trec_run_columns, "BLOCK_BYTES", 20),
     ):
         try:
             read = runs.parse_long_plain_run(text.encode("utf-8"), Path("runs/A.run"), by_score)
@@ -223,10 +224,7 @@ def test_the_format_is_the_first_non_blank_lines(text: str, kind: str) -> None:
 )
 def test_the_numpy_reader_reads_a_plain_run_itself(text: str) -> None:
     """Not by leaving it to another reader: these get an answer from ``read_run_columns``."""
-    data = text.encode("ascii")
-    fields = trec_run_columns.plain_fields(data)
-    assert fields is not None
-    assert trec_run_columns.read_run_columns(data, fields) is not None
+    assert trec_run_columns.read_run_columns(text.encode("ascii")) is not None
 
 
 def test_only_queries_with_a_tie_or_a_rise_are_left_to_the_score_order_check() -> None:
@@ -235,14 +233,14 @@ def test_only_queries_with_a_tie_or_a_rise_are_left_to_the_score_order_check() -
     tie = GOOD.replace(" 3 97.5 ", " 3 98.5 ", 1)
     data = GOOD.encode("ascii")
     assert trec_run_fast.read_well_formed_run(GOOD) == (careful_outcome(GOOD)[0], {})  # type: ignore[index]
-    assert trec_run_columns.read_run_columns(data, trec_run_columns.plain_fields(data)) == (
+    assert trec_run_columns.read_run_columns(data) == (
         careful_outcome(GOOD)[0],  # type: ignore[index]
         {},
     )
     unsure = {"q:1001": [99.5, 98.5, 98.5, 96.5, 95.5]}
     assert trec_run_fast.read_well_formed_run(tie)[1] == unsure  # type: ignore[index]
     data = tie.encode("ascii")
-    assert trec_run_columns.read_run_columns(data, trec_run_columns.plain_fields(data))[1] == unsure  # type: ignore[index]
+    assert trec_run_columns.read_run_columns(data)[1] == unsure  # type: ignore[index]
 
 
 def test_scores_are_read_in_place_as_float_reads_them() -> None:

@@ -23,7 +23,12 @@ from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
 from rankeval_tui.core.files.tomlio import read_toml, read_utf8, utf8_text
-from rankeval_tui.core.files.trec_run_fast import COLUMNS_FROM_BYTES, agrees_with_score_order, read_well_formed_run
+from rankeval_tui.core.files.trec_run_fast import (
+    COLUMNS_FROM_BYTES,
+    agrees_with_score_order,
+    plain_layout,
+    read_well_formed_run,
+)
 from rankeval_tui.core.wording import json_error
 
 SIDECAR_SUFFIX = ".provenance.json"
@@ -102,13 +107,12 @@ def parse_long_plain_run(
     reader must name a line; None for any other file (a short one, an MS MARCO run ...)."""
     if len(raw) < COLUMNS_FROM_BYTES or not raw.isascii():
         return None
-    from rankeval_tui.core.files.trec_run_columns import plain_fields, read_run_columns  # numpy: a slow import
+    from rankeval_tui.core.files.trec_run_columns import read_run_columns  # numpy: a slow import
 
-    fields = plain_fields(raw)
-    if fields is None:
-        return None
-    fast = read_run_columns(raw, fields)
-    return read_trec_lines(raw.decode("ascii"), path, by_score) if fast is None else in_trec_eval_order(fast, by_score)
+    fast = read_run_columns(raw)
+    if fast is not None:
+        return in_trec_eval_order(fast, by_score)
+    return None if plain_layout(raw) is None else read_trec_lines(raw.decode("ascii"), path, by_score)
 
 
 def sidecar_hash(run_path: Path) -> str | None:

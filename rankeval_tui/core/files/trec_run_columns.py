@@ -1,26 +1,32 @@
-"""A long plain TREC run read column by column in numpy: a Python string made for each document
-and each query's first line only.
+"""A long plain TREC run read column by column in numpy, a block of lines at a time: a Python
+string made for each document and each query's first line only.
 
 Why: ``str.split`` of a 1M-line run made six million strings (query, Q0, document, rank, score,
 tag) of which only the documents are kept; making and freeing them was most of reading the
-pooled shape's run. Here the text's bytes are one array, the separators' positions
-give every field's place, the queries are compared, the ranks and scores read, as numbers where
-they lie, and only the document column is cut out (one mask) and split. numpy is slow to
-import: ``runs.load_run`` comes here for runs of ``trec_run_fast.COLUMNS_FROM_BYTES`` or more.
+pooled shape's run. Here each block's bytes are one array, the separators' positions give every
+field's place, the queries are compared, the ranks and scores read, as numbers where they lie,
+and only the document column is cut out (one mask) and split. A block (``BLOCK_BYTES``) keeps
+the arrays about each line small: they are made and freed per block, so the memory they take
+does not grow with the run, and they stay in the cache. numpy is slow to import:
+``runs.load_run`` comes here for runs of ``trec_run_fast.COLUMNS_FROM_BYTES`` or more.
 
-It reads only what ``plain_fields`` admits (``trec_run_fast.plain_layout``'s printable ASCII,
-five single spaces and a newline a line, with no empty field) and answers as the other fast path
-(``read_well_formed_run``) does: None where the careful reader must name a line (a query's lines
-in two places, a rank that is not 1-18 digits, a rank clash, a document twice in a query, a
-score ``float`` refuses or an infinite one).
+It reads only what ``plain_fields`` admits (printable ASCII, five single spaces and a newline a
+line, with no empty field) and answers as the other fast path (``read_well_formed_run``) does:
+None for any other text and where the careful reader must name a line (a query's lines in two
+places, a rank that is not 1-18 digits, a rank clash, a document twice in a query, a score
+``float`` refuses or an infinite one).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from rankeval_tui.core.files.trec_run_fast import RANK_DIGITS, SCORE_BYTES
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: every command pays for its imports at start-up
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import numpy as np
     from numpy.typing import NDArray
 
@@ -29,12 +35,110 @@ if TYPE_CHECKING:
     Floats = NDArray[np.float64]
     Flags = NDArray[np.bool_]
 
-COLUMN_CHUNK = 16_384
-"""Lines whose column ``column_bytes`` cuts out at once: ~0.7 MB of text."""
+BLOCK_BYTES = 1 << 20
+"""The text read at once, cut after a newline: its arrays stay in the cache and are freed before
+the next block's are made."""
 EXACT_DIGITS = 15
 """A decimal of at most 15 digits is an integer below 2^53 over a power of ten below 10^22, both
 exact doubles, so their quotient is the correctly rounded value: what ``float()`` returns
 (Clinger's fast path). Longer scores, and exponents, are read by ``float()`` itself."""
+
+
+@dataclass
+class Block:
+    """The columns of a block's lines that a run keeps."""
+
+    queries: list[str]
+    """The query of each group of consecutive lines of one query, in order."""
+    new_query: Flags
+    """Per line, whether its query differs from the line before's (True on the block's first)."""
+    docs: list[str]
+    ranks: Integers
+    scores: Floats
+
+
+def read_run_columns(data: bytes) -> tuple[dict[str, list[str]], dict[str, list[float]]] | None:
+    """(query -> documents in rank order, query -> scores in that order for the queries whose
+    scores do not strictly fall along it), or None."""
+    import numpy as np
+
+    blocks: list[Block] = []
+    queries: list[str] = []
+    for start, end in line_blocks(data):
+        block = read_block(data[start:end])
+        if block is None:
+            return None
+        if queries and queries[-1] == block.queries[0]:  # a query's lines go on past the cut
+            block.new_query[0] = False
+            del block.queries[0]
+        queries += block.queries
+        blocks.append(block)
+    if not blocks:
+        return None
+    if len(set(queries)) != len(queries):
+        return None  # a query's lines in two places
+    new_query = np.concatenate([block.new_query for block in blocks])
+    ranks = np.concatenate([block.ranks for block in blocks])
+    scores = np.concatenate([block.scores for block in blocks])
+    docs = [doc for block in blocks for doc in block.docs]
+    del blocks
+    starts = np.flatnonzero(new_query).tolist()
+    if not (new_query[1:] | (ranks[1:] > ranks[:-1])).all():  # not listed in rank order
+        group = np.cumsum(new_query)
+        order = np.lexsort((ranks, group))  # by rank within each query, the queries in place
+        if ((group[1:] == group[:-1]) & (ranks[order][1:] == ranks[order][:-1])).any():
+            return None  # a rank clash: the line-by-line reader names both lines
+        docs, scores = list(map(docs.__getitem__, order.tolist())), scores[order]
+    bounds = [*starts, len(docs)]
+    rankings: dict[str, list[str]] = {}
+    for query, start, end in zip(queries, bounds, bounds[1:]):
+        ranking = docs[start:end]
+        if len(set(ranking)) != end - start:
+            return None  # a document twice in one query: named there
+        rankings[query] = ranking
+    # trec_eval's order is the rank order wherever the scores strictly fall: only the queries
+    # with a tie or a rise are left to ``agrees_with_score_order`` (usually none).
+    level = np.flatnonzero(~new_query[1:] & (scores[1:] >= scores[:-1]))
+    unsure = np.unique(np.searchsorted(starts, level, "right") - 1).tolist()
+    return rankings, {queries[g]: scores[bounds[g] : bounds[g + 1]].tolist() for g in unsure}
+
+
+def line_blocks(data: bytes) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of consecutive pieces of ``data`` of about ``BLOCK_BYTES``, each but the
+    last ending just after a newline."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start + BLOCK_BYTES) + 1 or len(data)
+        yield start, end
+        start = end
+
+
+def read_block(data: bytes) -> Block | None:
+    """A block's columns, or None where ``read_run_columns`` answers None."""
+    import numpy as np
+
+    fields = plain_fields(data)
+    if fields is None:
+        return None
+    text = np.frombuffer(data, np.uint8)
+    line_starts = np.empty(len(fields), np.int64)
+    line_starts[0] = 0
+    line_starts[1:] = fields[:-1, 5] + 1
+    new_query = query_changes(data, line_starts, fields[:, 0])
+    first_lines = np.flatnonzero(new_query)
+    spans = zip(line_starts[first_lines].tolist(), fields[first_lines, 0].tolist())
+    queries = [data[start:end].decode("ascii") for start, end in spans]
+    ranks = integers(text, fields[:, 2] + 1, fields[:, 3])
+    if ranks is None:
+        return None  # a negative or out-of-range rank: named by the careful reader
+    scores = decimals(text, fields[:, 3] + 1, fields[:, 4])
+    if scores is None:
+        scores = floats(text, fields[:, 3] + 1, fields[:, 4])
+        if scores is None:
+            return None  # ``1e``, ``1_0``, ``1e999``: named by the careful reader
+    docs = column_bytes(text, fields[:, 1] + 1, fields[:, 2]).decode("ascii").split(" ")  # a space after each
+    docs.pop()  # the empty string after the last space
+    return Block(queries, new_query, docs, ranks, scores)
 
 
 def plain_fields(data: bytes) -> Integers | None:
@@ -60,53 +164,6 @@ def plain_fields(data: bytes) -> Integers | None:
     if separators[0] == 0 or int(np.diff(separators).min()) < 2:
         return None  # an empty field: a leading or a trailing space, or two in a row
     return separators.reshape(-1, 6)
-
-
-def read_run_columns(data: bytes, fields: Integers) -> tuple[dict[str, list[str]], dict[str, list[float]]] | None:
-    """(query -> documents in rank order, query -> scores in that order for the queries whose
-    scores do not strictly fall along it), or None; ``fields``: ``plain_fields(data)``."""
-    import numpy as np
-
-    text = np.frombuffer(data, np.uint8)
-    lines = len(fields)
-    line_starts = np.empty(lines, np.int64)
-    line_starts[0] = 0
-    line_starts[1:] = fields[:-1, 5] + 1
-    new_query = query_changes(data, line_starts, fields[:, 0])
-    first_lines = np.flatnonzero(new_query)
-    starts = first_lines.tolist()
-    spans = zip(line_starts[first_lines].tolist(), fields[first_lines, 0].tolist())
-    queries = [data[start:end].decode("ascii") for start, end in spans]
-    if len(set(queries)) != len(queries):
-        return None  # a query's lines in two places
-    ranks = integers(text, fields[:, 2] + 1, fields[:, 3])
-    if ranks is None:
-        return None  # a negative or out-of-range rank: named by the careful reader
-    scores = decimals(text, fields[:, 3] + 1, fields[:, 4])
-    if scores is None:
-        scores = floats(text, fields[:, 3] + 1, fields[:, 4])
-        if scores is None:
-            return None  # ``1e``, ``1_0``, ``1e999``: named by the careful reader
-    docs = column_bytes(text, fields[:, 1] + 1, fields[:, 2]).decode("ascii").split(" ")  # a space after each
-    docs.pop()  # the empty string after the last space
-    if not (new_query[1:] | (ranks[1:] > ranks[:-1])).all():  # not listed in rank order
-        group = np.cumsum(new_query)
-        order = np.lexsort((ranks, group))  # by rank within each query, the queries in place
-        if ((group[1:] == group[:-1]) & (ranks[order][1:] == ranks[order][:-1])).any():
-            return None  # a rank clash: the line-by-line reader names both lines
-        docs, scores = list(map(docs.__getitem__, order.tolist())), scores[order]
-    bounds = [*starts, lines]
-    rankings: dict[str, list[str]] = {}
-    for query, start, end in zip(queries, bounds, bounds[1:]):
-        ranking = docs[start:end]
-        if len(set(ranking)) != end - start:
-            return None  # a document twice in one query: named there
-        rankings[query] = ranking
-    # trec_eval's order is the rank order wherever the scores strictly fall: only the queries
-    # with a tie or a rise are left to ``agrees_with_score_order`` (usually none).
-    level = np.flatnonzero(~new_query[1:] & (scores[1:] >= scores[:-1]))
-    unsure = np.unique(np.searchsorted(starts, level, "right") - 1).tolist()
-    return rankings, {queries[g]: scores[bounds[g] : bounds[g + 1]].tolist() for g in unsure}
 
 
 def query_changes(data: bytes, line_starts: Integers, query_ends: Integers) -> Flags:
@@ -208,15 +265,10 @@ def floats(text: Bytes, starts: Integers, ends: Integers) -> Floats | None:
 
 def column_bytes(text: Bytes, starts: Integers, ends: Integers) -> bytes:
     """The fields ``text[starts:ends]``, each with the separator after it, as one ``bytes``: a mask
-    rising at each start and falling past each end (fields of one column never touch), made for
-    ``COLUMN_CHUNK`` lines at a time (a third faster than at once: it stays in the cache)."""
+    rising at each start and falling past each end (fields of one column never touch)."""
     import numpy as np
 
-    pieces = []
-    for first in range(0, len(starts), COLUMN_CHUNK):
-        low, high = int(starts[first]), int(ends[min(first + COLUMN_CHUNK, len(starts)) - 1]) + 1
-        steps = np.zeros(high - low + 1, np.int8)
-        steps[starts[first : first + COLUMN_CHUNK] - low] = 1
-        steps[ends[first : first + COLUMN_CHUNK] + 1 - low] = -1
-        pieces.append(text[low:high][np.cumsum(steps[:-1], dtype=np.int8).view(np.bool_)].tobytes())
-    return b"".join(pieces)
+    steps = np.zeros(len(text) + 1, np.int8)
+    steps[starts] = 1
+    steps[ends + 1] = -1
+    return text[np.cumsum(steps[:-1], dtype=np.int8).view(np.bool_)].tobytes()
