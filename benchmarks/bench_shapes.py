@@ -12,7 +12,10 @@ The shapes (every ID as real collections spell them: ``q:1001``, ``msmarco_v2.1_
 - **wide**: 10 queries x 100,000 documents, exhaustive (1M pairs), runs 1,000 deep;
 - **pooled**: 10,000 queries, each with its own pool of 100 judged documents drawn from a
   1M-document collection (1M labels, TREC qrels), the run ranking each query's pool; the protocol
-  is made as a user makes it: ``rankeval-tui init DIR --qrels qrels.txt --run A.run --k 10``.
+  is made as a user makes it: ``rankeval-tui init DIR --qrels qrels.txt --run A.run --k 10``;
+- **msmarco**: MS MARCO's dev set as it comes: 7,000 queries (numeric IDs), qrels listing only the
+  relevant documents (one, sometimes two a query), a run 1,000 deep (7M lines, MS MARCO v2.1
+  document IDs); made with ``init ... --unlisted-as-zero``, as trec_eval reads such qrels.
 
 Each round runs every command once, in turn (order rotated every round, so a burst of load on the
 shared machine hits them alike), each a whole process from start to exit: ours is
@@ -54,8 +57,8 @@ from benchmarks.sidebyside import Sample, best_median, code_env, compared_trees,
 from benchmarks.synth import SynthSpec, make_data, trec_qrels, trec_run, write_protocol  # noqa: E402
 
 K = 10
-SHAPES = ("square", "tall", "wide", "pooled")
-C_SHAPES = ("square", "pooled")
+SHAPES = ("square", "tall", "wide", "pooled", "msmarco")
+C_SHAPES = ("square", "pooled", "msmarco")
 """Where the C trec_eval is timed (the issue's stretch target); tall is quadratic for it."""
 
 
@@ -123,6 +126,45 @@ def pooled(queries: int, pool: int, scale: float, tmp: Path) -> Shape:
     )
 
 
+def msmarco(queries: int, depth: int, scale: float, tmp: Path) -> Shape:
+    """MS MARCO dev-like TREC files (only the relevant pairs listed, a deep run), then ``init
+    --unlisted-as-zero``."""
+    queries = max(2, round(queries * scale))
+    rng = random.Random(0)
+    qids = [str(q) for q in rng.sample(range(1, 1_102_400), queries)]
+
+    def document() -> str:
+        return f"msmarco_v2.1_doc_{rng.randrange(59):02d}_{rng.randrange(2_000_000_000)}"
+
+    qrels: dict[str, dict[str, int]] = {}
+    rankings: dict[str, list[str]] = {}
+    for q in qids:
+        relevant = [document() for _ in range(1 if rng.random() < 0.93 else 2)]
+        qrels[q] = dict.fromkeys(relevant, 1)
+        ranking = list(dict.fromkeys(document() for _ in range(depth)))
+        for doc in relevant:
+            if rng.random() < 0.8:  # retrieved somewhere in the 1,000
+                ranking[rng.randrange(len(ranking))] = doc
+        rankings[q] = list(dict.fromkeys(ranking))
+    trec = tmp / "msmarco-trec"
+    (trec / "trec").mkdir(parents=True)
+    (trec / "trec" / "qrels.txt").write_text(trec_qrels(qrels), encoding="utf-8")
+    (trec / "trec" / "A.run").write_text(trec_run(rankings, "A"), encoding="utf-8")
+    directory = tmp / "msmarco"
+    init = [sys.executable, "-m", "rankeval_tui", "init", str(directory), "--unlisted-as-zero"]
+    init += ["--qrels", str(trec / "trec" / "qrels.txt"), "--run", f"A={trec / 'trec' / 'A.run'}", "--k", str(K)]
+    run_process(init, code_env(ROOT, tmp / "pycache-init"))
+    return Shape(
+        directory,
+        trec,
+        sorted(qrels),
+        set(qrels),
+        set(rankings),
+        f"{queries:,} queries, {sum(map(len, qrels.values())):,} relevant pairs listed, run {depth} deep, "
+        "made by init --unlisted-as-zero",
+    )
+
+
 def make_shape(name: str, scale: float, tmp: Path) -> Shape:
     if name == "square":
         return exhaustive(name, 1000, 1000, 100, scale, tmp)
@@ -130,6 +172,8 @@ def make_shape(name: str, scale: float, tmp: Path) -> Shape:
         return exhaustive(name, 100_000, 10, 10, scale, tmp)
     if name == "wide":
         return exhaustive(name, 10, 100_000, 1000, scale, tmp)
+    if name == "msmarco":
+        return msmarco(7_000, 1_000, scale, tmp)
     return pooled(10_000, 100, scale, tmp)
 
 
