@@ -9,7 +9,7 @@ from unittest import mock
 import pytest
 
 from rankeval_tui.core.errors import ContractError
-from rankeval_tui.core.files import runs, trec_run_columns, trec_run_fast
+from rankeval_tui.core.files import runs, trec_run_fast
 
 GOOD = "".join(
     f"q:{q} Q0 msmarco_v2.1_doc_00_{q}{d:03d} {d} {100 - d}.5 bm25\n" for q in range(1001, 1004) for d in range(1, 6)
@@ -76,8 +76,8 @@ CASES = [
 LONG = "".join(
     f"{q} Q0 d{q[-1]}{d} {d} {9 - d} t\n" for q in ("query-one-0123456789a", "query-one-0123456789b") for d in (1, 2)
 )
-COLUMN_CASES = [
-    # the queries, compared eight bytes at a time (query_changes)
+BLOCK_CASES = [
+    # queries whose IDs begin alike, where a block may end
     "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("q:1", "q:10", "q:2", "q:20") for d in (1, 2)),
     "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("abcdefgh", "abcdefgi", "abcdefghi") for d in (1, 2)),
     "".join(f"{q} Q0 d{d} {d} {9 - d} t\n" for q in ("abcdefgh1", "abcdefgh2", "bbcdefgh2") for d in (1, 2)),
@@ -87,7 +87,7 @@ COLUMN_CASES = [
     LONG.replace("0123456789b Q0 d", "0123456789a Q0 d").replace("a Q0 da2 2 ", "b Q0 da2 2 "),  # two places
     GOOD.replace("q:1003", "q:1002", 2),  # a query's first lines with the one before
     GOOD.replace("q:1001 Q0", "q:1003 Q0"),  # a query's lines in two places
-    # the ranks, read as numbers in place (integers): digits only, at most 18
+    # the ranks: digits only, at most 18
     GOOD.replace(" 3 97.5 ", " 3x 97.5 "),
     GOOD.replace(" 3 97.5 ", " x3 97.5 "),
     GOOD.replace(" 5 95.5 ", " 123456789012345678 95.5 "),
@@ -97,7 +97,7 @@ COLUMN_CASES = [
     GOOD.replace(" 1 99.5 ", " 4 99.5 ", 1),  # out of order and a clash
     GOOD.replace(" 1 99.5 ", " 5 99.5 ", 1).replace(" 5 95.5 ", " 1 95.5 ", 1),  # swapped: no clash
     GOOD.replace(" 1 99.5 ", " 9 99.5 ", 1).replace(" 2 98.5 ", " 9 98.5 ", 1),  # a clash, not in order
-    # the scores, read as numbers in place (decimals) or by float()
+    # the scores
     GOOD.replace(" 3 97.5 ", " 3 -97.5 "),
     GOOD.replace(" 3 97.5 ", " 3 +97 "),
     GOOD.replace(" 3 97.5 ", " 3 97. "),
@@ -148,20 +148,11 @@ def careful_outcome(text: str, by_score: bool = False) -> object:
         return outcome(text, by_score)
 
 
-def columns_outcome(text: str, by_score: bool = False) -> object:
-    """The answer as ``load_run`` reads the file's bytes with the numpy reader (trec_run_columns)
-    taking every text, not only long ones, read in blocks of a line or two (so a query's lines
-    go on past a block's end in every test); what it does not take goes to ``parse_trec_run`` as
-    in ``load_run``."""
-    with (
-        mock.patch.object(runs, "COLUMNS_FROM_BYTES", 0),
-        mock.patch.object(trec_run_columns, "BLOCK_BYTES", 20),
-    ):
-        try:
-            read = runs.parse_long_plain_run(text.encode("utf-8"), Path("runs/A.run"), by_score)
-        except ContractError as error:
-            return str(error)
-    return outcome(text, by_score) if read is None else read
+def blocks_outcome(text: str, by_score: bool = False) -> object:
+    """The answer with the text read in blocks of one query each (``BLOCK_CHARACTERS`` of 1), so
+    a block's end meets every query's."""
+    with mock.patch.object(trec_run_fast, "BLOCK_CHARACTERS", 1):
+        return outcome(text, by_score)
 
 
 @pytest.mark.parametrize("text", CASES)
@@ -169,10 +160,11 @@ def test_same_answer_as_the_line_by_line_reader(text: str) -> None:
     assert outcome(text) == careful_outcome(text)
 
 
-@pytest.mark.parametrize("text", CASES + COLUMN_CASES)
+@pytest.mark.parametrize("text", CASES + BLOCK_CASES)
 @pytest.mark.parametrize("by_score", [False, True])
-def test_the_numpy_reader_answers_as_the_line_by_line_reader(text: str, by_score: bool) -> None:
-    assert columns_outcome(text, by_score) == careful_outcome(text, by_score)
+def test_read_a_query_a_block_the_answer_is_the_line_by_line_readers(text: str, by_score: bool) -> None:
+    assert blocks_outcome(text, by_score) == careful_outcome(text, by_score)
+    assert outcome(text, by_score) == careful_outcome(text, by_score)
 
 
 def test_a_well_formed_run_reads_without_a_python_step_per_line() -> None:
@@ -212,70 +204,48 @@ def test_the_format_is_the_first_non_blank_lines(text: str, kind: str) -> None:
     [
         GOOD,
         GOOD.rstrip("\n"),
-        COLUMN_CASES[0],
+        BLOCK_CASES[0],
         LONG,
         GOOD.replace(" 1 99.5 ", " 5 99.5 ", 1).replace(" 5 95.5 ", " 1 95.5 ", 1),  # ranks out of order
-        GOOD.replace(" 3 97.5 ", " 3 97.5000000000001 "),  # a score for float()
         GOOD.replace(" 3 97.5 ", " 3 .975e2 "),
         GOOD.replace(" 3 97.5 ", " 3 98.5 "),  # a tie
         "q:1 A d1 1 9 t\nq:1 B d2 2 8 t\nq:2 A d3 1 7 t\n",  # equal queries, other bytes after them
-        "q:123456789 A d1 1 9 t\nq:123456789 B d2 2 8 t\n",
+        "q:1 Q0 d1 1 9 t\nq:1\tQ0 d2 2 8 t\nq:10 Q0 d3 1 7 t\nq:10 Q0 d4 2 6 t",  # a tab, the last line unended
     ],
 )
-def test_the_numpy_reader_reads_a_plain_run_itself(text: str) -> None:
-    """Not by leaving it to another reader: these get an answer from ``read_run_columns``."""
-    assert trec_run_columns.read_run_columns(text.encode("ascii")) is not None
+@pytest.mark.parametrize("block", [1, 40, 1 << 18])
+def test_the_split_reader_reads_a_well_formed_run_itself_block_by_block(text: str, block: int) -> None:
+    """Not by leaving it to another reader: these get an answer from ``read_well_formed_run``
+    whatever the block size, each query's lines in one block."""
+    with mock.patch.object(trec_run_fast, "BLOCK_CHARACTERS", block):
+        pieces = list(trec_run_fast.query_blocks(text))
+        assert trec_run_fast.read_well_formed_run(text) == trec_run_fast.read_block(text)
+    assert pieces[0][0] == 0 and pieces[-1][1] == len(text)
+    assert all(end == start for (_, end), (start, _) in zip(pieces, pieces[1:]))
+    queries = [{line.split()[0] for line in text[start:end].splitlines()} for start, end in pieces]
+    assert sum(map(len, queries)) == len(set().union(*queries)) and len(pieces) <= len(set().union(*queries))
+    assert trec_run_fast.read_block(text) is not None
 
 
 def test_only_queries_with_a_tie_or_a_rise_are_left_to_the_score_order_check() -> None:
     """Both fast readers hand ``parse_trec_run`` the scores of those queries alone (the others'
     rank order is trec_eval's); a rise from one query's last line to the next's first is none."""
     tie = GOOD.replace(" 3 97.5 ", " 3 98.5 ", 1)
-    data = GOOD.encode("ascii")
     assert trec_run_fast.read_well_formed_run(GOOD) == (careful_outcome(GOOD)[0], {})  # type: ignore[index]
-    assert trec_run_columns.read_run_columns(data) == (
-        careful_outcome(GOOD)[0],  # type: ignore[index]
-        {},
-    )
     unsure = {"q:1001": [99.5, 98.5, 98.5, 96.5, 95.5]}
     assert trec_run_fast.read_well_formed_run(tie)[1] == unsure  # type: ignore[index]
-    data = tie.encode("ascii")
-    assert trec_run_columns.read_run_columns(data)[1] == unsure  # type: ignore[index]
 
 
-def test_scores_are_read_in_place_as_float_reads_them() -> None:
-    """Up to 15 digits with a sign and a point: the quotient of two exact doubles, bit for bit
-    float()'s value (the sign of -0 too); longer ones and exponents are left to float()."""
-    import numpy as np
-
-    def read(*scores: str) -> list[float] | None:
-        data = "".join(f"q Q0 d{i} {i} {score} t\n" for i, score in enumerate(scores, 1)).encode("ascii")
-        fields = trec_run_columns.plain_fields(data)
-        assert fields is not None
-        text = np.frombuffer(data, np.uint8)
-        values = trec_run_columns.decimals(text, fields[:, 3] + 1, fields[:, 4])
-        return None if values is None else values.tolist()
-
-    given = ["-1.5", "+2", "0.1", "97.", ".5", "-0", ".123456789012345", "999999999999999", "-.000000000000001"]
-    values = read(*given)
-    assert values is not None and [v.hex() for v in values] == [float(s).hex() for s in given]
-    assert read("1.5", "1e5") is None and read("1.5", "1234567890123456") is None and read("-") is None
-
-
-def test_a_long_plain_run_is_read_in_numpy_from_its_bytes_and_a_short_one_without(tmp_path: Path) -> None:
-    """``load_run`` gives a run of ``COLUMNS_FROM_BYTES`` or more to the numpy reader and decodes
-    its text only when the careful reader must name a line; a shorter one is read as text."""
+def test_a_run_is_read_by_the_split_reader_at_any_length(tmp_path: Path) -> None:
+    """``load_run`` reads a TREC run of any length with the split reader, block by block, and
+    only a run it refuses line by line (which names the line)."""
     path = tmp_path / "A.run"
-    path.write_text(GOOD)
-    numpy_reader = mock.patch.object(trec_run_columns, "read_run_columns", side_effect=AssertionError("numpy"))
-    with numpy_reader:
-        assert runs.load_run(path).rankings == careful_outcome(GOOD)[0]  # type: ignore[index]
-    no_text = mock.patch.object(runs, "utf8_text", side_effect=AssertionError("decoded"))
-    with mock.patch.object(runs, "COLUMNS_FROM_BYTES", len(GOOD)), no_text:
-        assert runs.load_run(path).rankings == careful_outcome(GOOD)[0]  # type: ignore[index]
+    path.write_text(GOOD + "".join(f"q:{q} Q0 d{d} {d} 1.{d} t\n" for q in range(20000, 40000) for d in (1, 2)))
+    with mock.patch.object(runs, "read_trec_lines", side_effect=AssertionError("line by line")):
+        assert len(runs.load_run(path).rankings) == 20003
     clash = GOOD.replace(" 2 98.5 ", " 1 98.5 ")
     path.write_text(clash)
-    with mock.patch.object(runs, "COLUMNS_FROM_BYTES", len(clash)), no_text, pytest.raises(ContractError) as error:
+    with pytest.raises(ContractError) as error:
         runs.load_run(path)
     assert str(error.value) == careful_outcome(clash).replace("runs/A.run", str(path))  # type: ignore[attr-defined]
 
@@ -286,7 +256,7 @@ FUZZ_CHARACTERS = " \t\n\r.-+e0159Q_x\x7f"
 @pytest.mark.parametrize("seed", range(40))
 def test_near_misses_of_a_plain_run_read_as_the_line_by_line_reader_reads_them(seed: int) -> None:
     """Seeded random edits of a plain run (a character replaced, put in, or taken out, one to
-    three times): the numpy reader and the split reader answer as the careful one."""
+    three times): the split reader, a query a block or the usual blocks, answers as the careful one."""
     draw = random.Random(seed)
     base = "".join(
         f"q:{q} Q0 d{draw.randrange(40)} {r} {draw.choice(['9', '8.5', '-1', '8.25', '7'])} t\n"
@@ -302,5 +272,5 @@ def test_near_misses_of_a_plain_run_read_as_the_line_by_line_reader_reads_them(s
                 [text[:at] + new + text[at + 1 :], text[:at] + new + text[at:], text[:at] + text[at + 1 :]]
             )
         expected = careful_outcome(text)
-        assert columns_outcome(text) == expected, text
+        assert blocks_outcome(text) == expected, text
         assert outcome(text) == expected, text

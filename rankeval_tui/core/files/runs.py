@@ -22,13 +22,8 @@ from rankeval_tui.core.files.json_run import distinct_str_rankings, parse_json_r
 from rankeval_tui.core.files.lazy_pattern import on_first_use
 from rankeval_tui.core.files.protocol_files import RUN_SUFFIXES, RUNS_DIR, check_id
 from rankeval_tui.core.files.safe_read import read_input_bytes
-from rankeval_tui.core.files.tomlio import read_toml, read_utf8, utf8_text
-from rankeval_tui.core.files.trec_run_fast import (
-    COLUMNS_FROM_BYTES,
-    agrees_with_score_order,
-    plain_layout,
-    read_well_formed_run,
-)
+from rankeval_tui.core.files.tomlio import read_toml, read_utf8
+from rankeval_tui.core.files.trec_run_fast import agrees_with_score_order, read_well_formed_run
 from rankeval_tui.core.wording import json_error
 
 SIDECAR_SUFFIX = ".provenance.json"
@@ -83,36 +78,17 @@ def load_run(path: str | Path, name: str | None = None, by_score: bool = False) 
     ``by_score``: a TREC run is ordered as trec_eval orders it (``score --score-order``)."""
     path = Path(path)
     name = name or path.stem
-    raw = read_input_bytes(path)
+    text = read_utf8(path)
     if path.suffix == ".json":
-        rankings = parse_json_run(utf8_text(raw, path), path)
+        rankings = parse_json_run(text, path)
         distinct = distinct_str_rankings(rankings)
         return Run(name, rankings, source=path, adapter_sha256=sidecar_hash(path), distinct_str_entries=distinct)
     # The text readers refuse a document listed twice in a query, and their IDs are str: what
     # ``check_run`` would check again per entry, a cost on a long run.
-    read = parse_long_plain_run(raw, path, by_score)
-    if read is None:
-        text = utf8_text(raw, path)
-        if run_text_format(text) == "msmarco":
-            return Run(name=name, rankings=parse_msmarco_run(text, path), source=path, distinct_str_entries=True)
-        read = parse_trec_run(text, path, by_score, raw if raw.isascii() else None)
+    if run_text_format(text) == "msmarco":
+        return Run(name=name, rankings=parse_msmarco_run(text, path), source=path, distinct_str_entries=True)
+    read = parse_trec_run(text, path, by_score)
     return Run(name=name, rankings=read[0], source=path, score_order=read[1], distinct_str_entries=True)
-
-
-def parse_long_plain_run(
-    raw: bytes, path: Path, by_score: bool
-) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]] | None:
-    """``parse_trec_run``'s answer for a long ASCII run of six fields a line separated by single
-    spaces (``trec_run_columns``, in numpy), whose text is then decoded only if the careful
-    reader must name a line; None for any other file (a short one, an MS MARCO run ...)."""
-    if len(raw) < COLUMNS_FROM_BYTES or not raw.isascii():
-        return None
-    from rankeval_tui.core.files.trec_run_columns import read_run_columns  # numpy: a slow import
-
-    fast = read_run_columns(raw)
-    if fast is not None:
-        return in_trec_eval_order(fast, by_score)
-    return None if plain_layout(raw) is None else read_trec_lines(raw.decode("ascii"), path, by_score)
 
 
 def sidecar_hash(run_path: Path) -> str | None:
@@ -218,7 +194,7 @@ def parse_integer_field(name: str, text: str, *, file: Path | None, where: str) 
 
 
 def parse_trec_run(
-    text: str, path: Path, by_score: bool = False, ascii_bytes: bytes | None = None
+    text: str, path: Path, by_score: bool = False
 ) -> tuple[dict[str, list[str]], dict[str, tuple[str, ...]]]:
     """``qid Q0 docid rank score tag``, ordered by the rank column (not by score as trec_eval),
     or with ``by_score`` as trec_eval orders it (score descending, then doc ID descending).
@@ -226,9 +202,8 @@ def parse_trec_run(
     A rank clash or a malformed line names the line. Also returned: trec_eval's order of each
     query whose rank order differs from it (ties in score, usually), so the views can say in one
     line per run how many queries trec_eval would score differently (``core.evaluation.tie_order``).
-    ``ascii_bytes``: the text's bytes when it is ASCII (as read: not encoded again).
     """
-    fast = read_well_formed_run(text, ascii_bytes)
+    fast = read_well_formed_run(text)
     return read_trec_lines(text, path, by_score) if fast is None else in_trec_eval_order(fast, by_score)
 
 

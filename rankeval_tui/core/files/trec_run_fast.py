@@ -3,18 +3,22 @@
 Why: ``init --run`` keeps a TREC run as it came, so ``score`` of a pooled protocol reads it every
 time, and reading it line by line in Python (split, two ID checks, an integer and a score check,
 the rank placement) was most of ``score`` on a pooled protocol (``benchmarks/bench_shapes.py``
-measures it). Here the text is checked as a whole (``plain_tokens``: printable ASCII, single spaces, six
-fields a line; else one ``fullmatch`` of the usual layout), one ``str.split`` gives the fields,
-each column a slice, and what is left is a few C calls per query. A text where any line differs,
-or where a rank clashes or a document repeats in a query, gets ``None``: the line-by-line reader
-then reads it and names the line at fault, so every message and every accepted file stay what
-they were.
+measures it). Here the text is read a block of whole queries at a time (``query_blocks``), and
+each block is checked as a whole (``plain_layout``: printable ASCII, single spaces, six fields a
+line; else one ``fullmatch`` of the usual layout), one ``str.split`` gives its fields, each
+column a slice, and what is left is a few C calls per query. The strings a block's split makes
+are freed before the next block's are made: they stay in the cache, and their memory does not
+grow with the run. A text where any line differs, or where a rank clashes or a document repeats
+in a query, gets ``None``: the line-by-line reader then reads it and names the line at fault,
+so every message and every accepted file stay what they were.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from itertools import compress, islice
 from operator import gt, le, lt, ne, sub
 
@@ -43,9 +47,8 @@ RANK_DIGITS = 18
 """As ``runs.TREC_INTEGER_DIGITS``: a longer rank is "out of range", named by the careful reader."""
 
 
-COLUMNS_FROM_BYTES = 8_000_000
-"""From this size on (~200,000 lines), ``runs.load_run`` reads a plain run in numpy
-(``trec_run_columns``): what it saves per line then repays numpy's import."""
+BLOCK_CHARACTERS = 1 << 18
+"""About this much text is split at once (``query_blocks``)."""
 
 
 def plain_layout(data: bytes) -> int | None:
@@ -62,20 +65,50 @@ def plain_layout(data: bytes) -> int | None:
     return lines
 
 
-def read_well_formed_run(
-    text: str, ascii_bytes: bytes | None = None
-) -> tuple[dict[str, list[str]], dict[str, list[float]]] | None:
+def read_well_formed_run(text: str) -> tuple[dict[str, list[str]], dict[str, list[float]]] | None:
     """(query -> documents in rank order, query -> their scores in that order for the queries
     whose scores do not strictly fall along it), or None when a line is not in the usual layout
-    or the rankings need the careful reader's error.
+    or the rankings need the careful reader's error."""
+    rankings: dict[str, list[str]] = {}
+    unsure: dict[str, list[float]] = {}
+    for start, end in query_blocks(text):
+        block = read_block(text[start:end])
+        if block is None or not rankings.keys().isdisjoint(block[0]):
+            return None  # a line to refuse, or a query's lines in two places
+        rankings.update(block[0])
+        unsure.update(block[1])
+    return rankings, unsure
+
+
+def query_blocks(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of consecutive pieces of ``text`` (one at least) of about
+    ``BLOCK_CHARACTERS`` each, every piece but the last ending where the lines of its last
+    line's query end (a query listed in one place has its lines in one piece)."""
+    start = 0
+    while (cut := text.find("\n", start + BLOCK_CHARACTERS) + 1) and cut < len(text):
+        last_line = text[text.rfind("\n", start, cut - 1) + 1 or start : cut]
+        fields = last_line.split(None, 1)
+        if fields:  # the block goes on to the last line of that query's lines
+            other = re.compile(rf"\n(?!{re.escape(fields[0])}[ \t])").search(text, cut - 1)
+            end = len(text) if other is None else other.end()
+        else:
+            end = cut  # after a blank line, which its block refuses
+        if end >= len(text):
+            break
+        yield start, end
+        start = end
+    yield start, len(text)
+
+
+def read_block(text: str) -> tuple[dict[str, list[str]], dict[str, list[float]]] | None:
+    """``read_well_formed_run`` of a block of whole queries.
 
     Each query's lines are taken as one slice of the columns (a run lists a query's lines
     together; one listed in two places is read line by line), and each slice is checked and
     converted by ``map`` and ``set`` in C: no Python step per line."""
     tokens = None
-    if ascii_bytes is not None or text.isascii():
-        data = text.encode("ascii") if ascii_bytes is None else ascii_bytes
-        lines = plain_layout(data)
+    if text.isascii():
+        lines = plain_layout(text.encode("ascii"))
         if lines is not None:
             tokens = text.split()  # six a line unless a field is empty (a leading, trailing or double space)
             tokens = tokens if len(tokens) == 6 * lines else None
