@@ -64,13 +64,21 @@ def interrupted(script: str) -> tuple[subprocess.CompletedProcess, str]:
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         start_new_session=True,
+        # as a terminal's shell starts a command: a suite run as a background job would pass
+        # SIGINT on ignored, and no Ctrl-C could reach the command
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout is not None
     assert process.stdout.readline().strip() == "ready", process.stderr.read() if process.stderr else ""
     time.sleep(0.2)  # the child is asleep in its read by now
     children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
     os.killpg(process.pid, signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    try:
+        stdout, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # Ctrl-C did not end it: end the group, leave nothing running
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
     left = [pid for pid in children if os.path.exists(f"/proc/{pid}")]
     return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), f"{children} {left}"
 
